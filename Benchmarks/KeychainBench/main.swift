@@ -1,0 +1,1 @@
+print("keychain-bench: not built yet")

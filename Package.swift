@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "LinuxKeychain",
+    products: [
+        .library(name: "LinuxKeychain", targets: ["LinuxKeychain"]),
+        .library(name: "KeychainConformance", targets: ["KeychainConformance"]),
+        .executable(name: "keychain", targets: ["KeychainCLI"]),
+        .executable(name: "keychain-bench", targets: ["KeychainBench"]),
+    ],
+    targets: [
+        // C libraries, one system-library target each.
+        .systemLibrary(name: "CKeyutils", path: "CShims/CKeyutils", pkgConfig: "libkeyutils",
+                       providers: [.apt(["libkeyutils-dev"])]),
+        .systemLibrary(name: "CSodium", path: "CShims/CSodium", pkgConfig: "libsodium",
+                       providers: [.apt(["libsodium-dev"])]),
+
+        // The model, the backend protocol, the registry and the memory backend. No C.
+        .target(name: "KeychainCore"),
+
+        // Backends.
+        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
+        .target(name: "KeychainSecretService", dependencies: ["KeychainCore"]),
+        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils"]),
+        .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
+
+        // The SecItem front end, the typed API and registration of the built-in backends.
+        .target(name: "LinuxKeychain", dependencies: [
+            "KeychainCore", "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
+        ]),
+
+        // The suite every backend must pass; public so third-party backends can run it too.
+        .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
+
+        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain"]),
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium"],
+                          path: "Benchmarks/KeychainBench"),
+
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
+        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain"]),
+        .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI"]),
+        .testTarget(name: "KeychainKeyringTests",
+                    dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+        .testTarget(name: "KeychainSecretServiceTests",
+                    dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+        .testTarget(name: "KeychainEncryptedFileTests",
+                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+        .testTarget(name: "KeychainVaultTests",
+                    dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+    ]
+)

@@ -1,0 +1,134 @@
+import Foundation
+import KeychainCore
+
+func survivesManyThreads(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
+    let service = context.service()
+    let threads = 8
+    let failures = FailureList()
+
+    // Each thread works on its own items: add, read, update, read, delete.
+    DispatchQueue.concurrentPerform(iterations: threads) { index in
+        do {
+            let account = "thread\(index)"
+            try backend.add(genericItem(service, account, Data("v1-\(index)".utf8)))
+            try expectSecret(backend, service, account, Data("v1-\(index)".utf8))
+            _ = try backend.update(exactQuery(service, account, secrets: false),
+                                   with: ItemChanges(secret: SecretBytes(Data("v2-\(index)".utf8))))
+            try expectSecret(backend, service, account, Data("v2-\(index)".utf8))
+            try backend.add(genericItem(service, "kept\(index)", Data("k\(index)".utf8)))
+            let deleted = try backend.delete(exactQuery(service, account, secrets: false))
+            try expect(deleted == 1, "thread \(index) deleted \(deleted) items")
+        } catch {
+            failures.append("thread \(index): \(error)")
+        }
+    }
+    try expect(failures.all.isEmpty, failures.all.joined(separator: "; "))
+    let kept = try backend.search(serviceQuery(service))
+    try expect(kept.count == threads, "after \(threads) threads, \(kept.count) items remain instead of \(threads)")
+
+    // All threads race to add the same new item: exactly one wins.
+    let outcomes = FailureList()
+    DispatchQueue.concurrentPerform(iterations: threads) { index in
+        do {
+            try backend.add(genericItem(service, "contested", Data("winner-\(index)".utf8)))
+            outcomes.append("ok")
+        } catch let error as KeychainError where error.status == errSecDuplicateItem {
+            outcomes.append("duplicate")
+        } catch {
+            outcomes.append("error: \(error)")
+        }
+    }
+    let results = outcomes.all
+    try expect(results.filter { $0 == "ok" }.count == 1 && results.filter { $0 == "duplicate" }.count == threads - 1,
+               "racing adds gave \(results), expected one ok and \(threads - 1) duplicates")
+}
+
+func survivesManyProcesses(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
+    guard let cli = context.cliPath else {
+        throw ConformanceSkip("the keychain CLI was not found beside the test binary; set KEYCHAIN_CLI")
+    }
+    let service = context.service()
+    let processes = 8
+
+    // Different items from many processes at once: none is lost.
+    let writers = (0..<processes).map { index in
+        CLIProcess(cli, ["--backend", context.backendName, "set", service, "proc\(index)"],
+                   input: Data("p\(index)".utf8), environment: context.environment)
+    }
+    for (index, writer) in writers.enumerated() {
+        let result = try writer.wait()
+        try expect(result.status == 0, "writer process \(index) failed: \(result.errorText)")
+    }
+    for index in 0..<processes { try expectSecret(backend, service, "proc\(index)", Data("p\(index)".utf8)) }
+
+    // Another process reads what this one wrote, byte for byte.
+    let binary = Data((0...255).map { UInt8($0) })
+    try backend.add(genericItem(service, "from-parent", binary))
+    let reader = try CLIProcess(cli, ["--backend", context.backendName, "get", service, "from-parent"],
+                                input: nil, environment: context.environment).wait()
+    try expect(reader.status == 0 && reader.output == binary, "a child process read back different bytes: \(reader.errorText)")
+
+    // Racing adds of one new item across processes: exactly one wins.
+    let racers = (0..<processes).map { index in
+        CLIProcess(cli, ["--backend", context.backendName, "add", service, "raced"],
+                   input: Data("r\(index)".utf8), environment: context.environment)
+    }
+    let statuses = try racers.map { try $0.wait() }
+    let winners = statuses.filter { $0.status == 0 }.count
+    let duplicates = statuses.filter { $0.status == CLIExit.duplicate }.count
+    try expect(winners == 1 && duplicates == processes - 1,
+               "racing add processes: \(winners) succeeded and \(duplicates) saw a duplicate; errors: \(statuses.map(\.errorText).filter { !$0.isEmpty })")
+}
+
+/// The exit statuses the `keychain` CLI documents.
+public enum CLIExit {
+    public static let notFound: Int32 = 3
+    public static let duplicate: Int32 = 4
+}
+
+/// A child process running the CLI, started at init.
+final class CLIProcess: @unchecked Sendable {
+    struct Result {
+        let status: Int32
+        let output: Data
+        let errorText: String
+    }
+
+    private let process = Process()
+    private let stdout = Pipe()
+    private let stderr = Pipe()
+    private var launchError: Error?
+
+    init(_ executable: String, _ arguments: [String], input: Data?, environment: [String: String]) {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        do {
+            try process.run()
+            if let input { stdin.fileHandleForWriting.write(input) }
+            try stdin.fileHandleForWriting.close()
+        } catch {
+            launchError = error
+        }
+    }
+
+    func wait() throws -> Result {
+        if let launchError { throw ConformanceFailure("could not start the CLI: \(launchError)") }
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errorOutput = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: output,
+                      errorText: String(decoding: errorOutput, as: UTF8.self))
+    }
+}
+
+final class FailureList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String] = []
+    func append(_ entry: String) { lock.withLock { entries.append(entry) } }
+    var all: [String] { lock.withLock { entries } }
+}

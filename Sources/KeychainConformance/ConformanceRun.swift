@@ -1,0 +1,31 @@
+import Foundation
+import KeychainCore
+
+/// What a test harness should do with one case on one backend.
+public enum ConformanceOutcome: Sendable {
+    case passed
+    /// The case could not run here; report it as skipped with this reason, never as passed.
+    case skipped(String)
+}
+
+extension ConformanceCase {
+    /// Runs the case on `backend` if it is available here.
+    ///
+    /// An unavailable backend is skipped with its reason, unless `KEYCHAIN_REQUIRE_ALL_BACKENDS`
+    /// is `1` (as in CI, which provides every backend), where it is a failure.
+    public func outcome(on backend: any KeychainBackend, context: ConformanceContext) throws -> ConformanceOutcome {
+        let requireAll = ProcessInfo.processInfo.environment["KEYCHAIN_REQUIRE_ALL_BACKENDS"] == "1"
+        if case .unavailable(let reason) = backend.availability() {
+            let text = "backend '\(backend.name)' is unavailable here: \(reason.message)"
+            if requireAll { throw ConformanceFailure(text + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)") }
+            return .skipped(text)
+        }
+        do {
+            try run(on: backend, context: context)
+            return .passed
+        } catch let skip as ConformanceSkip {
+            if requireAll { throw ConformanceFailure(skip.description + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)") }
+            return .skipped(skip.description)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import KeychainCore
+
+/// One check of the backend contract in `KeychainBackend`'s doc comment.
+///
+/// Run every case in `KeychainConformance.cases` against a backend, for example as a
+/// parameterized Swift Testing test. A case throws `ConformanceFailure` when the backend
+/// breaks the contract and `ConformanceSkip` when it cannot be checked here (with the reason).
+public struct ConformanceCase: Sendable, CustomStringConvertible {
+    public let name: String
+    let body: @Sendable (any KeychainBackend, ConformanceContext) throws -> Void
+
+    public var description: String { name }
+
+    /// Runs the case, with items named under a fresh namespace, and deletes them afterwards.
+    public func run(on backend: any KeychainBackend, context: ConformanceContext) throws {
+        let scoped = context.scoped(to: name)
+        defer { scoped.removeEverything(from: backend) }
+        try body(backend, scoped)
+    }
+}
+
+/// A contract violation, with what was expected.
+public struct ConformanceFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A case that cannot run here; the text says why.
+public struct ConformanceSkip: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Where a conformance run may put its items and how it reaches other processes.
+public struct ConformanceContext: Sendable {
+    /// The backend name the `keychain` CLI accepts in `--backend`, for the many-process case.
+    public var backendName: String
+    /// The built `keychain` executable, or nil to skip the many-process case.
+    public var cliPath: String?
+    /// Extra environment for CLI processes (the backend's settings).
+    public var environment: [String: String]
+    /// Prefix of every service name a case uses, unique per run.
+    public private(set) var namespace: String
+    private let usedServices = ServiceLedger()
+
+    public init(backendName: String, cliPath: String? = ConformanceContext.locateCLI(),
+                environment: [String: String] = [:]) {
+        self.backendName = backendName
+        self.cliPath = cliPath
+        self.environment = environment
+        self.namespace = "lkc-conformance-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    func scoped(to caseName: String) -> ConformanceContext {
+        var copy = self
+        copy.namespace = "\(namespace)-\(caseName)"
+        return copy
+    }
+
+    /// A service name inside this run's namespace; everything under it is deleted afterwards.
+    public func service(_ suffix: String = "") -> String {
+        let name = suffix.isEmpty ? namespace : "\(namespace)-\(suffix)"
+        usedServices.note(name)
+        return name
+    }
+
+    func removeEverything(from backend: any KeychainBackend) {
+        for service in usedServices.all {
+            let query = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
+                                  matchesAnySynchronizable: true)
+            _ = try? backend.delete(query)
+        }
+        for server in usedServices.all {
+            let query = ItemQuery(itemClass: .internetPassword, constraints: ItemAttributes([.server: .string(server)]),
+                                  matchesAnySynchronizable: true)
+            _ = try? backend.delete(query)
+        }
+    }
+
+    /// The `keychain` executable beside the running test binary, or `KEYCHAIN_CLI` if set.
+    public static func locateCLI() -> String? {
+        if let explicit = ProcessInfo.processInfo.environment["KEYCHAIN_CLI"] { return explicit }
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            return nil
+        }
+        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        // The XCTest bundle on Linux is a plain executable; walk up past any bundle folders.
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("keychain").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }
+}
+
+/// The services a case used, shared by copies of its context.
+final class ServiceLedger: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: Set<String> = []
+    func note(_ name: String) { _ = lock.withLock { names.insert(name) } }
+    var all: [String] { lock.withLock { Array(names) } }
+}

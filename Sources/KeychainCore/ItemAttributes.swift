@@ -1,0 +1,178 @@
+import Foundation
+
+/// The two item classes that hold passwords.
+///
+/// The raw values are Apple's (`kSecClassGenericPassword` is `"genp"`), so they can be stored
+/// and compared as Apple stores them.
+public enum ItemClass: String, CaseIterable, Hashable, Sendable {
+    case genericPassword = "genp"
+    case internetPassword = "inet"
+
+    /// The attributes that together identify an item of this class, as Apple defines them.
+    /// Two items with equal values for all of them are duplicates.
+    public var primaryKeyAttributes: [AttributeKey] {
+        switch self {
+        case .genericPassword:
+            return [.accessGroup, .service, .account, .synchronizable]
+        case .internetPassword:
+            return [.accessGroup, .account, .server, .protocol, .port, .path,
+                    .authenticationType, .securityDomain, .synchronizable]
+        }
+    }
+}
+
+/// One attribute an item can carry. Raw values are the strings behind Apple's `kSecAttr*`
+/// constants, so they double as stable names in every backend's storage format.
+public enum AttributeKey: String, CaseIterable, Hashable, Sendable, Comparable {
+    case accessGroup = "agrp"
+    case service = "svce"
+    case account = "acct"
+    case server = "srvr"
+    case `protocol` = "ptcl"
+    case port = "port"
+    case path = "path"
+    case authenticationType = "atyp"
+    case securityDomain = "sdmn"
+    case label = "labl"
+    case itemDescription = "desc"
+    case comment = "icmt"
+    case generic = "gena"
+    case creator = "crtr"
+    case type = "type"
+    case accessible = "pdmn"
+    case synchronizable = "sync"
+    case isInvisible = "invi"
+    case isNegative = "nega"
+    case creationDate = "cdat"
+    case modificationDate = "mdat"
+
+    /// The kind of value this attribute holds.
+    public var valueKind: AttributeValue.Kind {
+        switch self {
+        case .port, .creator, .type: return .integer
+        case .generic: return .data
+        case .synchronizable, .isInvisible, .isNegative: return .bool
+        case .creationDate, .modificationDate: return .date
+        default: return .string
+        }
+    }
+
+    /// The attributes a caller cannot set, because the library maintains them.
+    public var isMaintainedByLibrary: Bool {
+        self == .creationDate || self == .modificationDate
+    }
+
+    public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A typed attribute value.
+public enum AttributeValue: Hashable, Sendable {
+    case string(String)
+    case data(Data)
+    case integer(Int64)
+    case bool(Bool)
+    case date(Date)
+
+    public enum Kind: Sendable { case string, data, integer, bool, date }
+
+    public var kind: Kind {
+        switch self {
+        case .string: return .string
+        case .data: return .data
+        case .integer: return .integer
+        case .bool: return .bool
+        case .date: return .date
+        }
+    }
+
+    /// A lossless text form, for backends whose storage holds only strings.
+    /// Dates keep sub-second precision; data is base64.
+    public var encoded: String {
+        switch self {
+        case .string(let text): return text
+        case .data(let data): return data.base64EncodedString()
+        case .integer(let number): return String(number)
+        case .bool(let flag): return flag ? "1" : "0"
+        case .date(let date): return String(date.timeIntervalSince1970)
+        }
+    }
+
+    /// Parses what `encoded` produced, or returns nil for text that is not of `kind`.
+    public init?(encoded text: String, kind: Kind) {
+        switch kind {
+        case .string: self = .string(text)
+        case .data:
+            guard let data = Data(base64Encoded: text) else { return nil }
+            self = .data(data)
+        case .integer:
+            guard let number = Int64(text) else { return nil }
+            self = .integer(number)
+        case .bool:
+            switch text {
+            case "1", "true": self = .bool(true)
+            case "0", "false": self = .bool(false)
+            default: return nil
+            }
+        case .date:
+            guard let seconds = Double(text), seconds.isFinite else { return nil }
+            self = .date(Date(timeIntervalSince1970: seconds))
+        }
+    }
+}
+
+/// The attributes of an item, or the constraints of a query: a map from key to typed value.
+///
+/// Values are checked against `AttributeKey.valueKind` when set through the front end, so a
+/// backend may rely on `.port` being an integer, `.generic` being data, and so on.
+public struct ItemAttributes: Hashable, Sendable, Sequence {
+    public private(set) var values: [AttributeKey: AttributeValue]
+
+    public init(_ values: [AttributeKey: AttributeValue] = [:]) {
+        self.values = values
+    }
+
+    public subscript(key: AttributeKey) -> AttributeValue? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    public var isEmpty: Bool { values.isEmpty }
+
+    public func makeIterator() -> Dictionary<AttributeKey, AttributeValue>.Iterator { values.makeIterator() }
+
+    /// The string value of `key`, if it holds one.
+    public func string(_ key: AttributeKey) -> String? {
+        if case .string(let text)? = values[key] { return text }
+        return nil
+    }
+
+    /// The boolean value of `key`; an absent flag is false, as on Apple platforms.
+    public func flag(_ key: AttributeKey) -> Bool {
+        if case .bool(let flag)? = values[key] { return flag }
+        return false
+    }
+
+    /// These attributes with every key of `changes` overwritten.
+    public func merging(_ changes: ItemAttributes) -> ItemAttributes {
+        ItemAttributes(values.merging(changes.values) { _, new in new })
+    }
+
+    /// Every attribute as lossless text, keyed by the Apple attribute name, for string-only stores.
+    public var encodedFields: [String: String] {
+        Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, $0.value.encoded) })
+    }
+
+    /// Rebuilds attributes from `encodedFields`. Unknown names are ignored, so that data written
+    /// by a newer version still reads; a known name with a malformed value is an error.
+    public init(encodedFields fields: [String: String]) throws {
+        var values: [AttributeKey: AttributeValue] = [:]
+        for (name, text) in fields {
+            guard let key = AttributeKey(rawValue: name) else { continue }
+            guard let value = AttributeValue(encoded: text, kind: key.valueKind) else {
+                throw KeychainError(errSecDecode, "The stored attribute '\(name)' is malformed.")
+            }
+            values[key] = value
+        }
+        self.init(values)
+    }
+}

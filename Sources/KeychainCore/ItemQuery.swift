@@ -1,0 +1,126 @@
+/// How many matches a search returns.
+public enum MatchLimit: Hashable, Sendable {
+    case one
+    case all
+    case count(Int)
+
+    /// The largest number of results, or nil for no limit.
+    public var maximum: Int? {
+        switch self {
+        case .one: return 1
+        case .all: return nil
+        case .count(let count): return count
+        }
+    }
+}
+
+/// A parsed, validated query: the only form in which backends ever see a search.
+///
+/// The front end builds it from Apple's dictionary; the typed API builds it directly.
+public struct ItemQuery: Sendable {
+    public var itemClass: ItemClass
+    /// Attributes an item must have with exactly these values.
+    public var constraints: ItemAttributes
+    public var limit: MatchLimit
+    /// Whether search results must carry their secrets. Backends that pay to load a secret
+    /// skip that work when this is false.
+    public var includeSecrets: Bool
+    /// `kSecAttrSynchronizableAny`: match synchronizable and other items alike. When false and
+    /// no synchronizable constraint is given, only items that are not synchronizable match,
+    /// as on Apple platforms.
+    public var matchesAnySynchronizable: Bool
+
+    public init(itemClass: ItemClass, constraints: ItemAttributes = ItemAttributes(), limit: MatchLimit = .all,
+                includeSecrets: Bool = false, matchesAnySynchronizable: Bool = false) {
+        self.itemClass = itemClass
+        self.constraints = constraints
+        self.limit = limit
+        self.includeSecrets = includeSecrets
+        self.matchesAnySynchronizable = matchesAnySynchronizable
+    }
+
+    /// A query that matches exactly the item with `primaryKey`.
+    public init(primaryKey: PrimaryKey, includeSecrets: Bool = false) {
+        self.init(itemClass: primaryKey.itemClass, constraints: primaryKey.attributes, limit: .one,
+                  includeSecrets: includeSecrets, matchesAnySynchronizable: false)
+    }
+
+    /// The one definition of "matches", which every backend applies, directly or after a
+    /// coarser native search. A missing flag equals false, a missing primary-key string equals
+    /// the empty string; any other missing attribute matches no constraint on it.
+    public func matches(_ itemClass: ItemClass, _ attributes: ItemAttributes) -> Bool {
+        guard itemClass == self.itemClass else { return false }
+        for (key, wanted) in constraints {
+            if key == .synchronizable && matchesAnySynchronizable { continue }
+            guard ItemQuery.effectiveValue(of: key, in: attributes, for: itemClass) == wanted else { return false }
+        }
+        if !matchesAnySynchronizable && constraints[.synchronizable] == nil && attributes.flag(.synchronizable) {
+            return false
+        }
+        return true
+    }
+
+    public func matches(_ item: KeychainItem) -> Bool { matches(item.itemClass, item.attributes) }
+
+    private static func effectiveValue(of key: AttributeKey, in attributes: ItemAttributes,
+                                       for itemClass: ItemClass) -> AttributeValue? {
+        if let value = attributes[key] { return value }
+        if key.valueKind == .bool { return .bool(false) }
+        if key.valueKind == .string && itemClass.primaryKeyAttributes.contains(key) { return .string("") }
+        return nil
+    }
+
+    /// The constraint on `key` as a string, for backends that can narrow a native search by it.
+    public func constrainedString(_ key: AttributeKey) -> String? { constraints.string(key) }
+}
+
+/// What an update changes: attributes to overwrite and, optionally, a new secret.
+public struct ItemChanges: Sendable {
+    public var attributes: ItemAttributes
+    public var secret: SecretBytes?
+
+    public init(attributes: ItemAttributes = ItemAttributes(), secret: SecretBytes? = nil) {
+        self.attributes = attributes
+        self.secret = secret
+    }
+
+    /// Whether applying these changes can move an item to another primary key.
+    public func changesPrimaryKey(of itemClass: ItemClass) -> Bool {
+        itemClass.primaryKeyAttributes.contains { attributes[$0] != nil }
+    }
+
+    /// The item after the change. Keeps the old secret when no new one is given.
+    public func applied(to item: KeychainItem) -> KeychainItem {
+        KeychainItem(itemClass: item.itemClass, attributes: item.attributes.merging(attributes),
+                     secret: secret ?? item.secret)
+    }
+}
+
+/// The renames an update implies, checked for collisions among the matched items themselves.
+///
+/// A backend builds one from the items it matched, then checks `keysNeedingVacancy` against
+/// the rest of its store before writing anything, so that a colliding update changes nothing.
+public struct UpdatePlan: Sendable {
+    /// Each matched item with its new form.
+    public let changes: [(old: PrimaryKey, new: KeychainItem)]
+
+    /// The new primary keys that must not belong to any item outside the matched set.
+    public var keysNeedingVacancy: [PrimaryKey] {
+        let old = Set(changes.map(\.old))
+        return changes.map(\.new.primaryKey).filter { !old.contains($0) }
+    }
+
+    /// Fails with `errSecDuplicateItem` when two matched items would end with one primary key.
+    public init(matched: [KeychainItem], changes itemChanges: ItemChanges) throws {
+        var seen = Set<PrimaryKey>()
+        var changes: [(old: PrimaryKey, new: KeychainItem)] = []
+        for item in matched {
+            let updated = itemChanges.applied(to: item)
+            guard seen.insert(updated.primaryKey).inserted else {
+                throw KeychainError.duplicate("The update would give two items the same primary key.")
+            }
+            changes.append((item.primaryKey, updated))
+        }
+        self.changes = changes
+    }
+}

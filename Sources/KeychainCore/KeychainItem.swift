@@ -1,0 +1,107 @@
+import Foundation
+
+/// One stored item: its class, its attributes and, when loaded, its secret.
+public struct KeychainItem: Sendable, CustomStringConvertible {
+    public var itemClass: ItemClass
+    public var attributes: ItemAttributes
+    /// The secret. Backends leave it nil in search results unless the query asked for it.
+    public var secret: SecretBytes?
+
+    public init(itemClass: ItemClass, attributes: ItemAttributes, secret: SecretBytes? = nil) {
+        self.itemClass = itemClass
+        self.attributes = attributes
+        self.secret = secret
+    }
+
+    /// The identity that makes two items duplicates.
+    public var primaryKey: PrimaryKey { PrimaryKey(itemClass: itemClass, attributes: attributes) }
+
+    /// Never shows the secret.
+    public var description: String {
+        "KeychainItem(\(itemClass), \(primaryKey.readableName), secret: \(secret == nil ? "not loaded" : "redacted"))"
+    }
+}
+
+/// The identity of an item: its class plus the values of its class's primary-key attributes.
+///
+/// A missing string counts as the empty string and a missing flag as false, as on Apple
+/// platforms, so an item added without an account and one added with `""` are duplicates.
+public struct PrimaryKey: Hashable, Sendable, Comparable {
+    public let itemClass: ItemClass
+    /// The primary-key attributes in `itemClass.primaryKeyAttributes` order, normalized.
+    public let components: [AttributeValue]
+
+    public init(itemClass: ItemClass, attributes: ItemAttributes) {
+        self.itemClass = itemClass
+        self.components = itemClass.primaryKeyAttributes.map { key in
+            PrimaryKey.normalized(attributes[key], kind: key.valueKind)
+        }
+    }
+
+    private static func normalized(_ value: AttributeValue?, kind: AttributeValue.Kind) -> AttributeValue {
+        if let value { return value }
+        switch kind {
+        case .string: return .string("")
+        case .data: return .data(Data())
+        case .integer: return .integer(0)
+        case .bool: return .bool(false)
+        case .date: return .date(Date(timeIntervalSince1970: 0))
+        }
+    }
+
+    /// An unambiguous byte encoding: each component is length-prefixed, so no choice of
+    /// names (`a:b` + `c` versus `a` + `b:c`) can make two keys encode alike.
+    public var encoded: Data {
+        var out = Data(itemClass.rawValue.utf8)
+        for component in components {
+            let bytes = Data(component.encoded.utf8)
+            out.append(contentsOf: "\(bytes.count):".utf8)
+            out.append(bytes)
+        }
+        return out
+    }
+
+    /// Decodes what `encoded` produced, or returns nil for anything else.
+    public init?(encoded data: Data) {
+        guard data.count >= 4, let itemClass = ItemClass(rawValue: String(decoding: data.prefix(4), as: UTF8.self)) else {
+            return nil
+        }
+        var rest = data.dropFirst(4)
+        var components: [AttributeValue] = []
+        for key in itemClass.primaryKeyAttributes {
+            guard let colon = rest.firstIndex(of: UInt8(ascii: ":")), colon - rest.startIndex <= 10,
+                  let length = Int(String(decoding: rest[rest.startIndex..<colon], as: UTF8.self)),
+                  length >= 0, rest.endIndex - (colon + 1) >= length else { return nil }
+            let body = rest[(colon + 1)..<(colon + 1 + length)]
+            guard let text = String(data: Data(body), encoding: .utf8),
+                  let value = AttributeValue(encoded: text, kind: key.valueKind) else { return nil }
+            components.append(value)
+            rest = rest[(colon + 1 + length)...]
+        }
+        guard rest.isEmpty else { return nil }
+        self.itemClass = itemClass
+        self.components = components
+    }
+
+    /// The primary key as attributes, for building a query that finds exactly this item.
+    public var attributes: ItemAttributes {
+        var attributes = ItemAttributes()
+        for (key, value) in zip(itemClass.primaryKeyAttributes, components) { attributes[key] = value }
+        return attributes
+    }
+
+    /// Service and account (or server) for messages; these are names, never secrets.
+    public var readableName: String {
+        let attributes = self.attributes
+        switch itemClass {
+        case .genericPassword:
+            return "service '\(attributes.string(.service) ?? "")', account '\(attributes.string(.account) ?? "")'"
+        case .internetPassword:
+            return "server '\(attributes.string(.server) ?? "")', account '\(attributes.string(.account) ?? "")'"
+        }
+    }
+
+    public static func < (lhs: PrimaryKey, rhs: PrimaryKey) -> Bool {
+        lhs.encoded.lexicographicallyPrecedes(rhs.encoded)
+    }
+}

@@ -1,0 +1,4 @@
+import KeychainCore
+
+// Replaced by the backend's implementation; see the backend's issue.
+enum KeychainKeyringPlaceholder {}

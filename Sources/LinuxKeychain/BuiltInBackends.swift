@@ -1,0 +1,35 @@
+@_exported import KeychainCore
+
+/// Registers the backends that ship with the package, once per process, in `auto`'s order:
+/// the Secret Service, then the kernel keyring, then the encrypted file. `vault` is never
+/// automatic, because sending secrets off the machine must be a decision; `memory` is not
+/// either, because it keeps nothing past the process.
+enum BuiltInBackends {
+    static let registered: Void = {
+        let registry = KeychainBackendRegistry.shared
+        registry.register("secret-service", automaticRank: 10) {
+            PlaceholderBackend(name: "secret-service", reason: "The Secret Service backend is not built yet.")
+        }
+        registry.register("keyring", automaticRank: 20) {
+            PlaceholderBackend(name: "keyring", reason: "The kernel keyring backend is not built yet.")
+        }
+        registry.register("file", automaticRank: 30) {
+            PlaceholderBackend(name: "file", reason: "The encrypted-file backend is not built yet.")
+        }
+        registry.register("vault") {
+            PlaceholderBackend(name: "vault", reason: "The Vault backend is not built yet.")
+        }
+        registry.register(MemoryBackend.backendName) { MemoryBackend() }
+    }()
+
+    /// Call before any use of the registry.
+    static func ensureRegistered() { _ = registered }
+}
+
+extension KeychainBackendRegistry {
+    /// The shared registry with the built-in backends registered.
+    public static var withBuiltIns: KeychainBackendRegistry {
+        BuiltInBackends.ensureRegistered()
+        return .shared
+    }
+}
