@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs a command inside a throwaway environment with every store the tests need:
+#   - a fresh HOME and XDG directories, so no real user's secrets are ever touched;
+#   - a private D-Bus session with gnome-keyring unlocked (the Secret Service);
+#   - an OpenBao dev server on 127.0.0.1 (the Vault backend);
+#   - a passphrase and a directory for the encrypted-file backend.
+# Everything is torn down when the command ends. Usage: with-services.sh COMMAND [ARGS...]
+set -euo pipefail
+
+if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
+    scratch=$(mktemp -d /tmp/linux-keychain-env.XXXXXX)
+    chmod 700 "$scratch"
+    trap 'rm -rf "$scratch"' EXIT
+    export LINUX_KEYCHAIN_SCRATCH="$scratch"
+    export HOME="$scratch/home" XDG_DATA_HOME="$scratch/home/.local/share" XDG_CONFIG_HOME="$scratch/home/.config"
+    export XDG_RUNTIME_DIR="$scratch/runtime" XDG_CACHE_HOME="$scratch/home/.cache"
+    mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR" "$XDG_CACHE_HOME"
+    chmod 700 "$XDG_RUNTIME_DIR"
+    export LINUX_KEYCHAIN_IN_SERVICES=1
+    # Keep the trap's scratch cleanup: run the inner part as a child, not with exec.
+    dbus-run-session -- "$0" "$@"
+    exit $?
+fi
+
+# Inside the private bus from here on.
+echo -n "linux-keychain-test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+export KEYCHAIN_FILE_DIR="$LINUX_KEYCHAIN_SCRATCH/file-store"
+export KEYCHAIN_FILE_PASSPHRASE="linux-keychain-test-passphrase"
+
+bao_pid=""
+if command -v bao >/dev/null 2>&1; then
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    export VAULT_ADDR="http://127.0.0.1:$port" VAULT_TOKEN="linux-keychain-root"
+    bao server -dev -dev-listen-address="127.0.0.1:$port" -dev-root-token-id="$VAULT_TOKEN" \
+        >"$LINUX_KEYCHAIN_SCRATCH/bao.log" 2>&1 &
+    bao_pid=$!
+    for _ in $(seq 1 100); do
+        bao status >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    bao status >/dev/null 2>&1 || { echo "with-services: OpenBao did not start; see bao.log:" >&2; cat "$LINUX_KEYCHAIN_SCRATCH/bao.log" >&2; }
+fi
+
+status=0
+"$@" || status=$?
+[ -z "$bao_pid" ] || kill "$bao_pid" 2>/dev/null || true
+exit $status
