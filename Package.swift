@@ -15,13 +15,15 @@ let package = Package(
                        providers: [.apt(["libkeyutils-dev"])]),
         .systemLibrary(name: "CSodium", path: "CShims/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
+        // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
+        .target(name: "CSecretService", path: "CShims/CSecretService"),
 
         // The model, the backend protocol, the registry and the memory backend. No C.
         .target(name: "KeychainCore"),
 
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
-        .target(name: "KeychainSecretService", dependencies: ["KeychainCore"]),
+        .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "CSecretService"]),
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils"]),
         .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
 

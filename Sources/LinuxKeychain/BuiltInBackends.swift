@@ -1,4 +1,5 @@
 @_exported import KeychainCore
+import KeychainSecretService
 
 /// Registers the backends that ship with the package, once per process, in `auto`'s order:
 /// the Secret Service, then the kernel keyring, then the encrypted file. `vault` is never
@@ -7,9 +8,7 @@
 enum BuiltInBackends {
     static let registered: Void = {
         let registry = KeychainBackendRegistry.shared
-        registry.register("secret-service", automaticRank: 10) {
-            PlaceholderBackend(name: "secret-service", reason: "The Secret Service backend is not built yet.")
-        }
+        registry.register(SecretServiceBackend.backendName, automaticRank: 10) { SecretServiceBackend() }
         registry.register("keyring", automaticRank: 20) {
             PlaceholderBackend(name: "keyring", reason: "The kernel keyring backend is not built yet.")
         }

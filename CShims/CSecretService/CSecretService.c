@@ -1,0 +1,467 @@
+// libsecret through dlopen: see include/CSecretService.h for the contract.
+//
+// GLib's and libsecret's headers are deliberately not included, so that building needs
+// neither. The few types used are declared here with the layouts GLib documents as stable
+// ABI (GError, GList), and everything else stays an opaque pointer. GLib's functions are
+// looked up through libsecret's handle: dlsym searches a handle's dependencies too, so one
+// dlopen brings GLib, GObject and GIO along and one override of the path switches all of them.
+
+#include "CSecretService.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// --- The GLib ABI this file relies on --------------------------------------------------------
+
+typedef uint32_t GQuark;
+typedef struct GError { GQuark domain; int code; char *message; } GError;
+typedef struct GList { void *data; struct GList *next; struct GList *prev; } GList;
+typedef unsigned long GType;
+typedef void (*GHFunc)(void *key, void *value, void *user_data);
+typedef unsigned int (*GHashFunc)(const void *key);
+typedef int (*GEqualFunc)(const void *a, const void *b);
+typedef void (*GDestroyNotify)(void *data);
+
+// Values from gioenums.h (GIOErrorEnum, GDBusError) and secret-types.h; they are ABI.
+enum {
+    IO_ERROR_CANCELLED = 19, IO_ERROR_TIMED_OUT = 24, IO_ERROR_DBUS_ERROR = 36,
+    DBUS_ERROR_SERVICE_UNKNOWN = 2, DBUS_ERROR_NAME_HAS_NO_OWNER = 3, DBUS_ERROR_NO_REPLY = 4,
+    DBUS_ERROR_IO_ERROR = 5, DBUS_ERROR_BAD_ADDRESS = 6, DBUS_ERROR_NO_SERVER = 11, DBUS_ERROR_TIMEOUT = 12,
+    DBUS_ERROR_DISCONNECTED = 15, DBUS_ERROR_UNKNOWN_METHOD = 19, DBUS_ERROR_TIMED_OUT = 20,
+    DBUS_ERROR_SPAWN_FIRST = 23, DBUS_ERROR_SPAWN_LAST = 34, DBUS_ERROR_UNKNOWN_OBJECT = 41,
+    SECRET_ERROR_IS_LOCKED = 2, SECRET_ERROR_NO_SUCH_OBJECT = 3,
+    SECRET_SERVICE_OPEN_SESSION = 1 << 1,
+    SECRET_COLLECTION_NONE = 0, SECRET_ITEM_NONE = 0, SECRET_ITEM_CREATE_NONE = 0,
+    DBUS_CALL_FLAGS_NONE = 0,
+};
+
+// --- The functions, looked up once -----------------------------------------------------------
+
+#define CSECRETSERVICE_FUNCTIONS(X) \
+    X(void, g_error_free, (GError *)) \
+    X(const char *, g_quark_to_string, (GQuark)) \
+    X(GQuark, g_io_error_quark, (void)) \
+    X(GQuark, g_dbus_error_quark, (void)) \
+    X(int, g_dbus_error_is_remote_error, (const GError *)) \
+    X(char *, g_dbus_error_get_remote_error, (const GError *)) \
+    X(void, g_free, (void *)) \
+    X(char *, g_strdup, (const char *)) \
+    X(void, g_strfreev, (char **)) \
+    X(void, g_list_free, (GList *)) \
+    X(GList *, g_list_prepend, (GList *, void *)) \
+    X(void *, g_hash_table_new_full, (GHashFunc, GEqualFunc, GDestroyNotify, GDestroyNotify)) \
+    X(void, g_hash_table_insert, (void *, void *, void *)) \
+    X(unsigned int, g_hash_table_size, (void *)) \
+    X(void, g_hash_table_foreach, (void *, GHFunc, void *)) \
+    X(void, g_hash_table_unref, (void *)) \
+    X(unsigned int, g_str_hash, (const void *)) \
+    X(int, g_str_equal, (const void *, const void *)) \
+    X(void *, g_variant_new_string, (const char *)) \
+    X(void *, g_variant_new_tuple, (void *const *, size_t)) \
+    X(void *, g_variant_get_child_value, (void *, size_t)) \
+    X(void *, g_variant_get_variant, (void *)) \
+    X(int, g_variant_is_of_type, (void *, const void *)) \
+    X(int, g_variant_get_boolean, (void *)) \
+    X(void, g_variant_unref, (void *)) \
+    X(void, g_object_unref, (void *)) \
+    X(void *, g_cancellable_new, (void)) \
+    X(void, g_cancellable_cancel, (void *)) \
+    X(void, g_dbus_proxy_set_default_timeout, (void *, int)) \
+    X(void *, g_dbus_proxy_get_connection, (void *)) \
+    X(void, g_dbus_connection_set_exit_on_close, (void *, int)) \
+    X(const char *, g_dbus_proxy_get_object_path, (void *)) \
+    X(void *, g_dbus_proxy_call_sync, (void *, const char *, void *, int, int, void *, GError **)) \
+    X(GQuark, secret_error_get_quark, (void)) \
+    X(GType, secret_service_get_type, (void)) \
+    X(void *, secret_service_open_sync, (GType, const char *, int, void *, GError **)) \
+    X(void *, secret_collection_for_alias_sync, (void *, const char *, int, void *, GError **)) \
+    X(void *, secret_collection_new_for_dbus_path_sync, (void *, const char *, int, void *, GError **)) \
+    X(char **, secret_collection_search_for_dbus_paths_sync, (void *, const void *, void *, void *, GError **)) \
+    X(void *, secret_item_new_for_dbus_path_sync, (void *, const char *, int, void *, GError **)) \
+    X(void *, secret_item_get_attributes, (void *)) \
+    X(char *, secret_item_get_label, (void *)) \
+    X(int, secret_item_get_locked, (void *)) \
+    X(uint64_t, secret_item_get_created, (void *)) \
+    X(uint64_t, secret_item_get_modified, (void *)) \
+    X(int, secret_item_load_secrets_sync, (GList *, void *, GError **)) \
+    X(void *, secret_item_get_secret, (void *)) \
+    X(void *, secret_item_create_sync, (void *, const void *, void *, const char *, void *, int, void *, GError **)) \
+    X(int, secret_item_set_secret_sync, (void *, void *, void *, GError **)) \
+    X(int, secret_item_set_attributes_sync, (void *, const void *, void *, void *, GError **)) \
+    X(int, secret_item_set_label_sync, (void *, const char *, void *, GError **)) \
+    X(int, secret_item_delete_sync, (void *, void *, GError **)) \
+    X(void *, secret_value_new, (const char *, long, const char *)) \
+    X(const char *, secret_value_get, (void *, size_t *)) \
+    X(void, secret_value_unref, (void *))
+
+#define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
+CSECRETSERVICE_FUNCTIONS(DECLARE_POINTER)
+#undef DECLARE_POINTER
+
+static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
+static char loaded_path[4096];  // non-empty once the functions are loaded
+
+/// Loads `path` and every function; on failure leaves nothing loaded and writes the reason.
+static int load_functions(const char *path, char *reason, size_t reason_size) {
+    // Never dlclose'd: GLib registers types and threads that cannot be unloaded.
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *text = dlerror();
+        snprintf(reason, reason_size, "%s", text != NULL ? text : path);
+        return -1;
+    }
+#define LOOK_UP(result, name, parameters) \
+    *(void **)(&p_##name) = dlsym(handle, #name); \
+    if (p_##name == NULL) { \
+        snprintf(reason, reason_size, "%s has no function %s (libsecret 0.18 or newer is needed)", path, #name); \
+        return -1; \
+    }
+    CSECRETSERVICE_FUNCTIONS(LOOK_UP)
+#undef LOOK_UP
+    snprintf(loaded_path, sizeof loaded_path, "%s", path);
+    return 0;
+}
+
+int csecretservice_load(const char *library_path, char *reason, size_t reason_size) {
+    const char *path = library_path != NULL ? library_path : "libsecret-1.so.0";
+    char scratch[1];
+    if (reason == NULL || reason_size == 0) {
+        reason = scratch;
+        reason_size = sizeof scratch;
+    }
+    pthread_mutex_lock(&load_mutex);
+    int result;
+    if (loaded_path[0] == 0) {
+        // A failure is not remembered, so a later call may succeed with another path.
+        result = load_functions(path, reason, reason_size);
+    } else if (strcmp(path, loaded_path) == 0) {
+        result = 0;
+    } else {
+        // The functions stay those of the library loaded first; a different path only has to
+        // be loadable, so that a test can simulate a machine without libsecret in-process.
+        void *other = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        const char *text = other == NULL ? dlerror() : NULL;
+        if (other == NULL) snprintf(reason, reason_size, "%s", text != NULL ? text : path);
+        result = other != NULL ? 0 : -1;
+    }
+    pthread_mutex_unlock(&load_mutex);
+    return result;
+}
+
+// --- Errors ---------------------------------------------------------------------------------
+
+static CSecretServiceErrorKind classify_remote_name(const char *name) {
+    if (name == NULL) return CSECRETSERVICE_ERROR_OTHER;
+    if (strcmp(name, "org.freedesktop.Secret.Error.IsLocked") == 0) return CSECRETSERVICE_ERROR_LOCKED;
+    if (strcmp(name, "org.freedesktop.Secret.Error.NoSuchObject") == 0) return CSECRETSERVICE_ERROR_NO_SUCH_OBJECT;
+    if (strcmp(name, "org.freedesktop.Secret.Error.NoSession") == 0) return CSECRETSERVICE_ERROR_DISCONNECTED;
+    return CSECRETSERVICE_ERROR_OTHER;
+}
+
+static CSecretServiceErrorKind classify(const GError *error) {
+    if (error->domain == p_g_io_error_quark()) {
+        switch (error->code) {
+        case IO_ERROR_CANCELLED: case IO_ERROR_TIMED_OUT: return CSECRETSERVICE_ERROR_TIMEOUT;
+        case IO_ERROR_DBUS_ERROR: break;  // an unregistered remote error: decided by its name below
+        default: return CSECRETSERVICE_ERROR_DISCONNECTED;  // sockets, addresses, closed pipes
+        }
+    } else if (error->domain == p_g_dbus_error_quark()) {
+        switch (error->code) {
+        case DBUS_ERROR_SERVICE_UNKNOWN: case DBUS_ERROR_NAME_HAS_NO_OWNER: return CSECRETSERVICE_ERROR_NO_PROVIDER;
+        case DBUS_ERROR_NO_REPLY: case DBUS_ERROR_TIMEOUT: case DBUS_ERROR_TIMED_OUT: return CSECRETSERVICE_ERROR_TIMEOUT;
+        case DBUS_ERROR_IO_ERROR: case DBUS_ERROR_BAD_ADDRESS: case DBUS_ERROR_NO_SERVER: case DBUS_ERROR_DISCONNECTED:
+            return CSECRETSERVICE_ERROR_DISCONNECTED;
+        case DBUS_ERROR_UNKNOWN_METHOD: case DBUS_ERROR_UNKNOWN_OBJECT: return CSECRETSERVICE_ERROR_NO_SUCH_OBJECT;
+        default:
+            if (error->code >= DBUS_ERROR_SPAWN_FIRST && error->code <= DBUS_ERROR_SPAWN_LAST) {
+                return CSECRETSERVICE_ERROR_NO_PROVIDER;  // activation of the provider failed
+            }
+        }
+    } else if (error->domain == p_secret_error_get_quark()) {
+        if (error->code == SECRET_ERROR_IS_LOCKED) return CSECRETSERVICE_ERROR_LOCKED;
+        if (error->code == SECRET_ERROR_NO_SUCH_OBJECT) return CSECRETSERVICE_ERROR_NO_SUCH_OBJECT;
+    }
+    // libsecret strips the "GDBus.Error:name:" prefix from most errors, but not all.
+    CSecretServiceErrorKind kind = CSECRETSERVICE_ERROR_OTHER;
+    if (p_g_dbus_error_is_remote_error(error)) {
+        char *name = p_g_dbus_error_get_remote_error(error);
+        kind = classify_remote_name(name);
+        p_g_free(name);
+    }
+    return kind;
+}
+
+/// Copies and frees `error` (which may be NULL: then `out` says NONE).
+static void take_error(GError *error, CSecretServiceError *out) {
+    if (out == NULL) {
+        if (error != NULL) p_g_error_free(error);
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    if (error == NULL) return;
+    out->kind = classify(error);
+    out->code = error->code;
+    const char *domain = p_g_quark_to_string(error->domain);
+    snprintf(out->domain, sizeof out->domain, "%s", domain != NULL ? domain : "");
+    snprintf(out->message, sizeof out->message, "%s", error->message != NULL ? error->message : "");
+    p_g_error_free(error);
+}
+
+/// A failure that did not come with a GError, e.g. an answer of the wrong type.
+static void set_error(CSecretServiceError *out, CSecretServiceErrorKind kind, const char *message) {
+    if (out == NULL) return;
+    memset(out, 0, sizeof *out);
+    out->kind = kind;
+    snprintf(out->domain, sizeof out->domain, "linux-keychain");
+    snprintf(out->message, sizeof out->message, "%s", message);
+}
+
+// --- Small helpers ----------------------------------------------------------------------------
+
+void *csecretservice_cancellable_new(void) { return p_g_cancellable_new(); }
+void csecretservice_cancellable_cancel(void *cancellable) { p_g_cancellable_cancel(cancellable); }
+void csecretservice_object_unref(void *object) { if (object != NULL) p_g_object_unref(object); }
+void csecretservice_free(void *memory) { p_g_free(memory); }
+void csecretservice_strv_free(char **strings) { p_g_strfreev(strings); }
+const char *csecretservice_object_path(void *proxy) { return p_g_dbus_proxy_get_object_path(proxy); }
+
+/// A GHashTable owning copies of the pairs, as libsecret's calls take attributes.
+static void *attribute_table(const char *const *keys, const char *const *values, size_t count) {
+    void *table = p_g_hash_table_new_full(p_g_str_hash, p_g_str_equal, p_g_free, p_g_free);
+    for (size_t index = 0; index < count; index++) {
+        p_g_hash_table_insert(table, p_g_strdup(keys[index]), p_g_strdup(values[index]));
+    }
+    return table;
+}
+
+/// A SecretValue holding a copy of the secret in libsecret's non-pageable memory.
+static void *secret_value(const unsigned char *secret, size_t length) {
+    static const char empty[1] = {0};
+    return p_secret_value_new(length > 0 ? (const char *)secret : empty, (long)length, "application/octet-stream");
+}
+
+// --- Service and collections ------------------------------------------------------------------
+
+void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServiceError *error) {
+    GError *failure = NULL;
+    void *service = p_secret_service_open_sync(p_secret_service_get_type(), NULL, SECRET_SERVICE_OPEN_SESSION,
+                                               cancellable, &failure);
+    take_error(failure, error);
+    if (service != NULL) {
+        p_g_dbus_proxy_set_default_timeout(service, timeout_ms);
+        // GLib's shared session connection raises SIGTERM in the whole process when the bus
+        // goes away; a keychain call must fail instead.
+        p_g_dbus_connection_set_exit_on_close(p_g_dbus_proxy_get_connection(service), 0);
+    }
+    return service;
+}
+
+void *csecretservice_collection_for_alias(void *service, const char *alias, int timeout_ms, void *cancellable,
+                                          CSecretServiceError *error) {
+    GError *failure = NULL;
+    void *collection = p_secret_collection_for_alias_sync(service, alias, SECRET_COLLECTION_NONE, cancellable, &failure);
+    take_error(failure, error);
+    if (collection != NULL) p_g_dbus_proxy_set_default_timeout(collection, timeout_ms);
+    return collection;
+}
+
+void *csecretservice_collection_for_path(void *service, const char *path, int timeout_ms, void *cancellable,
+                                         CSecretServiceError *error) {
+    GError *failure = NULL;
+    void *collection = p_secret_collection_new_for_dbus_path_sync(service, path, SECRET_COLLECTION_NONE, cancellable,
+                                                                  &failure);
+    take_error(failure, error);
+    if (collection != NULL) p_g_dbus_proxy_set_default_timeout(collection, timeout_ms);
+    return collection;
+}
+
+int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *cancellable, CSecretServiceError *error) {
+    // The proxy's cached property is only refreshed by signals on a main context nobody
+    // iterates between calls, so ask the provider.
+    void *arguments[2] = {
+        p_g_variant_new_string("org.freedesktop.Secret.Collection"),
+        p_g_variant_new_string("Locked"),
+    };
+    void *tuple = p_g_variant_new_tuple(arguments, 2);  // floating: the call consumes it
+    GError *failure = NULL;
+    void *reply = p_g_dbus_proxy_call_sync(collection, "org.freedesktop.DBus.Properties.Get", tuple,
+                                           DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, &failure);
+    if (reply == NULL) {
+        take_error(failure, error);
+        return -1;
+    }
+    int locked = -1;
+    void *boxed = p_g_variant_get_child_value(reply, 0);
+    void *value = p_g_variant_get_variant(boxed);
+    if (p_g_variant_is_of_type(value, "b")) {
+        locked = p_g_variant_get_boolean(value) ? 1 : 0;
+        take_error(NULL, error);
+    } else {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider answered the Locked property with a non-boolean.");
+    }
+    p_g_variant_unref(value);
+    p_g_variant_unref(boxed);
+    p_g_variant_unref(reply);
+    return locked;
+}
+
+char **csecretservice_collection_search(void *collection, const char *const *keys, const char *const *values,
+                                        size_t count, void *cancellable, CSecretServiceError *error) {
+    void *table = attribute_table(keys, values, count);
+    GError *failure = NULL;
+    // No schema: the caller puts xdg:schema in the attributes when it wants only its own items.
+    char **paths = p_secret_collection_search_for_dbus_paths_sync(collection, NULL, table, cancellable, &failure);
+    p_g_hash_table_unref(table);
+    int reported = failure != NULL;
+    take_error(failure, error);
+    if (paths == NULL && !reported) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The search returned no result list.");
+    }
+    return paths;
+}
+
+// --- Items --------------------------------------------------------------------------------------
+
+void *csecretservice_item_open(void *service, const char *path, int timeout_ms, void *cancellable,
+                               CSecretServiceError *error) {
+    GError *failure = NULL;
+    void *item = p_secret_item_new_for_dbus_path_sync(service, path, SECRET_ITEM_NONE, cancellable, &failure);
+    take_error(failure, error);
+    if (item != NULL) p_g_dbus_proxy_set_default_timeout(item, timeout_ms);
+    return item;
+}
+
+typedef struct StringCollector { CSecretServiceStrings *strings; int failed; } StringCollector;
+
+static void collect_pair(void *key, void *value, void *user_data) {
+    StringCollector *collector = user_data;
+    CSecretServiceStrings *strings = collector->strings;
+    char *key_copy = strdup(key);
+    char *value_copy = strdup(value);
+    if (key_copy == NULL || value_copy == NULL) {
+        free(key_copy);
+        free(value_copy);
+        collector->failed = 1;
+        return;
+    }
+    strings->keys[strings->count] = key_copy;
+    strings->values[strings->count] = value_copy;
+    strings->count++;
+}
+
+int csecretservice_item_attributes(void *item, CSecretServiceStrings *out) {
+    memset(out, 0, sizeof *out);
+    void *table = p_secret_item_get_attributes(item);
+    if (table == NULL) return 0;
+    size_t size = p_g_hash_table_size(table);
+    out->keys = calloc(size + 1, sizeof(char *));
+    out->values = calloc(size + 1, sizeof(char *));
+    StringCollector collector = {out, out->keys == NULL || out->values == NULL};
+    if (!collector.failed) p_g_hash_table_foreach(table, collect_pair, &collector);
+    p_g_hash_table_unref(table);
+    if (collector.failed) {
+        csecretservice_strings_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+void csecretservice_strings_free(CSecretServiceStrings *strings) {
+    for (size_t index = 0; index < strings->count; index++) {
+        free(strings->keys[index]);
+        free(strings->values[index]);
+    }
+    free(strings->keys);
+    free(strings->values);
+    memset(strings, 0, sizeof *strings);
+}
+
+char *csecretservice_item_label(void *item) { return p_secret_item_get_label(item); }
+int csecretservice_item_is_locked(void *item) { return p_secret_item_get_locked(item) ? 1 : 0; }
+uint64_t csecretservice_item_created(void *item) { return p_secret_item_get_created(item); }
+uint64_t csecretservice_item_modified(void *item) { return p_secret_item_get_modified(item); }
+
+int csecretservice_items_load_secrets(void *const *items, size_t count, void *cancellable, CSecretServiceError *error) {
+    if (count == 0) {
+        take_error(NULL, error);
+        return 0;
+    }
+    GList *list = NULL;
+    for (size_t index = count; index > 0; index--) list = p_g_list_prepend(list, items[index - 1]);
+    GError *failure = NULL;
+    int loaded = p_secret_item_load_secrets_sync(list, cancellable, &failure);
+    p_g_list_free(list);  // the items stay the caller's
+    int reported = failure != NULL;
+    take_error(failure, error);
+    if (!loaded && !reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The secrets could not be loaded.");
+    return loaded ? 0 : -1;
+}
+
+void *csecretservice_item_secret(void *item, const unsigned char **bytes, size_t *length) {
+    void *value = p_secret_item_get_secret(item);
+    *bytes = NULL;
+    *length = 0;
+    if (value != NULL) *bytes = (const unsigned char *)p_secret_value_get(value, length);
+    return value;
+}
+
+void csecretservice_value_unref(void *value) { if (value != NULL) p_secret_value_unref(value); }
+
+int csecretservice_item_create(void *collection, const char *const *keys, const char *const *values, size_t count,
+                               const char *label, const unsigned char *secret, size_t length, void *cancellable,
+                               CSecretServiceError *error) {
+    void *table = attribute_table(keys, values, count);
+    void *value = secret_value(secret, length);
+    GError *failure = NULL;
+    // No schema: the attributes already carry xdg:schema, and libsecret would otherwise
+    // reject attributes its schema does not declare.
+    void *item = p_secret_item_create_sync(collection, NULL, table, label, value, SECRET_ITEM_CREATE_NONE,
+                                           cancellable, &failure);
+    p_secret_value_unref(value);
+    p_g_hash_table_unref(table);
+    int reported = failure != NULL;
+    take_error(failure, error);
+    if (item == NULL) {
+        if (!reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider did not create the item.");
+        return -1;
+    }
+    p_g_object_unref(item);
+    return 0;
+}
+
+int csecretservice_item_set_secret(void *item, const unsigned char *secret, size_t length, void *cancellable,
+                                   CSecretServiceError *error) {
+    void *value = secret_value(secret, length);
+    GError *failure = NULL;
+    int done = p_secret_item_set_secret_sync(item, value, cancellable, &failure);
+    p_secret_value_unref(value);
+    take_error(failure, error);
+    return done ? 0 : -1;
+}
+
+int csecretservice_item_set_attributes(void *item, const char *const *keys, const char *const *values, size_t count,
+                                       void *cancellable, CSecretServiceError *error) {
+    void *table = attribute_table(keys, values, count);
+    GError *failure = NULL;
+    int done = p_secret_item_set_attributes_sync(item, NULL, table, cancellable, &failure);
+    p_g_hash_table_unref(table);
+    take_error(failure, error);
+    return done ? 0 : -1;
+}
+
+int csecretservice_item_set_label(void *item, const char *label, void *cancellable, CSecretServiceError *error) {
+    GError *failure = NULL;
+    int done = p_secret_item_set_label_sync(item, label, cancellable, &failure);
+    take_error(failure, error);
+    return done ? 0 : -1;
+}
+
+int csecretservice_item_delete(void *item, void *cancellable, CSecretServiceError *error) {
+    GError *failure = NULL;
+    int done = p_secret_item_delete_sync(item, cancellable, &failure);
+    take_error(failure, error);
+    return done ? 0 : -1;
+}

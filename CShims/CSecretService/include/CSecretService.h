@@ -1,0 +1,125 @@
+#ifndef LINUX_KEYCHAIN_CSECRETSERVICE_H
+#define LINUX_KEYCHAIN_CSECRETSERVICE_H
+// libsecret, loaded with dlopen at first use.
+//
+// Nothing here needs libsecret's or GLib's headers, and nothing links against them, so a
+// program built with LinuxKeychain starts on a machine where libsecret is not installed; only
+// csecretservice_load then fails, with the reason. Every GLib object crosses into Swift as an
+// opaque pointer that the caller releases with csecretservice_object_unref.
+//
+// Threading: GLib objects made here are used by one thread at a time (the backend's worker);
+// only csecretservice_cancellable_cancel may be called from another thread.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What kind of failure a libsecret/GDBus error is, so Swift can pick the Apple status.
+typedef enum CSecretServiceErrorKind {
+    CSECRETSERVICE_ERROR_NONE = 0,
+    /// Anything not listed below; the message says what.
+    CSECRETSERVICE_ERROR_OTHER = 1,
+    /// Cancelled (we cancel only when the deadline passes) or timed out on the bus.
+    CSECRETSERVICE_ERROR_TIMEOUT = 2,
+    /// The bus has no Secret Service provider, and none can be activated.
+    CSECRETSERVICE_ERROR_NO_PROVIDER = 3,
+    /// The bus or the provider went away, or could not be reached.
+    CSECRETSERVICE_ERROR_DISCONNECTED = 4,
+    /// The collection or item is locked.
+    CSECRETSERVICE_ERROR_LOCKED = 5,
+    /// The object (collection or item) does not exist (any more).
+    CSECRETSERVICE_ERROR_NO_SUCH_OBJECT = 6,
+} CSecretServiceErrorKind;
+
+/// A GError, copied out and classified; the GError itself is already freed.
+/// The message names objects and attributes, never secrets.
+typedef struct CSecretServiceError {
+    CSecretServiceErrorKind kind;
+    int code;
+    char domain[64];
+    char message[512];
+} CSecretServiceError;
+
+/// A copied string map (an item's attributes), freed with csecretservice_strings_free.
+typedef struct CSecretServiceStrings {
+    size_t count;
+    char **keys;
+    char **values;
+} CSecretServiceStrings;
+
+/// Loads libsecret (`library_path`, or libsecret-1.so.0 when NULL) and every function used
+/// here. Returns 0, or -1 with a reason (dlerror text or the missing symbol) in `reason`.
+/// Thread-safe. A failure is not remembered; after a success the functions stay loaded, and a
+/// later call with another path only checks that that path can be loaded too.
+int csecretservice_load(const char *library_path, char *reason, size_t reason_size);
+
+void *csecretservice_cancellable_new(void);
+/// Thread-safe: may be called while another thread is inside a call using `cancellable`.
+void csecretservice_cancellable_cancel(void *cancellable);
+void csecretservice_object_unref(void *object);
+
+/// A new connection to the Secret Service with an open transfer session (not the process-wide
+/// shared one, so this library can drop and rebuild it). Calls on it time out after `timeout_ms`.
+void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServiceError *error);
+
+/// The collection behind `alias` (e.g. "default", "session"), or NULL: with error->kind NONE
+/// when the provider has no such alias, else with the error.
+void *csecretservice_collection_for_alias(void *service, const char *alias, int timeout_ms, void *cancellable,
+                                          CSecretServiceError *error);
+/// The collection at D-Bus object `path`, or NULL with the error.
+void *csecretservice_collection_for_path(void *service, const char *path, int timeout_ms, void *cancellable,
+                                         CSecretServiceError *error);
+/// Asks the provider now (not a cached property) whether `collection` is locked:
+/// 1 locked, 0 unlocked, -1 error.
+int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *cancellable, CSecretServiceError *error);
+/// The D-Bus object path of a collection or item; owned by the object.
+const char *csecretservice_object_path(void *proxy);
+
+/// Object paths of the items in `collection` whose attributes include all the given pairs.
+/// NULL-terminated; free with csecretservice_strv_free. NULL on error.
+char **csecretservice_collection_search(void *collection, const char *const *keys, const char *const *values,
+                                        size_t count, void *cancellable, CSecretServiceError *error);
+void csecretservice_strv_free(char **strings);
+
+/// The item at `path`, or NULL with the error (NO_SUCH_OBJECT when it has just been deleted).
+void *csecretservice_item_open(void *service, const char *path, int timeout_ms, void *cancellable,
+                               CSecretServiceError *error);
+/// The item's attributes as of when it was opened. Returns 0, or -1 when out of memory.
+int csecretservice_item_attributes(void *item, CSecretServiceStrings *out);
+void csecretservice_strings_free(CSecretServiceStrings *strings);
+/// The item's label, or NULL; free with csecretservice_free.
+char *csecretservice_item_label(void *item);
+int csecretservice_item_is_locked(void *item);
+uint64_t csecretservice_item_created(void *item);
+uint64_t csecretservice_item_modified(void *item);
+void csecretservice_free(void *memory);
+
+/// Loads the secrets of `count` items in one call. 0, or -1 with the error.
+int csecretservice_items_load_secrets(void *const *items, size_t count, void *cancellable, CSecretServiceError *error);
+/// The loaded secret of `item` (a SecretValue reference), pointing `bytes`/`length` into
+/// libsecret's non-pageable memory; NULL when no secret is loaded. Release it with
+/// csecretservice_value_unref, which wipes that memory.
+void *csecretservice_item_secret(void *item, const unsigned char **bytes, size_t *length);
+void csecretservice_value_unref(void *value);
+
+/// Creates an item in `collection` with exactly these attributes, `label`, and the secret
+/// (copied into libsecret's memory as application/octet-stream). 0, or -1 with the error.
+int csecretservice_item_create(void *collection, const char *const *keys, const char *const *values, size_t count,
+                               const char *label, const unsigned char *secret, size_t length, void *cancellable,
+                               CSecretServiceError *error);
+int csecretservice_item_set_secret(void *item, const unsigned char *secret, size_t length, void *cancellable,
+                                   CSecretServiceError *error);
+/// Replaces all of the item's attributes with these. 0, or -1 with the error.
+int csecretservice_item_set_attributes(void *item, const char *const *keys, const char *const *values, size_t count,
+                                       void *cancellable, CSecretServiceError *error);
+int csecretservice_item_set_label(void *item, const char *label, void *cancellable, CSecretServiceError *error);
+int csecretservice_item_delete(void *item, void *cancellable, CSecretServiceError *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import KeychainCore
+
+/// The `secret-service` backend's settings, read from the environment once per backend.
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `KEYCHAIN_SECRET_SERVICE_COLLECTION` | alias (`default`, `session`, `login`) or D-Bus object path of the collection | `default` |
+/// | `KEYCHAIN_SECRET_SERVICE_TIMEOUT` | seconds any one call may take, connecting included | `5` |
+/// | `KEYCHAIN_LIBSECRET_PATH` | the libsecret shared library to load (tests use it to simulate its absence) | `libsecret-1.so.0` |
+public struct SecretServiceSettings: Sendable {
+    public static let collectionVariable = "KEYCHAIN_SECRET_SERVICE_COLLECTION"
+    public static let timeoutVariable = "KEYCHAIN_SECRET_SERVICE_TIMEOUT"
+    public static let libraryVariable = "KEYCHAIN_LIBSECRET_PATH"
+    public static let defaultTimeout: Double = 5
+    public static let defaultLibrary = "libsecret-1.so.0"
+
+    /// The collection alias or object path.
+    public var collection: String
+    /// Seconds one call may take in all, or the error that the variable is malformed.
+    public var timeout: Result<Double, KeychainError>
+    public var libraryPath: String
+    /// The environment the settings came from; the session-bus check reads it too.
+    public var environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+        let collection = environment[Self.collectionVariable] ?? ""
+        self.collection = collection.isEmpty ? "default" : collection
+        let library = environment[Self.libraryVariable] ?? ""
+        self.libraryPath = library.isEmpty ? Self.defaultLibrary : library
+        let timeoutText = environment[Self.timeoutVariable] ?? ""
+        if timeoutText.isEmpty {
+            timeout = .success(Self.defaultTimeout)
+        } else if let seconds = Double(timeoutText), seconds.isFinite, seconds > 0, seconds <= 3600 {
+            timeout = .success(seconds)
+        } else {
+            timeout = .failure(KeychainError(errSecParam,
+                "\(Self.timeoutVariable) must be a number of seconds between 0 and 3600, e.g. 5; it is '\(timeoutText)'.",
+                backend: SecretServiceBackend.backendName))
+        }
+    }
+
+    /// Whether the collection setting is an object path rather than an alias.
+    var collectionIsPath: Bool { collection.hasPrefix("/") }
+
+    /// Fails with `errSecNotAvailable` when there is no session bus to talk to.
+    ///
+    /// GLib's own lookup is `DBUS_SESSION_BUS_ADDRESS`, then `$XDG_RUNTIME_DIR/bus`, then an
+    /// X11 autolaunch of `dbus-launch`. This check lets GLib run only when one of the first two
+    /// exists, so a headless call never autolaunches a bus and fails at once instead.
+    func requireSessionBus() throws {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            var status = stat()
+            if stat(runtime + "/bus", &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK { return }
+        }
+        throw KeychainError(errSecNotAvailable,
+            "There is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set and $XDG_RUNTIME_DIR/bus does not exist), so the Secret Service cannot be reached. Run inside a desktop session, or start one headless with `dbus-run-session` and `gnome-keyring-daemon --unlock`; on a server use KEYCHAIN_BACKEND=keyring or file.",
+            backend: SecretServiceBackend.backendName)
+    }
+}
