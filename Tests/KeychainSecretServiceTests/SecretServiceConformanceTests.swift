@@ -1,0 +1,19 @@
+import KeychainConformance
+import KeychainCore
+import KeychainSecretService
+import Testing
+
+extension SecretServiceTests {
+    /// The shared suite, every case, against the real gnome-keyring of with-services.sh;
+    /// "processes" runs the `keychain` CLI in 8 processes at once.
+    @Suite("conformance")
+    struct Conformance {
+        @Test(arguments: KeychainConformance.cases)
+        func conformance(_ testCase: ConformanceCase) throws {
+            let context = ConformanceContext(backendName: SecretServiceBackend.backendName)
+            if case .skipped(let reason) = try testCase.outcome(on: SecretServiceTestSupport.backend, context: context) {
+                try Test.cancel(Comment(rawValue: reason))
+            }
+        }
+    }
+}
