@@ -243,6 +243,12 @@ static void *secret_value(const unsigned char *secret, size_t length) {
     return p_secret_value_new(length > 0 ? (const char *)secret : empty, (long)length, "application/octet-stream");
 }
 
+/// `proxy` (or NULL), with GDBus's own per-call timeout set, as a second bound beside the cancellable.
+static void *with_timeout(void *proxy, int timeout_ms) {
+    if (proxy != NULL) p_g_dbus_proxy_set_default_timeout(proxy, timeout_ms);
+    return proxy;
+}
+
 // --- Service and collections ------------------------------------------------------------------
 
 void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServiceError *error) {
@@ -264,8 +270,7 @@ void *csecretservice_collection_for_alias(void *service, const char *alias, int 
     GError *failure = NULL;
     void *collection = p_secret_collection_for_alias_sync(service, alias, SECRET_COLLECTION_NONE, cancellable, &failure);
     take_error(failure, error);
-    if (collection != NULL) p_g_dbus_proxy_set_default_timeout(collection, timeout_ms);
-    return collection;
+    return with_timeout(collection, timeout_ms);
 }
 
 void *csecretservice_collection_for_path(void *service, const char *path, int timeout_ms, void *cancellable,
@@ -274,8 +279,7 @@ void *csecretservice_collection_for_path(void *service, const char *path, int ti
     void *collection = p_secret_collection_new_for_dbus_path_sync(service, path, SECRET_COLLECTION_NONE, cancellable,
                                                                   &failure);
     take_error(failure, error);
-    if (collection != NULL) p_g_dbus_proxy_set_default_timeout(collection, timeout_ms);
-    return collection;
+    return with_timeout(collection, timeout_ms);
 }
 
 int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *cancellable, CSecretServiceError *error) {
@@ -330,8 +334,7 @@ void *csecretservice_item_open(void *service, const char *path, int timeout_ms, 
     GError *failure = NULL;
     void *item = p_secret_item_new_for_dbus_path_sync(service, path, SECRET_ITEM_NONE, cancellable, &failure);
     take_error(failure, error);
-    if (item != NULL) p_g_dbus_proxy_set_default_timeout(item, timeout_ms);
-    return item;
+    return with_timeout(item, timeout_ms);
 }
 
 typedef struct StringCollector { CSecretServiceStrings *strings; int failed; } StringCollector;

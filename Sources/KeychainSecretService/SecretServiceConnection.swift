@@ -1,4 +1,5 @@
 import CSecretService
+import Dispatch
 import KeychainCore
 
 /// The connection to the Secret Service and the collection in use, opened once and reused by
@@ -29,8 +30,9 @@ final class SecretServiceConnection: @unchecked Sendable {
             return try openSession(call)
         } catch let error as KeychainError where error.status == errSecNotAvailable {
             // The bus or the provider restarted under a connection that worked before: one
-            // fresh attempt. (A first connection that fails gets no retry: nothing changed.)
-            guard service != nil else { throw error }
+            // fresh attempt. (A first connection that fails gets no retry: nothing changed;
+            // nor does a call whose time is up.)
+            guard service != nil, DispatchTime.now() < call.deadline else { throw error }
             reset()
             return try openSession(call)
         } catch let error as KeychainError {

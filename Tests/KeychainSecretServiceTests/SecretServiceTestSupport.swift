@@ -62,47 +62,56 @@ struct ToolResult {
 }
 
 /// Runs `executable` (a path, or a name looked up in PATH) with exactly `environment`.
+///
+/// The child starts with no blocked signals: the test process blocks some on its threads and
+/// children inherit the mask, which would keep `dbus-run-session` from stopping its bus. Output
+/// goes to files, not pipes, so that a daemon the child leaves behind cannot hold the test.
 func runTool(_ executable: String, _ arguments: [String], input: Data? = nil,
              environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ToolResult {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(SecretServiceTestSupport.uniqueName("tool"))
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outputFile = scratch.appendingPathComponent("stdout"), errorFile = scratch.appendingPathComponent("stderr")
+    _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+    let output = try FileHandle(forWritingTo: outputFile), errors = try FileHandle(forWritingTo: errorFile)
+
     let process = Process()
-    if executable.contains("/") {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-    } else {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-    }
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    let unblockAndRun = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
+    process.arguments = ["python3", "-c", unblockAndRun, executable] + arguments
     process.environment = environment
-    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+    let stdin = Pipe()
     process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
+    process.standardOutput = output
+    process.standardError = errors
     let start = Date()
     try process.run()
+    try output.close()
+    try errors.close()
     if let input { stdin.fileHandleForWriting.write(input) }
     try stdin.fileHandleForWriting.close()
-    // Read both pipes concurrently so a chatty child cannot block on a full stderr.
-    let errorData = ErrorCollector()
-    let reader = Thread { errorData.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
-    reader.start()
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    let errorText = errorData.wait()
-    return ToolResult(status: process.terminationStatus, output: output, errorText: errorText,
-                      seconds: Date().timeIntervalSince(start))
-}
-
-private final class ErrorCollector: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    // Written once before `done` is signalled, read after.
-    private var data = Data()
-    func set(_ data: Data) { self.data = data; done.signal() }
-    func wait() -> String { done.wait(); return String(decoding: data, as: UTF8.self) }
+    let seconds = Date().timeIntervalSince(start)
+    return ToolResult(status: process.terminationStatus, output: try Data(contentsOf: outputFile),
+                      errorText: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self), seconds: seconds)
 }
 
 /// Whether a program is on PATH.
 func toolExists(_ name: String) -> Bool {
     (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
         FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+    }
+}
+
+/// Records an issue unless `body` throws a `KeychainError` with `status`.
+func expectStatus(_ status: OSStatus, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+    do {
+        try body()
+        Issue.record("expected OSStatus \(status), but the call succeeded", sourceLocation: sourceLocation)
+    } catch let error as KeychainError {
+        #expect(error.status == status, "expected OSStatus \(status), got \(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected OSStatus \(status), got \(error)", sourceLocation: sourceLocation)
     }
 }

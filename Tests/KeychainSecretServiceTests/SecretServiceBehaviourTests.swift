@@ -1,0 +1,127 @@
+import Foundation
+import KeychainConformance
+import KeychainCore
+import KeychainSecretService
+import Testing
+
+extension SecretServiceTests {
+    /// How items look in the Secret Service, the collection setting, and many threads.
+    @Suite("storage and concurrency")
+    struct Behaviour {
+        let backend = SecretServiceTestSupport.backend
+
+        init() throws {
+            try SecretServiceTestSupport.requireAvailable()
+        }
+
+        /// Internet passwords carry libsecret's network-schema names; labels are item labels.
+        @Test func internetPasswordsUseTheNetworkSchemaNames() throws {
+            guard toolExists("secret-tool") else { try Test.cancel("secret-tool is not installed") }
+            let server = SecretServiceTestSupport.uniqueName("host") + ".example"
+            defer {
+                _ = try? backend.delete(ItemQuery(itemClass: .internetPassword,
+                                                  constraints: ItemAttributes([.server: .string(server)])))
+            }
+            try backend.add(KeychainItem(itemClass: .internetPassword, attributes: ItemAttributes([
+                .server: .string(server), .account: .string("erin"), .protocol: .string("htps"), .port: .integer(8443),
+                .path: .string("/login"), .authenticationType: .string("dflt"), .securityDomain: .string("realm"),
+                .label: .string("Erin at the example host"), .comment: .string("a note"),
+            ]), secret: SecretBytes(Data("net".utf8))))
+
+            let listing = try runTool("secret-tool", ["search", "--all", "server", server])
+            #expect(listing.status == 0, "secret-tool search failed: \(listing.errorText)")
+            // secret-tool prints the label and secret on stdout and the attributes on stderr.
+            let shown = listing.outputText + listing.errorText
+            for line in ["attribute.user = erin", "attribute.server = \(server)", "attribute.protocol = htps",
+                         "attribute.port = 8443", "attribute.object = /login", "attribute.authtype = dflt",
+                         "attribute.domain = realm", "attribute.keychain:comment = a note",
+                         "label = Erin at the example host", "schema = org.linuxkeychain.InternetPassword"] {
+                #expect(shown.contains(line), "missing '\(line)' in: \(shown)")
+            }
+            let lookup = try runTool("secret-tool", ["lookup", "server", server, "user", "erin", "port", "8443"])
+            #expect(lookup.output == Data("net".utf8))
+        }
+
+        /// A label the caller never gave is readable in Seahorse but not reported back.
+        @Test func madeUpLabelsAreNotReportedAsAttributes() throws {
+            guard toolExists("secret-tool") else { try Test.cancel("secret-tool is not installed") }
+            let service = SecretServiceTestSupport.uniqueName("label")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "frank", secrets: false)) }
+            try backend.add(SecretServiceTestSupport.genericItem(service, "frank", Data("x".utf8)))
+            let listing = try runTool("secret-tool", ["search", "--all", "service", service])
+            #expect(listing.outputText.contains("label = \(service) (frank)"), "listing: \(listing.outputText)")
+            let found = try backend.search(SecretServiceTestSupport.exactQuery(service, "frank"))
+            #expect(found.count == 1)
+            #expect(found.first?.attributes[.label] == nil, "a made-up label came back as kSecAttrLabel")
+
+            // Renaming the account renames the made-up label with it.
+            _ = try backend.update(SecretServiceTestSupport.exactQuery(service, "frank", secrets: false),
+                                   with: ItemChanges(attributes: ItemAttributes([.account: .string("frank2")])))
+            let renamed = try runTool("secret-tool", ["search", "--all", "service", service])
+            #expect(renamed.outputText.contains("label = \(service) (frank2)"), "listing: \(renamed.outputText)")
+            _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "frank2", secrets: false))
+        }
+
+        /// `KEYCHAIN_SECRET_SERVICE_COLLECTION=session` keeps items out of the default collection.
+        @Test func collectionSettingSelectsTheCollection() throws {
+            let environment = ProcessInfo.processInfo.environment.merging([SecretServiceSettings.collectionVariable: "session"]) { _, new in new }
+            let sessionBackend = SecretServiceBackend(settings: SecretServiceSettings(environment: environment))
+            try SecretServiceTestSupport.requireAvailable(sessionBackend)
+            #expect(sessionBackend.availability().explanation.contains("/org/freedesktop/secrets/collection/session"))
+            let service = SecretServiceTestSupport.uniqueName("collection")
+            defer { _ = try? sessionBackend.delete(SecretServiceTestSupport.exactQuery(service, "gina", secrets: false)) }
+            try sessionBackend.add(SecretServiceTestSupport.genericItem(service, "gina", Data("in session".utf8)))
+            #expect(try SecretServiceTestSupport.secret(service, "gina", in: sessionBackend) == Data("in session".utf8))
+            #expect(try SecretServiceTestSupport.secret(service, "gina") == nil, "the default collection holds the session item")
+
+            // The CLI follows the variable too.
+            let get = try KeychainCLIProcess.run(try SecretServiceTestSupport.cli(),
+                                                 ["--backend", "secret-service", "get", service, "gina"],
+                                                 environment: [SecretServiceSettings.collectionVariable: "session"])
+            #expect(get.status == 0 && get.output == Data("in session".utf8), "CLI in session: \(get.errorText)")
+        }
+
+        /// All libsecret calls go through one worker thread; 16 threads at once must still see
+        /// each of their own writes, and exactly one of 16 racing adds wins.
+        @Test func sixteenThreads() throws {
+            let service = SecretServiceTestSupport.uniqueName("threads")
+            defer {
+                _ = try? backend.delete(ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)])))
+            }
+            let failures = Failures()
+            DispatchQueue.concurrentPerform(iterations: 16) { index in
+                do {
+                    let account = "t\(index)"
+                    try backend.add(SecretServiceTestSupport.genericItem(service, account, Data("v\(index)".utf8)))
+                    let read = try SecretServiceTestSupport.secret(service, account, in: backend)
+                    if read != Data("v\(index)".utf8) { failures.add("thread \(index) read back other bytes") }
+                    let changed = try backend.update(SecretServiceTestSupport.exactQuery(service, account, secrets: false),
+                                                     with: ItemChanges(secret: SecretBytes(Data("w\(index)".utf8))))
+                    if changed != 1 { failures.add("thread \(index) updated \(changed) items") }
+                    do {
+                        try backend.add(SecretServiceTestSupport.genericItem(service, "contested", Data("\(index)".utf8)))
+                        failures.add("winner")
+                    } catch KeychainError.duplicateItem {
+                        // expected for all but one thread
+                    }
+                } catch {
+                    failures.add("thread \(index): \(error)")
+                }
+            }
+            let problems = failures.all.filter { $0 != "winner" }
+            #expect(problems.isEmpty, "\(problems)")
+            #expect(failures.all.filter { $0 == "winner" }.count == 1, "racing adds: \(failures.all)")
+            let all = try backend.search(ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
+                                                   includeSecrets: true))
+            #expect(all.count == 17, "found \(all.count) items instead of 16 plus the contested one")
+        }
+    }
+}
+
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var entries: [String] = []
+    func add(_ entry: String) { lock.withLock { entries.append(entry) } }
+    var all: [String] { lock.withLock { entries } }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import KeychainConformance
+import KeychainCore
+import KeychainSecretService
+import Testing
+
+extension SecretServiceTests {
+    /// Items written by `secret-tool` and Python's `keyring` are read by this library, and the
+    /// other way round, through the shared attribute names `service` and `username`.
+    @Suite("interop")
+    struct Interop {
+        let backend = SecretServiceTestSupport.backend
+
+        /// Python code that stores stdin as the password of (argv[1], argv[2]).
+        static let pythonSet = "import sys, keyring; keyring.set_password(sys.argv[1], sys.argv[2], sys.stdin.read())"
+        static let pythonGet = "import sys, keyring; sys.stdout.write(keyring.get_password(sys.argv[1], sys.argv[2]) or '<none>')"
+
+        init() throws {
+            try SecretServiceTestSupport.requireAvailable()
+        }
+
+        @Test func secretToolReadsWhatTheCLIStores() throws {
+            try requireTool("secret-tool")
+            let service = SecretServiceTestSupport.uniqueName("to-secret-tool")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "alice", secrets: false)) }
+            let secret = Data("binary\u{0}\u{1}\u{7f} and text ✓".utf8)
+            let set = try runTool(try SecretServiceTestSupport.cli(),
+                                  ["--backend", "secret-service", "set", service, "alice"], input: secret)
+            #expect(set.status == 0, "keychain set failed: \(set.errorText)")
+            let lookup = try runTool("secret-tool", ["lookup", "service", service, "username", "alice"])
+            #expect(lookup.status == 0, "secret-tool lookup failed: \(lookup.errorText)")
+            #expect(lookup.output == secret, "secret-tool read \(lookup.output.count) bytes that differ from the \(secret.count) stored")
+        }
+
+        @Test func keychainReadsWhatSecretToolStores() throws {
+            try requireTool("secret-tool")
+            let service = SecretServiceTestSupport.uniqueName("from-secret-tool")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "bob", secrets: false)) }
+            let store = try runTool("secret-tool", ["store", "--label=Stored by secret-tool", "service", service, "username", "bob"],
+                                    input: Data("tool-secret".utf8))
+            #expect(store.status == 0, "secret-tool store failed: \(store.errorText)")
+
+            let get = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "get", service, "bob"])
+            #expect(get.status == 0, "keychain get failed: \(get.errorText)")
+            #expect(get.output == Data("tool-secret".utf8))
+
+            let found = try backend.search(SecretServiceTestSupport.exactQuery(service, "bob"))
+            #expect(found.count == 1)
+            #expect(found.first?.secret?.makeData() == Data("tool-secret".utf8))
+            #expect(found.first?.attributes.string(.label) == "Stored by secret-tool", "the item label is kSecAttrLabel")
+        }
+
+        @Test func pythonKeyringUsesTheSecretServiceHere() throws {
+            try requirePythonKeyring()
+            let result = try runTool("python3", ["-c", "import keyring; k = keyring.get_keyring(); print(type(k).__module__ + '.' + type(k).__name__)"])
+            #expect(result.status == 0, "python3 failed: \(result.errorText)")
+            // Otherwise the interop tests below would prove nothing.
+            #expect(result.outputText.trimmingCharacters(in: .whitespacesAndNewlines) == "keyring.backends.SecretService.Keyring")
+        }
+
+        @Test func pythonKeyringReadsWhatTheCLIStores() throws {
+            try requirePythonKeyring()
+            let service = SecretServiceTestSupport.uniqueName("to-python")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "carol", secrets: false)) }
+            let set = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "set", service, "carol"],
+                                  input: Data("for python ✓".utf8))
+            #expect(set.status == 0, "keychain set failed: \(set.errorText)")
+            let get = try runTool("python3", ["-c", Self.pythonGet, service, "carol"])
+            #expect(get.status == 0, "python keyring failed: \(get.errorText)")
+            #expect(get.outputText == "for python ✓")
+        }
+
+        @Test func keychainReadsWhatPythonKeyringStores() throws {
+            try requirePythonKeyring()
+            let service = SecretServiceTestSupport.uniqueName("from-python")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "dave", secrets: false)) }
+            let set = try runTool("python3", ["-c", Self.pythonSet, service, "dave"], input: Data("from python".utf8))
+            #expect(set.status == 0, "python keyring failed: \(set.errorText)")
+
+            let get = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "get", service, "dave"])
+            #expect(get.status == 0, "keychain get failed: \(get.errorText)")
+            #expect(get.output == Data("from python".utf8))
+            #expect(try SecretServiceTestSupport.secret(service, "dave") == Data("from python".utf8))
+
+            // Adding the same service and account is a duplicate, whoever wrote the first one.
+            expectStatus(errSecDuplicateItem) {
+                try backend.add(SecretServiceTestSupport.genericItem(service, "dave", Data("mine".utf8)))
+            }
+            let add = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "add", service, "dave"],
+                                  input: Data("mine".utf8))
+            #expect(add.status == CLIExit.duplicate, "adding over a Python item: \(add.status) \(add.errorText)")
+
+            // An update through this library keeps the item readable by Python.
+            let changed = try backend.update(SecretServiceTestSupport.exactQuery(service, "dave", secrets: false),
+                                             with: ItemChanges(secret: SecretBytes(Data("updated".utf8))))
+            #expect(changed == 1)
+            let reread = try runTool("python3", ["-c", Self.pythonGet, service, "dave"])
+            #expect(reread.outputText == "updated")
+        }
+
+        /// "Delete everything on logout" code must not take other programs' items with it.
+        /// Runs in gnome-keyring's `session` collection, so that it deletes no other test's items.
+        @Test func classWideDeleteSparesOtherProgramsItems() throws {
+            try requirePythonKeyring()
+            let sessionBackend = SecretServiceBackend(settings: SecretServiceSettings(
+                environment: ProcessInfo.processInfo.environment.merging([SecretServiceSettings.collectionVariable: "session"]) { _, new in new }))
+            try SecretServiceTestSupport.requireAvailable(sessionBackend)
+            let service = SecretServiceTestSupport.uniqueName("class-wide")
+            let pythonIntoSession = """
+                import sys, keyring
+                from keyring.backends import SecretService
+                k = SecretService.Keyring()
+                k.preferred_collection = '/org/freedesktop/secrets/collection/session'
+                k.set_password(sys.argv[1], sys.argv[2], sys.stdin.read())
+                """
+            let python = try runTool("python3", ["-c", pythonIntoSession, service, "python-user"], input: Data("keep me".utf8))
+            #expect(python.status == 0, "python keyring failed: \(python.errorText)")
+            defer { _ = try? sessionBackend.delete(SecretServiceTestSupport.exactQuery(service, "python-user", secrets: false)) }
+            try sessionBackend.add(SecretServiceTestSupport.genericItem(service, "ours", Data("drop me".utf8)))
+            try sessionBackend.add(SecretServiceTestSupport.genericItem(service + "-other", "ours", Data("drop me too".utf8)))
+
+            // Before: the query naming the service sees both writers' items.
+            let named = try sessionBackend.search(ItemQuery(itemClass: .genericPassword,
+                                                            constraints: ItemAttributes([.service: .string(service)])))
+            #expect(Set(named.compactMap { $0.attributes.string(.account) }) == ["python-user", "ours"])
+
+            let deleted = try sessionBackend.delete(ItemQuery(itemClass: .genericPassword, matchesAnySynchronizable: true))
+            #expect(deleted >= 2, "the class-wide delete removed \(deleted) items")
+            #expect(try SecretServiceTestSupport.secret(service, "ours", in: sessionBackend) == nil)
+            #expect(try SecretServiceTestSupport.secret(service + "-other", "ours", in: sessionBackend) == nil)
+            #expect(try SecretServiceTestSupport.secret(service, "python-user", in: sessionBackend) == Data("keep me".utf8),
+                    "the class-wide delete removed Python's item")
+        }
+
+        private func requireTool(_ name: String) throws {
+            guard !toolExists(name) else { return }
+            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("\(name) is not installed") }
+            try Test.cancel(Comment(rawValue: "\(name) is not installed"))
+        }
+
+        private func requirePythonKeyring() throws {
+            try requireTool("python3")
+            let probe = try runTool("python3", ["-c", "import keyring"])
+            guard probe.status != 0 else { return }
+            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("Python keyring is not installed") }
+            try Test.cancel("Python keyring is not installed")
+        }
+    }
+}
