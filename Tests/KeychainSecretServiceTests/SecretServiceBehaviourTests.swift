@@ -81,6 +81,28 @@ extension SecretServiceTests {
             #expect(get.status == 0 && get.output == Data("in session".utf8), "CLI in session: \(get.errorText)")
         }
 
+        /// One process opens one Secret Service session, however many calls it makes: a `set`
+        /// over an existing item checks availability, tries to add, then updates.
+        @Test func oneSessionPerProcess() throws {
+            guard toolExists("dbus-monitor") else { try Test.cancel("dbus-monitor is not installed") }
+            let session = try PrivateSession()
+            defer { session.remove() }
+            let monitorFile = session.directory.appendingPathComponent("monitor").path
+            let setup = """
+                echo -n test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+                dbus-monitor --session "type='method_call',interface='org.freedesktop.Secret.Service',member='OpenSession'" >'\(monitorFile)' 2>/dev/null &
+                monitor=$!
+                trap 'kill $monitor' EXIT
+                sleep 1
+                echo -n first | '\(session.cli)' --backend secret-service set reuse account
+                """
+            let run = try session.runCLI(["--backend", "secret-service", "set", "reuse", "account"], setup: setup)
+            #expect(run.status == 0, "the second set failed: \(run.errorText)")
+            let calls = try String(contentsOfFile: monitorFile, encoding: .utf8)
+                .components(separatedBy: "\n").filter { $0.contains("member=OpenSession") }
+            #expect(calls.count == 2, "two processes opened \(calls.count) sessions")
+        }
+
         /// All libsecret calls go through one worker thread; 16 threads at once must still see
         /// each of their own writes, and exactly one of 16 racing adds wins.
         @Test func sixteenThreads() throws {
