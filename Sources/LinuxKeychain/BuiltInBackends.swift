@@ -1,4 +1,5 @@
 @_exported import KeychainCore
+import KeychainEncryptedFile
 
 /// Registers the backends that ship with the package, once per process, in `auto`'s order:
 /// the Secret Service, then the kernel keyring, then the encrypted file. `vault` is never
@@ -13,9 +14,7 @@ enum BuiltInBackends {
         registry.register("keyring", automaticRank: 20) {
             PlaceholderBackend(name: "keyring", reason: "The kernel keyring backend is not built yet.")
         }
-        registry.register("file", automaticRank: 30) {
-            PlaceholderBackend(name: "file", reason: "The encrypted-file backend is not built yet.")
-        }
+        registry.register(EncryptedFileBackend.backendName, automaticRank: 30) { EncryptedFileBackend() }
         registry.register("vault") {
             PlaceholderBackend(name: "vault", reason: "The Vault backend is not built yet.")
         }
