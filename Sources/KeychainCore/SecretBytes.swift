@@ -32,15 +32,18 @@ public final class SecretBytes: @unchecked Sendable, CustomStringConvertible, Cu
 
     /// Lets `initializer` write exactly `count` bytes into the new storage.
     public init(count: Int, initializer: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
-        storage = .allocate(byteCount: max(count, 1), alignment: 16)
-        self.count = count
+        // Fill before storing: a class init that throws once every property is set still runs
+        // deinit, which would zero and free the buffer a second time.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
         do {
-            try initializer(UnsafeMutableRawBufferPointer(rebasing: storage[0..<count]))
+            try initializer(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
         } catch {
-            SecretBytes.zero(storage)
-            storage.deallocate()
+            SecretBytes.zero(buffer)
+            buffer.deallocate()
             throw error
         }
+        storage = buffer
+        self.count = count
     }
 
     deinit {
