@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "KeychainSecretServiceTests",
                     dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
         .testTarget(name: "KeychainEncryptedFileTests",
-                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"]),
         .testTarget(name: "KeychainVaultTests",
                     dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
     ]

@@ -17,14 +17,16 @@ final class GuardedBytes: @unchecked Sendable {
         guard let allocated = sodium_malloc(count) else {
             throw KeychainError.fileBackend(errSecAllocate, "Could not allocate guarded memory for a key.", failedCall: "sodium_malloc")
         }
-        pointer = allocated
-        self.count = count
+        // Fill before storing: a class init that throws once every property is set still runs
+        // deinit, which would free the memory a second time.
         do {
-            try fill(UnsafeMutableRawBufferPointer(start: pointer, count: count))
+            try fill(UnsafeMutableRawBufferPointer(start: allocated, count: count))
         } catch {
-            sodium_free(pointer)
+            sodium_free(allocated)
             throw error
         }
+        pointer = allocated
+        self.count = count
     }
 
     /// `count` random bytes.
