@@ -6,7 +6,7 @@ import KeychainCore
 
 /// Where the encrypted-file store lives and how it is unlocked.
 public struct FileStoreSettings: Sendable {
-    /// The store directory (absolute).
+    /// The store directory (absolute; trailing slashes are dropped).
     public var directory: String
     /// Where the passphrase comes from; nil when none is configured (the backend is then unavailable).
     public var passphrase: PassphraseSource?
@@ -25,7 +25,7 @@ public struct FileStoreSettings: Sendable {
 
     public init(directory: String, passphrase: PassphraseSource?, cacheLifetime: UInt32 = defaultCacheLifetime,
                 kdf: KDFParameters = .default) {
-        self.directory = directory
+        self.directory = Self.withoutTrailingSlashes(directory)
         self.passphrase = passphrase
         self.cacheLifetime = cacheLifetime
         self.kdf = kdf
@@ -42,7 +42,7 @@ public struct FileStoreSettings: Sendable {
             }
             lifetime = seconds
         }
-        return FileStoreSettings(directory: withoutTrailingSlashes(try storeDirectory(environment)), passphrase: PassphraseSource.configured(in: environment),
+        return FileStoreSettings(directory: try storeDirectory(environment), passphrase: PassphraseSource.configured(in: environment),
                                  cacheLifetime: lifetime)
     }
 

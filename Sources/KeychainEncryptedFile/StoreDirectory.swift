@@ -43,9 +43,12 @@ final class StoreDirectory {
         do {
             descriptor = try systemCall("open") { open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         } catch {
+            // With O_DIRECTORY, a symlink gives ENOTDIR rather than ELOOP; lstat tells them apart.
+            var status = stat()
+            let isSymlink = lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
             switch error.code {
             case ENOENT where !create: return nil
-            case ELOOP:
+            case _ where isSymlink || error.code == ELOOP:
                 throw KeychainError.fileBackend(errSecNotAvailable,
                     "The keychain store directory \(path) is a symbolic link; refused, because whoever can change the link can redirect the secrets. Point KEYCHAIN_FILE_DIR at the real directory.")
             case ENOTDIR:
