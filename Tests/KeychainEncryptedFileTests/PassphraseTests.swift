@@ -126,15 +126,15 @@ struct PassphraseTests {
         try store.backend(passphrase: "right", cacheLifetime: 60).add(genericItem("svc", "acct", "s"))
         let storeID = try store.contents("store-header")[39..<55]
         let description = "linux-keychain:file:" + storeID.map { String(format: "%02x", $0) }.joined()
-        defer { _ = try? run("/bin/sh", ["-c", "keyctl unlink $(keyctl search @u user \(description)) @u"]) }
+        defer { _ = try? runTool("/bin/sh", ["-c", "keyctl unlink $(keyctl search @u user \(description)) @u"]) }
 
         // Unlocked: another instance (another process would do the same) needs no passphrase.
         #expect(try storedSecret(store.backend(passphrase: "not needed while cached", cacheLifetime: 60), "svc", "acct") == Data("s".utf8))
-        let timeout = try run("/bin/sh", ["-c", "keyctl rdescribe $(keyctl search @u user \(description))"])
+        let timeout = try runTool("/bin/sh", ["-c", "keyctl rdescribe $(keyctl search @u user \(description))"])
         #expect(timeout.status == 0, "the cached key is not in the user keyring: \(timeout.output)")
 
         // A planted key that is not this store's is ignored, and the passphrase is checked again.
-        let planted = try run("/bin/sh", ["-c", "head -c 32 /dev/urandom | keyctl padd user \(description) @u"])
+        let planted = try runTool("/bin/sh", ["-c", "head -c 32 /dev/urandom | keyctl padd user \(description) @u"])
         #expect(planted.status == 0, Comment(rawValue: planted.output))
         let wrong = keychainError { _ = try storedSecret(store.backend(passphrase: "wrong", cacheLifetime: 60), "svc", "acct") }
         #expect(wrong?.status == errSecAuthFailed)
@@ -143,18 +143,5 @@ struct PassphraseTests {
         // With the cache disabled, the passphrase is always checked.
         let uncached = keychainError { _ = try storedSecret(store.backend(passphrase: "wrong", cacheLifetime: 0), "svc", "acct") }
         #expect(uncached?.status == errSecAuthFailed)
-    }
-
-    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }
