@@ -332,7 +332,8 @@ final class StoreDirectory {
     func withExclusiveLock<Result>(_ body: () throws -> Result) throws -> Result {
         let lockFile: Int32
         do {
-            lockFile = try systemCall("openat") { openat(descriptor, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+            // Read-only is enough for flock, and keeps working whatever mode the umask gave the file.
+            lockFile = try systemCall("openat") { openat(descriptor, "lock", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         } catch {
             throw KeychainError.fileStore(error, "open the lock file in", path)
         }

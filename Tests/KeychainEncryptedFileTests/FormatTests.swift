@@ -207,3 +207,28 @@ struct FormatTests {
         return Data(edited)
     }
 }
+
+/// Cost that does not grow with the store, shown without timing: a lookup by service and
+/// account opens only its own small directory, so it works even when every other item file is
+/// unreadable, while a listing, which must open everything, notices them.
+@Suite("file backend: lookups touch one item's directory")
+struct LocalityTests {
+    @Test func aLookupOpensNoOtherItem() throws {
+        let store = try TemporaryStore()
+        let backend = store.backend()
+        for index in 0..<60 { try backend.add(genericItem("svc", "acct\(index)", "secret \(index)")) }
+        let others = Set(store.itemFiles())
+        try backend.add(genericItem("target", "acct", "the target"))
+        let targetFile = try #require(store.itemFiles().first { !others.contains($0) })
+        let buckets = Set(store.itemFiles().map { ($0 as NSString).deletingLastPathComponent })
+        #expect(buckets.count == 61, "items do not have buckets of their own: \(buckets.count)")
+
+        // Damage every other item file.
+        for path in store.itemFiles() where path != targetFile { try store.replace(path, with: Data("garbage".utf8)) }
+        #expect(try storedSecret(backend, "target", "acct") == Data("the target".utf8))
+        _ = try backend.update(ItemQuery(primaryKey: genericItem("target", "acct", "").primaryKey),
+                               with: ItemChanges(secret: SecretBytes(Data("updated".utf8))))
+        #expect(try storedSecret(backend, "target", "acct") == Data("updated".utf8))
+        #expect(keychainError { _ = try everyItem(backend) }?.status == errSecDecode)
+    }
+}
