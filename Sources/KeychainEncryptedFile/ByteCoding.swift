@@ -6,8 +6,6 @@ struct ByteWriter {
 
     mutating func append(_ data: Data) { bytes.append(data) }
 
-    mutating func append(_ raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
-
     mutating func append<Integer: FixedWidthInteger>(_ value: Integer) {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }

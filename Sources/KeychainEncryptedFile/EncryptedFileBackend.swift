@@ -63,7 +63,10 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     }
 
     public func add(_ item: KeychainItem) throws {
-        let files = try openStore(creatingIfMissing: true)!
+        guard let files = try openStore(creatingIfMissing: true) else {
+            // openStore creates what is missing, so this means the directory vanished meanwhile.
+            throw KeychainError.fileBackend(errSecIO, "The keychain store directory could not be created or opened.")
+        }
         try files.top.withExclusiveLock {
             guard try !files.contains(item.primaryKey) else {
                 throw KeychainError.fileBackend(errSecDuplicateItem, "An item with \(item.primaryKey.readableName) already exists.")

@@ -39,9 +39,4 @@ final class GuardedBytes: @unchecked Sendable {
     func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: pointer, count: count))
     }
-
-    /// Equality in constant time.
-    func equals(_ other: UnsafeRawBufferPointer) -> Bool {
-        other.count == count && sodium_memcmp(pointer, other.baseAddress!, count) == 0
-    }
 }
