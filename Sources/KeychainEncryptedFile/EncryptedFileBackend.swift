@@ -67,7 +67,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
             // openStore creates what is missing, so this means the directory vanished meanwhile.
             throw KeychainError.fileBackend(errSecIO, "The keychain store directory could not be created or opened.")
         }
-        try files.top.withExclusiveLock {
+        try files.withWriteLock {
             guard try !files.contains(item.primaryKey) else {
                 throw KeychainError.fileBackend(errSecDuplicateItem, "An item with \(item.primaryKey.readableName) already exists.")
             }
@@ -77,31 +77,29 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         guard let files = try openStore(creatingIfMissing: false) else { return [] }
+        try files.settleMoves()
         return ItemCollection(try files.items(matching: query)).search(query)
     }
 
-    /// Rewrites each matched item in place. An item whose primary key changes is written at its
-    /// new location before the old file is removed, so it is never missing; a crash between the
-    /// two leaves both (see the README).
+    /// Rewrites each matched item in place; items whose primary key changes move all-or-nothing
+    /// (`ItemFiles.apply`).
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         guard let files = try openStore(creatingIfMissing: false) else { return 0 }
-        return try files.top.withExclusiveLock {
+        return try files.withWriteLock {
             let matched = try files.items(matching: query)
             guard !matched.isEmpty else { return 0 }
             let plan = try UpdatePlan(matched: matched, changes: changes)
             for key in plan.keysNeedingVacancy where try files.contains(key) {
                 throw KeychainError.fileBackend(errSecDuplicateItem, "The update would collide with the item with \(key.readableName).")
             }
-            for (_, updated) in plan.changes { try files.write(updated) }
-            let kept = Set(plan.changes.map(\.new.primaryKey))
-            for (old, _) in plan.changes where !kept.contains(old) { try files.remove(old) }
+            try files.apply(plan)
             return plan.changes.count
         }
     }
 
     public func delete(_ query: ItemQuery) throws -> Int {
         guard let files = try openStore(creatingIfMissing: false) else { return 0 }
-        return try files.top.withExclusiveLock {
+        return try files.withWriteLock {
             let doomed = try files.items(matching: query)
             for item in doomed { try files.remove(item.primaryKey) }
             return doomed.count

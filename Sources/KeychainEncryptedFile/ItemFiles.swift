@@ -33,7 +33,10 @@ struct ItemFiles {
 
     /// Whether an item with `key` exists (whether or not its file is readable).
     func contains(_ key: PrimaryKey) throws -> Bool {
-        let location = keys.location(of: key)
+        try contains(at: keys.location(of: key))
+    }
+
+    private func contains(at location: ItemLocation) throws -> Bool {
         guard let items = try top.subdirectory(Self.directoryName, create: false),
               let bucket = try items.subdirectory(location.bucket, create: false) else { return false }
         return try bucket.contains(location.file)
@@ -50,7 +53,10 @@ struct ItemFiles {
 
     /// Removes the item with `key`, durably, and its bucket if that became empty.
     func remove(_ key: PrimaryKey) throws {
-        let location = keys.location(of: key)
+        try remove(at: keys.location(of: key))
+    }
+
+    private func remove(at location: ItemLocation) throws {
         guard let items = try top.subdirectory(Self.directoryName, create: false),
               let bucket = try items.subdirectory(location.bucket, create: false) else { return }
         guard try bucket.remove(location.file) else { return }
@@ -58,6 +64,58 @@ struct ItemFiles {
         try bucket.removeStaleTemporaries()
         try items.removeSubdirectoryIfEmpty(location.bucket)
         try items.sync()
+    }
+
+    // MARK: Locking and moves
+
+    /// Runs `body` holding the store lock, after finishing any update a crash interrupted.
+    func withWriteLock<Result>(_ body: () throws -> Result) throws -> Result {
+        try top.withExclusiveLock {
+            try finishInterruptedMoves()
+            return try body()
+        }
+    }
+
+    /// For readers, which take no lock: if a move is in progress or was interrupted, waits for
+    /// it (or finishes it), so that a reader never sees an item at both its old and new key.
+    func settleMoves() throws {
+        if try top.contains(RenameJournal.fileName) { try withWriteLock {} }
+    }
+
+    /// Applies `plan`, whose new keys are known to be vacant, under the lock: items that keep
+    /// their primary key are rewritten in place; items that move do so all-or-nothing through
+    /// a `RenameJournal`, so a crash never leaves one at both keys or at neither.
+    func apply(_ plan: UpdatePlan) throws {
+        let moves = plan.changes.filter { $0.old != $0.new.primaryKey }
+            .map { (from: keys.location(of: $0.old), to: keys.location(of: $0.new.primaryKey)) }
+        if !moves.isEmpty {
+            try top.removeStaleTemporaries()
+            try top.writeAtomically(RenameJournal.fileName, RenameJournal(moves: moves).encoded)
+        }
+        do {
+            for (_, updated) in plan.changes { try write(updated) }
+        } catch {
+            // Undo the moves now rather than at the next write: the call fails, so the moved
+            // items must stay at their old keys. If undoing fails too, the journal stays and
+            // the next writer or reader undoes them.
+            try? finishInterruptedMoves()
+            throw error
+        }
+        for move in moves { try remove(at: move.from) }
+        if !moves.isEmpty { try removeJournal() }
+    }
+
+    private func finishInterruptedMoves() throws {
+        guard let contents = try top.read(RenameJournal.fileName, limit: RenameJournal.maximumSize) else { return }
+        let journal = try RenameJournal(parsing: contents, path: "\(top.path)/\(RenameJournal.fileName)")
+        let complete = try journal.moves.allSatisfy { try contains(at: $0.to) }
+        for move in journal.moves { try remove(at: complete ? move.from : move.to) }
+        try removeJournal()
+    }
+
+    private func removeJournal() throws {
+        try top.remove(RenameJournal.fileName)
+        try top.sync()
     }
 
     /// Whether `top` holds item directories, readable or not. Used when the header is missing:

@@ -1,0 +1,90 @@
+import CSodium
+import Foundation
+import KeychainCore
+import KeychainEncryptedFile
+import Testing
+
+/// An update that changes an item's primary key moves its file. A crash in the middle must
+/// leave the item at its old key or at its new one, never at both or neither. These tests build
+/// the states a crash can leave (from a real move done in a copy of the store) and check that the
+/// next reader settles them.
+@Suite("file backend: interrupted moves")
+struct InterruptedMoveTests {
+    private let store: TemporaryStore
+    private let oldFile: String
+    private let newFile: String
+    private let pristine: String
+
+    init() throws {
+        store = try TemporaryStore()
+        try store.backend().add(genericItem("svc", "old", "the secret"))
+        oldFile = try #require(store.itemFiles().first)
+        pristine = store.root + "/pristine"
+        try FileManager.default.copyItem(atPath: store.directory, toPath: pristine)
+
+        // The real move, in a copy with the same keys, shows where the item goes.
+        let probe = store.root + "/probe"
+        try FileManager.default.copyItem(atPath: store.directory, toPath: probe)
+        let moved = try store.backend(directory: probe).update(Self.query("old"), with: ItemChanges(attributes: ItemAttributes([.account: .string("new")])))
+        #expect(moved == 1)
+        newFile = try #require(store.itemFiles(in: probe).first)
+        #expect(newFile != oldFile)
+        #expect(store.itemFiles(in: probe) == [newFile], "the completed move left \(store.itemFiles(in: probe))")
+        #expect(!store.files(in: probe).contains("rename-journal"))
+        // The crash state "journal and new file written, old file not yet removed".
+        try FileManager.default.createDirectory(atPath: store.directory + "/" + (newFile as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try store.replace(newFile, with: try store.contents(newFile, in: probe))
+    }
+
+    @Test func aMoveInterruptedAfterItsNewFileIsCompleted() throws {
+        try store.replace("rename-journal", with: journal(from: oldFile, to: newFile))
+        let backend = store.backend()
+        #expect(try storedSecret(backend, "svc", "new") == Data("the secret".utf8))
+        #expect(try storedSecret(backend, "svc", "old") == nil)
+        #expect(try everyItem(backend).count == 1)
+        #expect(store.itemFiles() == [newFile])
+        #expect(!store.files().contains("rename-journal"))
+    }
+
+    @Test func aMoveInterruptedBeforeItsNewFileIsUndone() throws {
+        try FileManager.default.removeItem(atPath: store.directory)
+        try FileManager.default.copyItem(atPath: pristine, toPath: store.directory)
+        try store.replace("rename-journal", with: journal(from: oldFile, to: newFile))
+        let backend = store.backend()
+        #expect(try everyItem(backend).map { $0.attributes.string(.account) } == ["old"])
+        #expect(store.itemFiles() == [oldFile])
+        #expect(!store.files().contains("rename-journal"))
+    }
+
+    @Test func withoutAJournalBothFilesAreTwoItems() throws {
+        // No journal means no move was in progress: both files are items in their own right
+        // (the state can only be made by hand), and nothing is removed.
+        #expect(try everyItem(store.backend()).count == 2)
+    }
+
+    @Test func aDamagedJournalIsReportedNotGuessedAt() throws {
+        var damaged = journal(from: oldFile, to: newFile)
+        damaged[20] ^= 1
+        try store.replace("rename-journal", with: damaged)
+        let error = keychainError { _ = try storedSecret(store.backend(), "svc", "old") }
+        #expect(error?.status == errSecDecode)
+        #expect(error?.message.contains("rename-journal") == true, "\(String(describing: error))")
+        #expect(Set(store.itemFiles()) == [oldFile, newFile], "a damaged journal made the store remove files")
+    }
+
+    private static func query(_ account: String) -> ItemQuery {
+        ItemQuery(primaryKey: genericItem("svc", account, "").primaryKey)
+    }
+
+    /// A journal for one move, as `RenameJournal` writes it.
+    private func journal(from: String, to: String) -> Data {
+        func location(_ path: String) -> Data { Data(path.dropFirst("items/".count).utf8) }
+        var body = Data("LKCJ".utf8) + Data([0, 1, 0, 0, 0, 1])
+        body += location(from) + location(to)
+        var checksum = [UInt8](repeating: 0, count: 32)
+        let bytes = [UInt8](body)
+        _ = crypto_generichash(&checksum, 32, bytes, UInt64(bytes.count), nil, 0)
+        return body + Data(checksum)
+    }
+}
