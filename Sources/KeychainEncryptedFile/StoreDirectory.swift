@@ -208,7 +208,7 @@ final class StoreDirectory {
             try? closeDescriptor(duplicate)
             throw KeychainError.fileStore(failure, "list", path)
         }
-        defer { closedir(stream) }
+        defer { closedir(stream) }  // a listing wrote nothing, so a failed close loses nothing
         // The duplicate shares its offset with `descriptor`; start from the beginning.
         rewinddir(stream)
         var names: [String] = []
