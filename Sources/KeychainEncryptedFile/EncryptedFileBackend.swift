@@ -8,6 +8,7 @@ import KeychainCore
 ///
 ///     store-header            KDF settings, salt, store id, wrapped master key (`StoreHeader`)
 ///     lock                    empty; `flock`ed by every writer
+///     rename-journal          only while an update moves items to new keys (`RenameJournal`)
 ///     items/<bucket>/<file>   one sealed file per item (`ItemLocation`, `StoreKeys`)
 ///
 /// Every write is a temporary file, fsync, rename and directory fsync under the store lock, so
