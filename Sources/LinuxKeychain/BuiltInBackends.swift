@@ -1,4 +1,6 @@
 @_exported import KeychainCore
+import Foundation
+import KeychainKeyring
 
 /// Registers the backends that ship with the package, once per process, in `auto`'s order:
 /// the Secret Service, then the kernel keyring, then the encrypted file. `vault` is never
@@ -11,7 +13,7 @@ enum BuiltInBackends {
             PlaceholderBackend(name: "secret-service", reason: "The Secret Service backend is not built yet.")
         }
         registry.register("keyring", automaticRank: 20) {
-            PlaceholderBackend(name: "keyring", reason: "The kernel keyring backend is not built yet.")
+            KernelKeyringBackend(environment: ProcessInfo.processInfo.environment)
         }
         registry.register("file", automaticRank: 30) {
             PlaceholderBackend(name: "file", reason: "The encrypted-file backend is not built yet.")
