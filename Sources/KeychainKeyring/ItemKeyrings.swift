@@ -33,22 +33,33 @@ struct ItemKeyrings: Sendable {
 
     // MARK: - Writing
 
+    /// The attributes payload of `item`, after checking that it and the secret fit in kernel
+    /// keys; call before anything reaches the kernel.
+    static func checkedAttributesPayload(of item: KeychainItem) throws -> Data {
+        let name = item.primaryKey.readableName
+        try checkSecretSize(item.secret, of: "the item with \(name)")
+        let attributes = try StoredAttributes(item).encoded()
+        guard attributes.count <= maximumPayload else {
+            throw KeychainError.keyring(errSecDataTooLarge,
+                "The attributes of the item with \(name) take \(attributes.count) bytes; a kernel key holds at most \(maximumPayload). Shorten the comment, description or generic data.")
+        }
+        return attributes
+    }
+
+    /// Throws `errSecDataTooLarge` for a secret the kernel cannot hold in one `user` key.
+    static func checkSecretSize(_ secret: SecretBytes?, of item: String) throws {
+        let size = secret?.count ?? 0
+        guard size <= maximumPayload else {
+            throw KeychainError.keyring(errSecDataTooLarge,
+                "The secret of \(item) is \(size) bytes; a kernel key holds at most \(maximumPayload). Use KEYCHAIN_BACKEND=file for larger secrets.")
+        }
+    }
+
     /// Builds the keyring of `item` in the thread keyring and returns its serial. Sizes are
     /// checked before the kernel is called; on failure nothing is left behind.
     func stage(_ item: KeychainItem, as description: ItemKeyDescription) throws -> key_serial_t {
         let name = description.primaryKey.readableName
-        let secretSize = item.secret?.count ?? 0
-        guard secretSize <= Self.maximumPayload else {
-            throw KeychainError.keyring(errSecDataTooLarge,
-                "The secret of the item with \(name) is \(secretSize) bytes; a kernel key holds at most \(Self.maximumPayload). Use KEYCHAIN_BACKEND=file for larger secrets.")
-        }
-        var attributes = try StoredAttributes(item).encoded()
-        defer { SecretBytes.zero(&attributes) }
-        guard attributes.count <= Self.maximumPayload else {
-            throw KeychainError.keyring(errSecDataTooLarge,
-                "The attributes of the item with \(name) take \(attributes.count) bytes; a kernel key holds at most \(Self.maximumPayload). Shorten the comment, description or generic data.")
-        }
-
+        let attributes = try Self.checkedAttributesPayload(of: item)
         let doing = "storing the item with \(name)"
         let keyring: key_serial_t
         do {
@@ -98,27 +109,45 @@ struct ItemKeyrings: Sendable {
 
     // MARK: - Reading
 
+    /// One reading of a target keyring: the items `wanted` accepted, and every serial listed.
+    struct Listing {
+        var items: [FoundItem] = []
+        var serials: Set<key_serial_t> = []
+    }
+
     /// The items in `target` whose description `wanted` accepts, with their attributes.
     ///
     /// Throws `ItemVanished` when an item keyring disappeared mid-read (another process
     /// updated or deleted it); the caller then reads the keyring again.
-    func items(in target: key_serial_t, where wanted: (PrimaryKey) -> Bool) throws -> [FoundItem] {
+    func items(in target: key_serial_t, where wanted: (PrimaryKey) -> Bool) throws -> Listing {
         let serials: [key_serial_t]
         do {
             serials = try kernel.contents(of: target)
         } catch let failure as KeyctlFailure {
             throw failure.keychainError("listing keyring \(target)")
         }
-        var found: [FoundItem] = []
+        var listing = Listing(serials: Set(serials))
         for serial in serials {
-            // Keys that cannot be described (revoked, expired, not viewable) are not known to be
-            // items; `KernelKeyringBackend.checkNamedItem` reports the one a query names.
-            guard let record = try? kernel.describe(serial), record.type == "keyring",
-                  let description = ItemKeyDescription(parsing: record.description),
+            let record: KeyDescriptionRecord
+            do {
+                record = try kernel.describe(serial)
+            } catch let failure as KeyctlFailure {
+                if failure.isNoSuchKey || !isLinked(serial, in: target) { throw ItemVanished() }
+                // A key that cannot be described (revoked, expired, not viewable) is not known
+                // to be an item; `KernelKeyringBackend.checkNamedItem` reports the one a query names.
+                continue
+            }
+            guard record.type == "keyring", let description = ItemKeyDescription(parsing: record.description),
                   wanted(description.primaryKey) else { continue }
-            found.append(try load(serial, description, in: target))
+            listing.items.append(try load(serial, description, in: target))
         }
-        return found
+        return listing
+    }
+
+    /// Whether `key` is linked in `target` now; true when that cannot be read, so that a
+    /// failure is reported rather than retried.
+    private func isLinked(_ key: key_serial_t, in target: key_serial_t) -> Bool {
+        (try? kernel.contents(of: target).contains(key)) ?? true
     }
 
     private func load(_ keyring: key_serial_t, _ description: ItemKeyDescription,
@@ -188,8 +217,7 @@ struct ItemKeyrings: Sendable {
         do {
             return try body()
         } catch let failure as KeyctlFailure {
-            let stillLinked = (try? kernel.contents(of: target).contains(keyring)) ?? true
-            if failure.isNoSuchKey || !stillLinked { throw ItemVanished() }
+            if failure.isNoSuchKey || !isLinked(keyring, in: target) { throw ItemVanished() }
             throw failure.keychainError(doing)
         }
     }

@@ -82,8 +82,9 @@ public final class KernelKeyringBackend: KeychainBackend {
     }
 
     public func add(_ item: KeychainItem) throws {
-        let keyring = try target()
         let description = try ItemKeyDescription(item.primaryKey)
+        _ = try ItemKeyrings.checkedAttributesPayload(of: item)
+        let keyring = try target()
         let staged = try store.stage(item, as: description)
         try store.commit(staged, as: description, into: keyring.serial, exclusive: true)
     }
@@ -105,6 +106,7 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// so a reader always finds the item. Collisions are checked for every item before any is
     /// written; only a racing writer in another process can make a later item fail.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        try ItemKeyrings.checkSecretSize(changes.secret, of: "the update")
         let keyring = try target()
         var everything = query
         everything.limit = .all
@@ -118,7 +120,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         let plan = try UpdatePlan(matched: matched.map(\.1), changes: changes)
         for key in plan.keysNeedingVacancy {
             let description = try ItemKeyDescription(key)
-            if try isOccupied(description, in: keyring) {
+            if try occupant(of: description, in: keyring) != nil {
                 throw KeychainError.keyring(errSecDuplicateItem,
                     "The update would collide with the item with \(key.readableName).")
             }
@@ -178,11 +180,11 @@ public final class KernelKeyringBackend: KeychainBackend {
         coarse.constraints = ItemAttributes(primaryConstraints)
         for _ in 0..<Self.readAttempts {
             do {
-                var found = try store.items(in: keyring.serial) { coarse.matches($0.itemClass, $0.attributes) }
-                    .filter { query.matches($0.item) }
+                let listing = try store.items(in: keyring.serial) { coarse.matches($0.itemClass, $0.attributes) }
+                var found = listing.items.filter { query.matches($0.item) }
                     .sorted { $0.description.primaryKey < $1.description.primaryKey }
                 if let maximum = query.limit.maximum, found.count > maximum { found.removeLast(found.count - maximum) }
-                if found.isEmpty { try checkNamedItem(query, in: keyring) }
+                if found.isEmpty { try checkNamedItem(query, in: keyring, listed: listing.serials) }
                 return try finish(found)
             } catch is ItemVanished {
                 continue
@@ -197,23 +199,25 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// When a search finds nothing, asks the kernel directly for the item the query names (its
     /// service and account, with the other primary-key attributes at their defaults). The
     /// kernel still finds a revoked, expired or inaccessible item that cannot be listed, and
-    /// says which it is.
-    private func checkNamedItem(_ query: ItemQuery, in keyring: ResolvedKeyring) throws {
+    /// says which it is. An item that is there but was not in the listing arrived during the
+    /// read, which then starts again.
+    private func checkNamedItem(_ query: ItemQuery, in keyring: ResolvedKeyring, listed: Set<key_serial_t>) throws {
         let naming: AttributeKey = query.itemClass == .genericPassword ? .service : .server
         guard query.constraints[naming] != nil, query.constraints[.account] != nil,
               let description = try? ItemKeyDescription(PrimaryKey(itemClass: query.itemClass,
                                                                     attributes: query.constraints)) else { return }
-        _ = try isOccupied(description, in: keyring)
+        if let serial = try occupant(of: description, in: keyring), !listed.contains(serial) {
+            throw ItemVanished()
+        }
     }
 
-    /// Whether an item keyring with `description` is in the keyring. Throws the item's own
+    /// The item keyring with `description` in the keyring, if any. Throws the item's own
     /// error when it is there but revoked, expired or not accessible.
-    private func isOccupied(_ description: ItemKeyDescription, in keyring: ResolvedKeyring) throws -> Bool {
+    private func occupant(of description: ItemKeyDescription, in keyring: ResolvedKeyring) throws -> key_serial_t? {
         do {
-            _ = try kernel.search(keyring.serial, type: "keyring", description: description.text)
-            return true
+            return try kernel.search(keyring.serial, type: "keyring", description: description.text)
         } catch let failure as KeyctlFailure where failure.isNoSuchKey {
-            return false
+            return nil
         } catch let failure as KeyctlFailure {
             throw failure.keychainError("looking up the item with \(description.primaryKey.readableName)")
         }

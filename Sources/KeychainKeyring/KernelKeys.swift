@@ -18,6 +18,7 @@ struct KeyctlFailure: Error, Sendable {
 /// What `keyctl_describe` reports about a key.
 struct KeyDescriptionRecord: Sendable {
     let type: String
+    let permissions: key_perm_t
     let description: String
 }
 
@@ -122,8 +123,10 @@ struct KernelKeys: Sendable {
         // "type;uid;gid;perm;description": the description is last and may itself hold ';'.
         let text = buffer.map { String(cString: $0) } ?? ""
         let fields = text.split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
-        guard fields.count == 5 else { throw KeyctlFailure(call: "keyctl_describe", code: EBADMSG) }
-        return KeyDescriptionRecord(type: String(fields[0]), description: String(fields[4]))
+        guard fields.count == 5, let permissions = key_perm_t(fields[3], radix: 16) else {
+            throw KeyctlFailure(call: "keyctl_describe", code: EBADMSG)
+        }
+        return KeyDescriptionRecord(type: String(fields[0]), permissions: permissions, description: String(fields[4]))
     }
 
     /// The serials linked in `keyring`.
