@@ -109,39 +109,59 @@ struct ItemKeyrings: Sendable {
 
     // MARK: - Reading
 
-    /// One reading of a target keyring: the items `wanted` accepted, and every serial listed.
+    /// One reading of a target keyring: the items `wanted` accepted, and every serial examined.
     struct Listing {
-        var items: [FoundItem] = []
-        var serials: Set<key_serial_t> = []
+        var items: [FoundItem]
+        var serials: Set<key_serial_t>
     }
 
     /// The items in `target` whose description `wanted` accepts, with their attributes.
     ///
-    /// Throws `ItemVanished` when an item keyring disappeared mid-read (another process
-    /// updated or deleted it); the caller then reads the keyring again.
+    /// An item keyring that disappears while it is read was deleted or replaced by another
+    /// process. The keyring is then listed again and only the keys that are new since are
+    /// read, so a replacement is found without starting over (which could starve a reader
+    /// while others write); when an item was read in both forms, the later one wins.
     func items(in target: key_serial_t, where wanted: (PrimaryKey) -> Bool) throws -> Listing {
-        let serials: [key_serial_t]
-        do {
-            serials = try kernel.contents(of: target)
-        } catch let failure as KeyctlFailure {
-            throw failure.keychainError("listing keyring \(target)")
-        }
-        var listing = Listing(serials: Set(serials))
-        for serial in serials {
-            let record: KeyDescriptionRecord
+        var examined: Set<key_serial_t> = []
+        var byDescription: [String: FoundItem] = [:]
+        for _ in 0..<Self.listingRounds {
+            let serials: [key_serial_t]
             do {
-                record = try kernel.describe(serial)
+                serials = try kernel.contents(of: target)
             } catch let failure as KeyctlFailure {
-                if failure.isNoSuchKey || !isLinked(serial, in: target) { throw ItemVanished() }
-                // A key that cannot be described (revoked, expired, not viewable) is not known
-                // to be an item; `KernelKeyringBackend.checkNamedItem` reports the one a query names.
-                continue
+                throw failure.keychainError("listing keyring \(target)")
             }
-            guard record.type == "keyring", let description = ItemKeyDescription(parsing: record.description),
-                  wanted(description.primaryKey) else { continue }
-            listing.items.append(try load(serial, description, in: target))
+            var sawVanished = false
+            for serial in serials where examined.insert(serial).inserted {
+                do {
+                    if let item = try examine(serial, in: target, wanted) { byDescription[item.description.text] = item }
+                } catch is ItemVanished {
+                    sawVanished = true
+                }
+            }
+            if !sawVanished { return Listing(items: Array(byDescription.values), serials: examined) }
         }
-        return listing
+        throw KeychainError.keyring(errSecIO,
+            "The items in keyring \(target) kept changing during \(Self.listingRounds) attempts to read them; try again.")
+    }
+
+    private static let listingRounds = 50
+
+    /// The item in `serial`, or nil for a key that is not an item `wanted` accepts.
+    private func examine(_ serial: key_serial_t, in target: key_serial_t,
+                         _ wanted: (PrimaryKey) -> Bool) throws -> FoundItem? {
+        let record: KeyDescriptionRecord
+        do {
+            record = try kernel.describe(serial)
+        } catch let failure as KeyctlFailure {
+            if failure.isNoSuchKey || !isLinked(serial, in: target) { throw ItemVanished() }
+            // A key that cannot be described (revoked, expired, not viewable) is not known to
+            // be an item; `KernelKeyringBackend.checkNamedItem` reports the one a query names.
+            return nil
+        }
+        guard record.type == "keyring", let description = ItemKeyDescription(parsing: record.description),
+              wanted(description.primaryKey) else { return nil }
+        return try load(serial, description, in: target)
     }
 
     /// Whether `key` is linked in `target` now; true when that cannot be read, so that a
