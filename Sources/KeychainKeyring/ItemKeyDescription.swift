@@ -4,7 +4,7 @@ import KeychainCore
 /// The kernel key description that names an item: readable in `keyctl show`, typed by hand
 /// in `keyctl search`, and different for every primary key.
 ///
-/// The form is `linux-keychain:CLASS:SERVICE:ACCOUNT` for a generic password and
+/// The form is `linux-keychain:genp:SERVICE:ACCOUNT` for a generic password and
 /// `linux-keychain:inet:SERVER:ACCOUNT` for an internet password, followed by `:TAG=VALUE` for
 /// each other primary-key attribute that is not empty, zero or false, in a fixed order, tagged
 /// with Apple's attribute name (`agrp`, `ptcl`, `port`, `path`, `atyp`, `sdmn`, `sync`).

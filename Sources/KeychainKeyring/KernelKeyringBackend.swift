@@ -104,7 +104,8 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// Each matching item is rebuilt with its changes and moved over the old one in one step
     /// (or, when its primary key changes, moved in exclusively and the old one unlinked after),
     /// so a reader always finds the item. Collisions are checked for every item before any is
-    /// written; only a racing writer in another process can make a later item fail.
+    /// written. Each item is replaced whole; if a later item fails (a racing writer in another
+    /// process, the quota), the items already done stay updated and the rest stay as they were.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         try ItemKeyrings.checkSecretSize(changes.secret, of: "the update")
         let keyring = try target()

@@ -26,8 +26,9 @@ struct KeyDescriptionRecord: Sendable {
 ///
 /// Every call goes through `perform`, which reads `errno` right after the C call, retries
 /// `EINTR`, and turns any other failure into a `KeyctlFailure` naming the call. Keys are
-/// always addressed by serial number, except the thread keyring (`KEY_SPEC_THREAD_KEYRING`),
-/// which is per OS thread and so a private staging area for one operation.
+/// addressed by serial number; the special IDs are used only to find a keyring's serial and
+/// for the thread keyring (`KEY_SPEC_THREAD_KEYRING`), which is per OS thread and so a
+/// private staging area for the one operation running on that thread.
 struct KernelKeys: Sendable {
     /// Debug builds only: an errno that every call fails with before reaching the kernel, so
     /// tests can take the path a seccomp filter (Docker's default profile) forces.
@@ -146,7 +147,7 @@ struct KernelKeys: Sendable {
             var buffer = [UInt8](repeating: 0, count: max(capacity, 1))
             let length = try buffer.withUnsafeMutableBytes { raw in
                 try perform("keyctl_read") {
-                    keyctl_read(key, raw.baseAddress!.assumingMemoryBound(to: CChar.self), capacity)
+                    keyctl_read(key, raw.baseAddress?.assumingMemoryBound(to: CChar.self), capacity)
                 }
             }
             if length <= capacity { return Array(buffer.prefix(length)) }
