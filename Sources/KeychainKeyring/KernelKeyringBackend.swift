@@ -106,6 +106,8 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// so a reader always finds the item. Collisions are checked for every item before any is
     /// written. Each item is replaced whole; if a later item fails (a racing writer in another
     /// process, the quota), the items already done stay updated and the rest stay as they were.
+    /// The kernel has no "replace only if still there": an update racing a delete of the same
+    /// item in another process can land after it, as if the update had come second.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         try ItemKeyrings.checkSecretSize(changes.secret, of: "the update")
         let keyring = try target()
@@ -142,18 +144,31 @@ public final class KernelKeyringBackend: KeychainBackend {
         var everything = query
         everything.limit = .all
         let matched = try consistentRead(everything, in: keyring) { $0 }
-        var deleted = 0
-        for entry in matched {
+        return try matched.reduce(0) { count, entry in count + (try unlinkItem(entry, from: keyring) ? 1 : 0) }
+    }
+
+    /// Unlinks the item read as `entry`; false when another process deleted it first.
+    ///
+    /// If another process replaced it (an update) since it was read, the replacement is what
+    /// now holds that name, and it is unlinked instead: a delete that returns leaves no item
+    /// of that name behind.
+    private func unlinkItem(_ entry: FoundItem, from keyring: ResolvedKeyring) throws -> Bool {
+        var serial = entry.keyring
+        for _ in 0..<Self.readAttempts {
             do {
-                try kernel.unlink(entry.keyring, from: keyring.serial)
-                deleted += 1
+                try kernel.unlink(serial, from: keyring.serial)
+                return true
             } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
-                continue // Another process deleted or replaced it first; it counts there.
+                guard let replacement = try occupant(of: entry.description, in: keyring), replacement != serial else {
+                    return false
+                }
+                serial = replacement
             } catch let failure as KeyctlFailure {
                 throw failure.keychainError("deleting the item with \(entry.description.primaryKey.readableName)")
             }
         }
-        return deleted
+        throw KeychainError.keyring(errSecIO,
+            "The item with \(entry.description.primaryKey.readableName) kept being replaced while it was deleted; try again.")
     }
 
     // MARK: - Reading consistently
