@@ -32,18 +32,11 @@ public final class SecretBytes: @unchecked Sendable, CustomStringConvertible, Cu
 
     /// Lets `initializer` write exactly `count` bytes into the new storage.
     public init(count: Int, initializer: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
-        // Fill before storing: a class init that throws once every property is set still runs
-        // deinit, which would zero and free the buffer a second time.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
-        do {
-            try initializer(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
-        } catch {
-            SecretBytes.zero(buffer)
-            buffer.deallocate()
-            throw error
-        }
-        storage = buffer
+        storage = .allocate(byteCount: max(count, 1), alignment: 16)
         self.count = count
+        // Every stored property is set, so if `initializer` throws, Swift runs `deinit`, which
+        // zeroes and frees the storage; freeing it here as well would be a double free.
+        try initializer(UnsafeMutableRawBufferPointer(rebasing: storage[0..<count]))
     }
 
     deinit {

@@ -1,5 +1,7 @@
 @_exported import KeychainCore
+import Foundation
 import KeychainEncryptedFile
+import KeychainKeyring
 
 /// Registers the backends that ship with the package, once per process, in `auto`'s order:
 /// the Secret Service, then the kernel keyring, then the encrypted file. `vault` is never
@@ -12,7 +14,7 @@ enum BuiltInBackends {
             PlaceholderBackend(name: "secret-service", reason: "The Secret Service backend is not built yet.")
         }
         registry.register("keyring", automaticRank: 20) {
-            PlaceholderBackend(name: "keyring", reason: "The kernel keyring backend is not built yet.")
+            KernelKeyringBackend(environment: ProcessInfo.processInfo.environment)
         }
         registry.register(EncryptedFileBackend.backendName, automaticRank: 30) { EncryptedFileBackend() }
         registry.register("vault") {

@@ -29,11 +29,19 @@ struct ConformanceSelfTests {
     @Test func reportsAnUnavailableBackendAsSkippedWithItsReason() throws {
         let anyCase = try #require(KeychainConformance.cases.first)
         let outcome = try anyCase.outcome(on: PlaceholderBackend(name: "absent", reason: "Not on this machine."),
-                                          context: ConformanceContext(backendName: "absent"))
+                                          context: ConformanceContext(backendName: "absent"), requireAll: false)
         guard case .skipped(let reason) = outcome else {
             Issue.record("an unavailable backend was not skipped")
             return
         }
         #expect(reason.contains("Not on this machine."))
+    }
+
+    @Test func failsOnAnUnavailableBackendWhenEveryBackendIsRequired() throws {
+        let anyCase = try #require(KeychainConformance.cases.first)
+        #expect(throws: ConformanceFailure.self) {
+            _ = try anyCase.outcome(on: PlaceholderBackend(name: "absent", reason: "Not on this machine."),
+                                    context: ConformanceContext(backendName: "absent"), requireAll: true)
+        }
     }
 }
