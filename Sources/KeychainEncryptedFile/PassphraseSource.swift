@@ -138,7 +138,9 @@ public enum TerminalPrompt {
     }
 
     private static func readLine(_ terminal: Int32, prompt: String) throws -> SecretBytes {
-        writeAll(terminal, prompt)
+        // Echo goes off before the prompt appears, as getpass does: TCSAFLUSH discards input
+        // typed before the change, so an answer typed (or pasted) after the prompt is neither
+        // echoed nor lost.
         var original = termios()
         let echoOff = tcgetattr(terminal, &original) == 0
         if echoOff {
@@ -147,6 +149,7 @@ public enum TerminalPrompt {
             // If this fails the terminal echoes; the passphrase is still read correctly.
             _ = tcsetattr(terminal, TCSAFLUSH, &silent)
         }
+        writeAll(terminal, prompt)
         defer {
             if echoOff { _ = tcsetattr(terminal, TCSAFLUSH, &original) }
             writeAll(terminal, "\n")
