@@ -98,17 +98,19 @@ struct ItemFiles {
             // Undo the moves now rather than at the next write: the call fails, so the moved
             // items must stay at their old keys. If undoing fails too, the journal stays and
             // the next writer or reader undoes them.
-            try? finishInterruptedMoves()
+            try? finishInterruptedMoves(undoing: true)
             throw error
         }
         for move in moves { try remove(at: move.from) }
         if !moves.isEmpty { try removeJournal() }
     }
 
-    private func finishInterruptedMoves() throws {
+    /// Completes the journal's moves if every new file exists, else undoes them; `undoing`
+    /// forces the undo (for a failed update, which must leave every item where it was).
+    private func finishInterruptedMoves(undoing: Bool = false) throws {
         guard let contents = try top.read(RenameJournal.fileName, limit: RenameJournal.maximumSize) else { return }
         let journal = try RenameJournal(parsing: contents, path: "\(top.path)/\(RenameJournal.fileName)")
-        let complete = try journal.moves.allSatisfy { try contains(at: $0.to) }
+        let complete = try !undoing && journal.moves.allSatisfy { try contains(at: $0.to) }
         for move in journal.moves { try remove(at: complete ? move.from : move.to) }
         try removeJournal()
     }

@@ -88,3 +88,35 @@ struct InterruptedMoveTests {
         return body + Data(checksum)
     }
 }
+
+/// A move that fails half-way (here on a full disk) is undone before the error is returned.
+@Suite("file backend: failed moves")
+struct FailedMoveTests {
+    @Test func aMoveThatRunsOutOfSpaceLeavesEveryItemAtItsOldKey() throws {
+        let store = try TemporaryStore()
+        let mount = try TemporaryMount(under: store.root, size: "1m")
+        let directory = mount.path + "/store"
+        let backend = store.backend(directory: directory)
+        let big = String(repeating: "x", count: 64 * 1024)
+        for (account, secret) in [("a", "small a"), ("b", "small b"), ("c", big)] {
+            try backend.add(genericItem("before", account, secret))
+        }
+        // Leave room for the journal and the small items' new files, not for the big one's.
+        let spacer = mount.path + "/spacer"
+        #expect(FileManager.default.createFile(atPath: spacer, contents: Data(count: 16 * 1024)))
+        let filled = try runTool("/bin/dd", ["if=/dev/zero", "of=\(mount.path)/filler", "bs=4k"])
+        #expect(filled.output.contains("No space left"), Comment(rawValue: filled.output))
+        try FileManager.default.removeItem(atPath: spacer)
+
+        let query = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string("before")]))
+        let error = keychainError {
+            _ = try backend.update(query, with: ItemChanges(attributes: ItemAttributes([.service: .string("after")])))
+        }
+        #expect(error?.status == errSecDiskFull, "\(String(describing: error))")
+        for (account, secret) in [("a", "small a"), ("b", "small b"), ("c", big)] {
+            #expect(try storedSecret(backend, "before", account) == Data(secret.utf8), "\(account) is not at its old key")
+            #expect(try storedSecret(backend, "after", account) == nil, "\(account) is also at its new key")
+        }
+        #expect(!store.files(in: directory).contains { $0 == "rename-journal" || $0.contains(".tmp-") }, "\(store.files(in: directory))")
+    }
+}
