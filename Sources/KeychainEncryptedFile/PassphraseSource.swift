@@ -40,7 +40,7 @@ public enum PassphraseSource: Sendable {
         case .environmentVariable: return Self.variable
         case .file(let path): return "the file \(path) (\(Self.fileVariable))"
         case .terminal: return "a prompt on the terminal"
-        case .given: return "the passphrase the program supplied"
+        case .given: return "the program"
         }
     }
 
