@@ -16,14 +16,14 @@ public struct KeychainOperations: Sendable {
 
     /// Operations on the backend chosen in code, or by `KEYCHAIN_BACKEND`, or by `auto`.
     public static func current() throws -> KeychainOperations {
-        try recording(nil) {
+        try recordingFailure {
             KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.current())
         }
     }
 
     /// Operations on the backend registered as `name` (or `auto`), which must be usable here.
     public static func named(_ name: String) throws -> KeychainOperations {
-        try recording(nil) {
+        try recordingFailure {
             KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.select(name))
         }
     }
@@ -111,7 +111,8 @@ public struct KeychainOperations: Sendable {
         return error
     }
 
-    private static func recording<Result>(_ backendName: String?, _ body: () throws -> Result) throws -> Result {
+    /// Records a failure to choose a backend, which happens before any backend is known.
+    private static func recordingFailure<Result>(_ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let error as KeychainError {
