@@ -90,7 +90,13 @@ struct SecItemParser {
             case .attribute(let key):
                 Self.constrain(&constraints, key, try Self.attribute(value, for: key), conflict: &matchesNothing)
             case .accessControl:
-                Self.constrain(&constraints, .accessible, .string(try Self.protection(of: value)), conflict: &matchesNothing)
+                // No stored item carries constraints (adds refuse them), so a query for one
+                // matches nothing, as a search for a protected item that is absent would.
+                guard let protection = try Self.protectionIfStorable(value) else {
+                    matchesNothing = true
+                    continue
+                }
+                Self.constrain(&constraints, .accessible, .string(protection), conflict: &matchesNothing)
             case .valueData:
                 // Apple ignores the secret in a search; its type is still checked.
                 _ = try Self.secret(value)
@@ -291,17 +297,22 @@ struct SecItemParser {
         throw KeychainError.badParameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number of at least 1.")
     }
 
-    /// The accessibility class of a `kSecAttrAccessControl` value; refuses constraints Linux
-    /// cannot enforce rather than store the item without them.
-    private static func protection(of value: Any) throws -> String {
+    /// The accessibility class of a `kSecAttrAccessControl` value, or nil when it carries
+    /// constraints, which no stored item can have.
+    private static func protectionIfStorable(_ value: Any) throws -> String? {
         guard let control = value as? SecAccessControl else {
             throw KeychainError.badParameter("kSecAttrAccessControl must be a SecAccessControl from SecAccessControlCreateWithFlags, not \(SecItemValue.typeName(of: value)).")
         }
-        guard control.flags.isEmpty else {
-            throw KeychainError(errSecUnimplemented,
-                "This item's access control demands user presence, biometry, a passcode, an application password or a Secure Enclave key (SecAccessControlCreateFlags \(control.flags.rawValue)); Linux cannot enforce that, so the item is refused rather than stored unprotected. Pass no flags, or use kSecAttrAccessible alone.")
-        }
-        return control.protection
+        return control.flags.isEmpty ? control.protection : nil
+    }
+
+    /// The accessibility class of a `kSecAttrAccessControl` value to store; refuses
+    /// constraints Linux cannot enforce rather than store the item without them.
+    private static func protection(of value: Any) throws -> String {
+        if let protection = try protectionIfStorable(value) { return protection }
+        let flags = (value as? SecAccessControl)?.flags.rawValue ?? 0
+        throw KeychainError(errSecUnimplemented,
+            "This item's access control demands user presence, biometry, a passcode, an application password or a Secure Enclave key (SecAccessControlCreateFlags \(flags)); Linux cannot enforce that, so the item is refused rather than stored unprotected. Pass no flags, or use kSecAttrAccessible alone.")
     }
 
     private static func reference(_ value: Any) throws -> PrimaryKey {

@@ -188,6 +188,9 @@ struct SecItemSemanticsTests {
         #expect(add(account, "guarded", extra: [kSecAttrAccessControl as String: access]) == errSecUnimplemented)
         #expect(KeychainLastError.current?.message.contains("Linux cannot enforce") == true)
         #expect(copy(base(account)).status == errSecItemNotFound, "the item must not be stored without its protection")
+        // No stored item carries such access control, so searching for one finds nothing.
+        #expect(copy(with(base(account), [kSecAttrAccessControl as String: access])).status == errSecItemNotFound)
+        #expect(SecItemUpdate(base() as CFDictionary, [kSecAttrAccessControl as String: access] as CFDictionary) == errSecUnimplemented)
     }
 
     @Test func accessControlWithOnlyAProtectionClassIsAccessibility() throws {
