@@ -272,11 +272,12 @@ struct SecItemParser {
         attributes[key] = value
     }
 
+    /// The secret, copied into zeroed-on-release storage. The caller's `Data` stays the
+    /// caller's to clear: zeroing it here would only zero a copy-on-write duplicate.
     private static func secret(_ value: Any) throws -> SecretBytes {
-        guard var data = SecItemValue.data(value) else {
+        guard let data = SecItemValue.data(value) else {
             throw KeychainError.badParameter("kSecValueData must be Data (CFData), not \(SecItemValue.typeName(of: value)).")
         }
-        defer { SecretBytes.zero(&data) }
         return SecretBytes(data)
     }
 

@@ -211,6 +211,23 @@ struct SecItemSemanticsTests {
         #expect(asError.localizedDescription.contains("kSecAttrAccessible"))
     }
 
+    // MARK: Threads
+
+    @Test func concurrentCallersGetOneWinnerAndConsistentReads() {
+        let account = "contended"
+        let outcomes = OutcomeCounter()
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            outcomes.record(add(account, "writer-\(index)"))
+            let own = "own-\(index)"
+            _ = add(own, own)
+            let read = copy(with(base(own), [kSecReturnData as String: true]))
+            outcomes.recordRead(read.result as? Data == Data(own.utf8))
+        }
+        #expect(outcomes.statuses[errSecSuccess] == 1, "exactly one racing add wins")
+        #expect(outcomes.statuses[errSecDuplicateItem] == 7)
+        #expect(outcomes.readsMatching == 8)
+    }
+
     // MARK: Errors
 
     @Test func wrongShapesGetApplesStatuses() {
@@ -262,4 +279,15 @@ struct SecItemSemanticsTests {
         #expect(SecCopyErrorMessageString(errSecItemNotFound, nil) as String? == keychainStatusMessage(errSecItemNotFound))
         #expect((SecCopyErrorMessageString(-12345, nil) as String?)?.contains("-12345") == true)
     }
+}
+
+/// Counts outcomes reported from many threads.
+private final class OutcomeCounter: @unchecked Sendable {
+    // Guarded by `lock`; the unchecked Sendable relies on it.
+    private let lock = NSLock()
+    private(set) var statuses: [OSStatus: Int] = [:]
+    private(set) var readsMatching = 0
+
+    func record(_ status: OSStatus) { lock.withLock { statuses[status, default: 0] += 1 } }
+    func recordRead(_ matched: Bool) { lock.withLock { if matched { readsMatching += 1 } } }
 }
