@@ -98,8 +98,8 @@ struct SecItemParser {
                 }
                 Self.constrain(&constraints, .accessible, .string(protection), conflict: &matchesNothing)
             case .valueData:
-                // Apple ignores the secret in a search; its type is still checked.
-                _ = try Self.secret(value)
+                // A secret never narrows a search (it is not an attribute); its type is still checked.
+                _ = try Self.secretData(value)
             case .valueReference:
                 referenced = Self.merge(try Self.reference(value), into: referenced, conflict: &matchesNothing)
             case .valuePersistentReference:
@@ -275,10 +275,15 @@ struct SecItemParser {
     /// The secret, copied into zeroed-on-release storage. The caller's `Data` stays the
     /// caller's to clear: zeroing it here would only zero a copy-on-write duplicate.
     private static func secret(_ value: Any) throws -> SecretBytes {
+        SecretBytes(try secretData(value))
+    }
+
+    /// The `kSecValueData` value, shared rather than copied.
+    private static func secretData(_ value: Any) throws -> Data {
         guard let data = SecItemValue.data(value) else {
             throw KeychainError.badParameter("kSecValueData must be Data (CFData), not \(SecItemValue.typeName(of: value)).")
         }
-        return SecretBytes(data)
+        return data
     }
 
     private static func flag(_ value: Any, name: String) throws -> Bool {
