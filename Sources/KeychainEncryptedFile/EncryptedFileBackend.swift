@@ -7,7 +7,7 @@ import KeychainCore
 /// Layout of the store directory (`KEYCHAIN_FILE_DIR`, mode 0700):
 ///
 ///     store-header            KDF settings, salt, store id, wrapped master key (`StoreHeader`)
-///     lock                    empty; `flock`ed by every writer
+///     lock                    empty; `flock`ed by writers (exclusive) and readers (shared)
 ///     rename-journal          only while an update moves items to new keys (`RenameJournal`)
 ///     items/<bucket>/<file>   one sealed file per item (`ItemLocation`, `StoreKeys`)
 ///
@@ -78,8 +78,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         guard let files = try openStore(creatingIfMissing: false) else { return [] }
-        try files.settleMoves()
-        return ItemCollection(try files.items(matching: query)).search(query)
+        return try files.withReadLock { ItemCollection(try files.items(matching: query)).search(query) }
     }
 
     /// Rewrites each matched item in place; items whose primary key changes move all-or-nothing

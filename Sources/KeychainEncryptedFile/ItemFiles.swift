@@ -3,9 +3,10 @@ import KeychainCore
 
 /// The item files of one unlocked store, for the duration of one operation.
 ///
-/// Reads need no lock: every file is replaced by an atomic rename, so a reader sees a whole old
-/// or a whole new file. Writes (`write`, `remove`) must run under the store lock, which also
-/// makes their check-then-act sequences (is this key free? then write it) atomic.
+/// Every file is replaced by an atomic rename, so a reader sees a whole old or a whole new file.
+/// Reads run under the shared lock (`withReadLock`) so that they never see a move half-done.
+/// Writes (`write`, `remove`) must run under the exclusive lock, which also makes their
+/// check-then-act sequences (is this key free? then write it) atomic.
 struct ItemFiles {
     let top: StoreDirectory
     let keys: StoreKeys
@@ -76,10 +77,14 @@ struct ItemFiles {
         }
     }
 
-    /// For readers, which take no lock: if a move is in progress or was interrupted, waits for
-    /// it (or finishes it), so that a reader never sees an item at both its old and new key.
-    func settleMoves() throws {
-        if try top.contains(RenameJournal.fileName) { try withWriteLock {} }
+    /// Runs `body` while no writer runs (the shared lock), so that a reader never sees an item
+    /// at both its old and new key, or at neither, while a move is in progress. A journal
+    /// found under the shared lock was left by a writer that died; the move is then settled
+    /// and `body` runs under the write lock.
+    func withReadLock<Result>(_ body: () throws -> Result) throws -> Result {
+        let settled = try top.withSharedLock { try top.contains(RenameJournal.fileName) ? nil : Optional(try body()) }
+        if let result = settled { return result }
+        return try withWriteLock(body)
     }
 
     /// Applies `plan`, whose new keys are known to be vacant, under the lock: items that keep

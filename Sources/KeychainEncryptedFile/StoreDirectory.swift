@@ -330,16 +330,29 @@ final class StoreDirectory {
     /// process exclude each other just as two processes do. The kernel releases the lock
     /// when the holder dies, so a `kill -9` never leaves the store locked.
     func withExclusiveLock<Result>(_ body: () throws -> Result) throws -> Result {
+        try withLock(LOCK_EX, body)
+    }
+
+    /// Runs `body` holding a shared `flock` on `lock`: readers share it, writers (exclusive)
+    /// wait for them and they for writers. Where the lock file cannot be created (a read-only
+    /// copy of a store), no writer can run either, so `body` runs unlocked.
+    func withSharedLock<Result>(_ body: () throws -> Result) throws -> Result {
+        try withLock(LOCK_SH, body)
+    }
+
+    private func withLock<Result>(_ operation: Int32, _ body: () throws -> Result) throws -> Result {
         let lockFile: Int32
         do {
             // Read-only is enough for flock, and keeps working whatever mode the umask gave the file.
             lockFile = try systemCall("openat") { openat(descriptor, "lock", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        } catch where operation == LOCK_SH && [EROFS, EACCES].contains(error.code) {
+            return try body()
         } catch {
             throw KeychainError.fileStore(error, "open the lock file in", path)
         }
         defer { try? closeDescriptor(lockFile) }  // closing releases the lock; nothing was written
         do {
-            try systemCall("flock") { flock(lockFile, LOCK_EX) }
+            try systemCall("flock") { flock(lockFile, operation) }
         } catch {
             throw KeychainError.fileStore(error, "lock", "\(path)/lock")
         }

@@ -126,6 +126,13 @@ struct CLIDamageTests {
         }
         let read = try cli.run(["get", "svc", "acct"])
         #expect(read.status == 0 && read.output == Data("before".utf8), Comment(rawValue: read.errorText))
+
+        // A read-only copy without the lock file (which readers share) still reads.
+        try mount.remount(readOnly: false)
+        try FileManager.default.removeItem(atPath: mount.path + "/store/lock")
+        try mount.remount(readOnly: true)
+        let unlockedRead = try cli.run(["get", "svc", "acct"])
+        #expect(unlockedRead.status == 0 && unlockedRead.output == Data("before".utf8), Comment(rawValue: unlockedRead.errorText))
     }
 
     @Test func aFullDiskFailsTheWriteAndKeepsTheOldValue() throws {
