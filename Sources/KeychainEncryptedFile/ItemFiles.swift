@@ -106,8 +106,13 @@ struct ItemFiles {
             try? finishInterruptedMoves(undoing: true)
             throw error
         }
-        for move in moves { try remove(at: move.from) }
-        if !moves.isEmpty { try removeJournal() }
+        // Every new file is written, so the update is done: from here a crash is completed, not
+        // undone. A failed removal therefore must not report it as failed; the journal stays,
+        // and the next reader or writer (who must settle it first) finishes the removals.
+        do {
+            for move in moves { try remove(at: move.from) }
+            if !moves.isEmpty { try removeJournal() }
+        } catch {}
     }
 
     /// Completes the journal's moves if every new file exists, else undoes them; `undoing`

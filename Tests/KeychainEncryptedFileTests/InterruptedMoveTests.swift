@@ -119,4 +119,33 @@ struct FailedMoveTests {
         }
         #expect(!store.files(in: directory).contains { $0 == "rename-journal" || $0.contains(".tmp-") }, "\(store.files(in: directory))")
     }
+
+    /// Once every new file is written the move is done (a crash from then on is completed, not
+    /// undone), so a failure to remove an old file must not report the update as failed.
+    @Test func aMoveWhoseOldFileCannotBeRemovedIsReportedDone() throws {
+        let store = try TemporaryStore()
+        let backend = store.backend()
+        try backend.add(genericItem("svc", "old", "the secret"))
+        let oldBucket = store.directory + "/" + (try #require(store.itemFiles().first) as NSString).deletingLastPathComponent
+        let immutable = try runTool("/usr/bin/chattr", ["+i", oldBucket])
+        guard immutable.status == 0 else {
+            try Test.cancel(Comment(rawValue: "chattr +i is not possible here (needs root and a file system with the flag): \(immutable.output)"))
+        }
+        defer { _ = try? runTool("/usr/bin/chattr", ["-i", oldBucket]) }
+
+        let query = ItemQuery(primaryKey: genericItem("svc", "old", "").primaryKey)
+        var moved: Int?
+        let thrown = catchError { moved = try backend.update(query, with: ItemChanges(attributes: ItemAttributes([.account: .string("new")]))) }
+        #expect(thrown == nil && moved == 1, "the move threw \(String(describing: thrown)) although it takes effect")
+
+        #expect(try runTool("/usr/bin/chattr", ["-i", oldBucket]).status == 0)
+        #expect(try storedSecret(backend, "svc", "new") == Data("the secret".utf8))
+        #expect(try storedSecret(backend, "svc", "old") == nil)
+        #expect(!store.files().contains("rename-journal"))
+    }
+}
+
+private func catchError(_ body: () throws -> Void) -> Error? {
+    do { try body() } catch { return error }
+    return nil
 }
