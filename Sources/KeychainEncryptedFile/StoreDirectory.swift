@@ -105,6 +105,7 @@ final class StoreDirectory {
         let components = path.split(separator: "/")
         var prefix = ""
         for (index, component) in components.enumerated() {
+            let parent = prefix.isEmpty ? "/" : prefix
             prefix += "/" + component
             do {
                 try systemCall("mkdir") { mkdir(prefix, 0o700) }
@@ -112,9 +113,28 @@ final class StoreDirectory {
                 // mkdir's mode passed through the umask, so set it exactly on the store.
                 if index == components.count - 1 { try systemCall("chmod") { chmod(prefix, 0o700) } }
             } catch where error.code == EEXIST {
+                continue
             } catch {
                 throw KeychainError.fileStore(error, "create the directory", prefix)
             }
+            // The new entry lives in the parent: unsynced, a power loss could take the new store
+            // away, with the first writes already reported durable in it.
+            try syncDirectory(atPath: parent)
+        }
+    }
+
+    private static func syncDirectory(atPath path: String) throws {
+        let parent: Int32
+        do {
+            parent = try systemCall("open") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        } catch {
+            throw KeychainError.fileStore(error, "open the directory", path)
+        }
+        defer { try? closeDescriptor(parent) }  // nothing was written through it
+        do {
+            try systemCall("fsync") { fsync(parent) }
+        } catch {
+            throw KeychainError.fileStore(error, "flush the directory", path)
         }
     }
 
