@@ -93,6 +93,10 @@ struct ItemFiles {
     func apply(_ plan: UpdatePlan) throws {
         let moves = plan.changes.filter { $0.old != $0.new.primaryKey }
             .map { (from: keys.location(of: $0.old), to: keys.location(of: $0.new.primaryKey)) }
+        guard moves.count <= RenameJournal.maximumMoves else {
+            throw KeychainError.fileBackend(errSecParam,
+                "The update would move \(moves.count) items to new primary keys; at most \(RenameJournal.maximumMoves) can move at once. Narrow the query and update in parts.")
+        }
         if !moves.isEmpty {
             try top.removeStaleTemporaries()
             try top.writeAtomically(RenameJournal.fileName, RenameJournal(moves: moves).encoded)

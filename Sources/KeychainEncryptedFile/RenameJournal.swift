@@ -37,8 +37,11 @@ struct RenameJournal {
         return writer.bytes + Sodium.checksum(writer.bytes)
     }
 
-    /// The largest journal that can be valid (an update moving a hundred thousand items).
-    static let maximumSize = 4 + 2 + 4 + 100_000 * 2 * locationBytes + 32
+    /// The most moves one journal (one update) may hold; `ItemFiles.apply` refuses more,
+    /// because a longer journal could not be read back to finish or undo the update.
+    static let maximumMoves = 100_000
+    /// The largest journal that can be valid.
+    static let maximumSize = 4 + 2 + 4 + maximumMoves * 2 * locationBytes + 32
 
     init(parsing data: Data, path: String) throws {
         do {
