@@ -15,6 +15,7 @@ let package = Package(
                        providers: [.apt(["libkeyutils-dev"])]),
         .systemLibrary(name: "CSodium", path: "CShims/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CPrctl", path: "CShims/CPrctl"),
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
         .target(name: "CSecretService", path: "CShims/CSecretService"),
 
@@ -35,7 +36,7 @@ let package = Package(
         // The suite every backend must pass; public so third-party backends can run it too.
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
-        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain"]),
+        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainEncryptedFile", "CPrctl"]),
         .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium"],
                           path: "Benchmarks/KeychainBench"),
 
@@ -47,7 +48,7 @@ let package = Package(
         .testTarget(name: "KeychainSecretServiceTests",
                     dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
         .testTarget(name: "KeychainEncryptedFileTests",
-                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"]),
         .testTarget(name: "KeychainVaultTests",
                     dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
     ]

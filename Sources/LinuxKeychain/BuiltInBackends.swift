@@ -1,4 +1,7 @@
 @_exported import KeychainCore
+import Foundation
+import KeychainEncryptedFile
+import KeychainKeyring
 import KeychainSecretService
 
 /// Registers the backends that ship with the package, once per process, in `auto`'s order:
@@ -10,11 +13,9 @@ enum BuiltInBackends {
         let registry = KeychainBackendRegistry.shared
         registry.register(SecretServiceBackend.backendName, automaticRank: 10) { SecretServiceBackend() }
         registry.register("keyring", automaticRank: 20) {
-            PlaceholderBackend(name: "keyring", reason: "The kernel keyring backend is not built yet.")
+            KernelKeyringBackend(environment: ProcessInfo.processInfo.environment)
         }
-        registry.register("file", automaticRank: 30) {
-            PlaceholderBackend(name: "file", reason: "The encrypted-file backend is not built yet.")
-        }
+        registry.register(EncryptedFileBackend.backendName, automaticRank: 30) { EncryptedFileBackend() }
         registry.register("vault") {
             PlaceholderBackend(name: "vault", reason: "The Vault backend is not built yet.")
         }
