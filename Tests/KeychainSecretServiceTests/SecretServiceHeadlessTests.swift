@@ -60,8 +60,13 @@ extension SecretServiceTests {
             // Well under the 5 s default timeout: it failed because of the state, not by waiting.
             #expect(run.milliseconds < 4000, "took \(run.milliseconds) ms")
 
+            // `auto` records why and moves on.
             let backends = try session.runCLI(["backends"])
-            #expect(backends.output.contains("locked"), "keychain backends: \(backends.output)")
+            let lines = backends.output.split(separator: "\n")
+            let secretService = lines.first { $0.hasPrefix("secret-service") } ?? ""
+            #expect(secretService.contains("not usable") && secretService.contains("locked"), "keychain backends: \(backends.output)")
+            let automatic = lines.first { $0.hasPrefix("auto picks") } ?? ""
+            #expect(!automatic.isEmpty && !automatic.contains("secret-service"), "keychain backends: \(backends.output)")
         }
 
         /// The login keyring exists (it was unlocked once, in an earlier session) but the
