@@ -45,7 +45,7 @@ public final class SecretServiceBackend: KeychainBackend {
 
     public func add(_ item: KeychainItem) throws {
         let deadline = try startDeadline()
-        let lock = try SecretServiceWriteLock.acquire(environment: settings.environment, deadline: deadline,
+        let lock = try SecretServiceWriteLock.acquire(runtimeDirectory: settings.runtimeDirectory, deadline: deadline,
                                                       timeoutSeconds: try settings.timeout.get())
         try perform("adding an item", deadline: deadline) { session in
             // The lock travels with the job, so that it is held until the job really ends even
@@ -60,7 +60,7 @@ public final class SecretServiceBackend: KeychainBackend {
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         let deadline = try startDeadline()
-        let lock = try SecretServiceWriteLock.acquire(environment: settings.environment, deadline: deadline,
+        let lock = try SecretServiceWriteLock.acquire(runtimeDirectory: settings.runtimeDirectory, deadline: deadline,
                                                       timeoutSeconds: try settings.timeout.get())
         return try perform("updating items", deadline: deadline) { session in
             try withExtendedLifetime(lock) { try SecretServiceOperations.update(query, with: changes, in: session) }

@@ -56,7 +56,7 @@ final class SecretServiceConnection: @unchecked Sendable {
         let session = LibsecretSession(service: service, collection: collection, call: call,
                                        collectionName: settings.collection, timeoutSeconds: timeoutSeconds)
         let locked = try session.checked("org.freedesktop.DBus.Properties.Get(Locked)") {
-            csecretservice_collection_is_locked(collection.pointer, timeoutMilliseconds, call.cancellable, $0)
+            csecretservice_collection_is_locked(collection.pointer, call.remainingMilliseconds, call.cancellable, $0)
         }
         if locked != 0 { throw SecretServiceErrors.locked(settings.collection) }
         return session

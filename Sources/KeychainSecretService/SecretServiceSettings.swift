@@ -10,7 +10,7 @@ import KeychainCore
 ///
 /// | variable | meaning | default |
 /// |---|---|---|
-/// | `KEYCHAIN_SECRET_SERVICE_COLLECTION` | alias (`default`, `session`, `login`) or D-Bus object path of the collection | `default` |
+/// | `KEYCHAIN_SECRET_SERVICE_COLLECTION` | alias (`default`, `session`) or D-Bus object path of the collection | `default` |
 /// | `KEYCHAIN_SECRET_SERVICE_TIMEOUT` | seconds any one call may take, connecting included | `5` |
 /// | `KEYCHAIN_LIBSECRET_PATH` | the libsecret shared library to load (tests use it to simulate its absence) | `libsecret-1.so.0` |
 public struct SecretServiceSettings: Sendable {
@@ -25,11 +25,16 @@ public struct SecretServiceSettings: Sendable {
     /// Seconds one call may take in all, or the error that the variable is malformed.
     public var timeout: Result<Double, KeychainError>
     public var libraryPath: String
-    /// The environment the settings came from; the session-bus check reads it too.
-    public var environment: [String: String]
+    /// `DBUS_SESSION_BUS_ADDRESS`, which GLib reads itself; kept here only for the check below.
+    public var sessionBusAddress: String?
+    /// `XDG_RUNTIME_DIR`: where the session bus socket may be, and the write lock is.
+    public var runtimeDirectory: String?
 
+    /// Reads the variables above from `environment`. Only these are kept, never the whole
+    /// environment, which may hold other backends' secrets.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.environment = environment
+        sessionBusAddress = environment["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
+        runtimeDirectory = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         let collection = environment[Self.collectionVariable] ?? ""
         self.collection = collection.isEmpty ? "default" : collection
         let library = environment[Self.libraryVariable] ?? ""
@@ -55,8 +60,8 @@ public struct SecretServiceSettings: Sendable {
     /// X11 autolaunch of `dbus-launch`. This check lets GLib run only when one of the first two
     /// exists, so a headless call never autolaunches a bus and fails at once instead.
     func requireSessionBus() throws {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+        if sessionBusAddress != nil { return }
+        if let runtime = runtimeDirectory {
             var status = stat()
             if stat(runtime + "/bus", &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK { return }
         }

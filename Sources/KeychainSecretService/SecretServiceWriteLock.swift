@@ -19,17 +19,15 @@ import KeychainCore
 enum SecretServiceWriteLock {
     static let fileName = "secret-service.lock"
 
-    /// The directory holding the lock file for this environment.
-    static func directory(environment: [String: String]) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return runtime + "/linux-keychain"
-        }
+    /// The directory holding the lock file, given `XDG_RUNTIME_DIR`.
+    static func directory(runtimeDirectory: String?) -> String {
+        if let runtimeDirectory { return runtimeDirectory + "/linux-keychain" }
         return "/tmp/linux-keychain-\(getuid())"
     }
 
     /// Takes the lock, waiting at most until `deadline`.
-    static func acquire(environment: [String: String], deadline: DispatchTime, timeoutSeconds: Double) throws -> HeldLock {
-        let directory = self.directory(environment: environment)
+    static func acquire(runtimeDirectory: String?, deadline: DispatchTime, timeoutSeconds: Double) throws -> HeldLock {
+        let directory = self.directory(runtimeDirectory: runtimeDirectory)
         try preparePrivateDirectory(directory)
         let path = directory + "/" + fileName
         let descriptor = try retryingInterrupts("open(\(path))") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
