@@ -44,13 +44,8 @@ public final class SecretServiceBackend: KeychainBackend {
     }
 
     public func add(_ item: KeychainItem) throws {
-        let deadline = try startDeadline()
-        let lock = try SecretServiceWriteLock.acquire(runtimeDirectory: settings.runtimeDirectory, deadline: deadline,
-                                                      timeoutSeconds: try settings.timeout.get())
-        try perform("adding an item", deadline: deadline) { session in
-            // The lock travels with the job, so that it is held until the job really ends even
-            // if its caller stopped waiting.
-            try withExtendedLifetime(lock) { try SecretServiceOperations.add(item, in: session) }
+        try perform("adding an item", holdingWriteLock: true) { session in
+            try SecretServiceOperations.add(item, in: session)
         }
     }
 
@@ -59,11 +54,9 @@ public final class SecretServiceBackend: KeychainBackend {
     }
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
-        let deadline = try startDeadline()
-        let lock = try SecretServiceWriteLock.acquire(runtimeDirectory: settings.runtimeDirectory, deadline: deadline,
-                                                      timeoutSeconds: try settings.timeout.get())
-        return try perform("updating items", deadline: deadline) { session in
-            try withExtendedLifetime(lock) { try SecretServiceOperations.update(query, with: changes, in: session) }
+        // Under the lock too: an update can move an item onto a primary key an add is checking.
+        try perform("updating items", holdingWriteLock: true) { session in
+            try SecretServiceOperations.update(query, with: changes, in: session)
         }
     }
 
@@ -73,27 +66,30 @@ public final class SecretServiceBackend: KeychainBackend {
 
     // MARK: - Running calls
 
-    /// The end of the time budget for a call starting now.
-    private func startDeadline() throws -> DispatchTime {
-        .now() + (try settings.timeout.get())
-    }
-
-    /// Loads libsecret, checks for a session bus, then runs `body` on the worker with a
-    /// prepared, unlocked collection, all before `deadline`.
-    private func perform<Value: Sendable>(_ what: String, deadline: DispatchTime? = nil,
+    /// Loads libsecret, checks for a session bus, takes the write lock if asked, then runs
+    /// `body` on the worker with a prepared, unlocked collection; all within the timeout.
+    private func perform<Value: Sendable>(_ what: String, holdingWriteLock: Bool = false,
                                           _ body: @escaping @Sendable (LibsecretSession) throws -> Value) throws -> Value {
         let seconds = try settings.timeout.get()
-        let deadline = try deadline ?? startDeadline()
+        let deadline = DispatchTime.now() + seconds
         try loadLibrary()
         try settings.requireSessionBus()
+        let lock = holdingWriteLock
+            ? try SecretServiceWriteLock.acquire(runtimeDirectory: settings.runtimeDirectory, deadline: deadline,
+                                                 timeoutSeconds: seconds)
+            : nil
         let connection = self.connection
         return try LibsecretWorker.shared.perform(deadline: deadline, timeoutError: SecretServiceErrors.timedOut(seconds, what)) { call in
-            do {
-                return try body(try connection.prepare(call))
-            } catch let error as KeychainError where error.status == errSecNotAvailable && DispatchTime.now() < call.deadline {
-                // The bus or provider went away mid-call: start afresh next time.
-                connection.reset()
-                throw error
+            // The lock travels with the job, so that it is held until the job really ends even
+            // if its caller stopped waiting.
+            try withExtendedLifetime(lock) {
+                do {
+                    return try body(try connection.prepare(call))
+                } catch let error as KeychainError where error.status == errSecNotAvailable && DispatchTime.now() < call.deadline {
+                    // The bus or provider went away mid-call: start afresh next time.
+                    connection.reset()
+                    throw error
+                }
             }
         }
     }
@@ -104,7 +100,7 @@ public final class SecretServiceBackend: KeychainBackend {
             csecretservice_load(settings.libraryPath, buffer.baseAddress, buffer.count)
         }
         guard loaded == 0 else {
-            let text = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw SecretServiceErrors.libraryMissing(settings.libraryPath, text)
         }
     }
