@@ -1,4 +1,5 @@
 @_exported import KeychainCore
+import KeychainVault
 
 /// Registers the backends that ship with the package, once per process, in `auto`'s order:
 /// the Secret Service, then the kernel keyring, then the encrypted file. `vault` is never
@@ -16,9 +17,7 @@ enum BuiltInBackends {
         registry.register("file", automaticRank: 30) {
             PlaceholderBackend(name: "file", reason: "The encrypted-file backend is not built yet.")
         }
-        registry.register("vault") {
-            PlaceholderBackend(name: "vault", reason: "The Vault backend is not built yet.")
-        }
+        registry.register(VaultBackend.backendName) { VaultBackend() }
         registry.register(MemoryBackend.backendName) { MemoryBackend() }
     }()
 
