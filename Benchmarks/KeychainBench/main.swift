@@ -1,1 +1,22 @@
-print("keychain-bench: not built yet")
+import Foundation
+import LinuxKeychain
+
+// keychain-bench: get/set/add/delete latency of every backend usable here, through the front
+// end, next to the raw calls measured in the same run. See the README's performance section.
+let options: BenchmarkOptions
+do {
+    options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch let error as BenchmarkUsageError {
+    FileHandle.standardError.write(Data("keychain-bench: \(error.message)\n\(BenchmarkOptions.usage)\n".utf8))
+    exit(2)
+}
+
+do {
+    let results = try BenchmarkRun(options: options).run()
+    print(ReportWriter.table(results))
+    if let path = options.jsonPath { try ReportWriter.writeJSON(results, to: path) }
+    if let path = options.svgPath { try ReportWriter.writeSVG(results, to: path) }
+} catch {
+    FileHandle.standardError.write(Data("keychain-bench: \(error)\n".utf8))
+    exit(1)
+}

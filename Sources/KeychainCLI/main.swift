@@ -1,1 +1,22 @@
-print("keychain")
+import Foundation
+import LinuxKeychain
+
+// The `keychain` command: secret-tool / Python keyring style access to LinuxKeychain.
+// Every failure ends here as one line on stderr and a documented exit status.
+let invocation: Invocation
+do {
+    invocation = try Invocation(parsing: Array(CommandLine.arguments.dropFirst()))
+} catch let usage as UsageError {
+    Terminal.fail(usage.message + "\n\n" + Invocation.usage, status: CLIStatus.usage)
+}
+
+do {
+    try invocation.command.run(backendName: invocation.backendName)
+    exit(CLIStatus.success)
+} catch let error as KeychainError {
+    Terminal.fail(CLIStatus.describe(error), status: CLIStatus.exitStatus(for: error))
+} catch let usage as UsageError {
+    Terminal.fail(usage.message + "\n\n" + Invocation.usage, status: CLIStatus.usage)
+} catch {
+    Terminal.fail("unexpected failure: \(type(of: error))", status: CLIStatus.failure)
+}

@@ -52,7 +52,7 @@ func survivesManyProcesses(_ backend: any KeychainBackend, _ context: Conformanc
 
     // Different items from many processes at once: none is lost.
     let writers = (0..<processes).map { index in
-        CLIProcess(cli, ["--backend", context.backendName, "set", service, "proc\(index)"],
+        KeychainCLIProcess(cli, ["--backend", context.backendName, "set", service, "proc\(index)"],
                    input: Data("p\(index)".utf8), environment: context.environment)
     }
     for (index, writer) in writers.enumerated() {
@@ -64,13 +64,13 @@ func survivesManyProcesses(_ backend: any KeychainBackend, _ context: Conformanc
     // Another process reads what this one wrote, byte for byte.
     let binary = Data((0...255).map { UInt8($0) })
     try backend.add(genericItem(service, "from-parent", binary))
-    let reader = try CLIProcess(cli, ["--backend", context.backendName, "get", service, "from-parent"],
+    let reader = try KeychainCLIProcess(cli, ["--backend", context.backendName, "get", service, "from-parent"],
                                 input: nil, environment: context.environment).wait()
     try expect(reader.status == 0 && reader.output == binary, "a child process read back different bytes: \(reader.errorText)")
 
     // Racing adds of one new item across processes: exactly one wins.
     let racers = (0..<processes).map { index in
-        CLIProcess(cli, ["--backend", context.backendName, "add", service, "raced"],
+        KeychainCLIProcess(cli, ["--backend", context.backendName, "add", service, "raced"],
                    input: Data("r\(index)".utf8), environment: context.environment)
     }
     let statuses = try racers.map { try $0.wait() }
@@ -84,46 +84,6 @@ func survivesManyProcesses(_ backend: any KeychainBackend, _ context: Conformanc
 public enum CLIExit {
     public static let notFound: Int32 = 3
     public static let duplicate: Int32 = 4
-}
-
-/// A child process running the CLI, started at init.
-final class CLIProcess: @unchecked Sendable {
-    struct Result {
-        let status: Int32
-        let output: Data
-        let errorText: String
-    }
-
-    private let process = Process()
-    private let stdout = Pipe()
-    private let stderr = Pipe()
-    private var launchError: Error?
-
-    init(_ executable: String, _ arguments: [String], input: Data?, environment: [String: String]) {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        do {
-            try process.run()
-            if let input { stdin.fileHandleForWriting.write(input) }
-            try stdin.fileHandleForWriting.close()
-        } catch {
-            launchError = error
-        }
-    }
-
-    func wait() throws -> Result {
-        if let launchError { throw ConformanceFailure("could not start the CLI: \(launchError)") }
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errorOutput = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: output,
-                      errorText: String(decoding: errorOutput, as: UTF8.self))
-    }
 }
 
 final class FailureList: @unchecked Sendable {

@@ -9,12 +9,16 @@ public enum ConformanceOutcome: Sendable {
 }
 
 extension ConformanceCase {
+    /// True when `KEYCHAIN_REQUIRE_ALL_BACKENDS` is `1`, as in CI, which provides every backend.
+    public static var unavailableIsFailure: Bool {
+        ProcessInfo.processInfo.environment["KEYCHAIN_REQUIRE_ALL_BACKENDS"] == "1"
+    }
+
     /// Runs the case on `backend` if it is available here.
     ///
-    /// An unavailable backend is skipped with its reason, unless `KEYCHAIN_REQUIRE_ALL_BACKENDS`
-    /// is `1` (as in CI, which provides every backend), where it is a failure.
-    public func outcome(on backend: any KeychainBackend, context: ConformanceContext) throws -> ConformanceOutcome {
-        let requireAll = ProcessInfo.processInfo.environment["KEYCHAIN_REQUIRE_ALL_BACKENDS"] == "1"
+    /// An unavailable backend is skipped with its reason, unless `requireAll`, where it is a failure.
+    public func outcome(on backend: any KeychainBackend, context: ConformanceContext,
+                        requireAll: Bool = ConformanceCase.unavailableIsFailure) throws -> ConformanceOutcome {
         if case .unavailable(let reason) = backend.availability() {
             let text = "backend '\(backend.name)' is unavailable here: \(reason.message)"
             if requireAll { throw ConformanceFailure(text + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)") }

@@ -19,6 +19,7 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     private var factories: [String: @Sendable () -> any KeychainBackend] = [:]
     private var registrationOrder: [String] = []
     private var automaticOrder: [String] = []
+    private var automaticRanks: [String: Int] = [:]
     private var instances: [String: any KeychainBackend] = [:]
     private var chosen: (any KeychainBackend)?
 
@@ -41,7 +42,6 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
             }
         }
     }
-    private var automaticRanks: [String: Int] = [:]
 
     /// Every registered name, in registration order.
     public var names: [String] { lock.withLock { registrationOrder } }
@@ -103,7 +103,9 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
             guard let backend = try? backend(named: name) else { continue }
             switch backend.availability() {
             case .available: return .success(backend)
-            case .unavailable(let reason): reasons.append("\(name): \(reason.message)")
+            case .unavailable(let reason):
+                let message = reason.message.hasSuffix(".") ? String(reason.message.dropLast()) : reason.message
+                reasons.append("\(name): \(message)")
             }
         }
         let tried = reasons.isEmpty ? "no backend is registered for automatic selection" : reasons.joined(separator: "; ")

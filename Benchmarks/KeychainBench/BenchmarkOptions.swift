@@ -1,0 +1,42 @@
+/// Command-line options of `keychain-bench`.
+struct BenchmarkOptions {
+    /// Few iterations and small stores: proves the target runs, as CI does. Times mean nothing.
+    var quick = false
+    var jsonPath: String?
+    var svgPath: String?
+    /// Only these backends, or all available when empty.
+    var backends: [String] = []
+
+    static let usage = """
+    usage: keychain-bench [--quick] [--json PATH] [--svg PATH] [--backend NAME]...
+      --quick          a short smoke run (CI); its times are not meaningful
+      --json PATH      write the figures as JSON
+      --svg PATH       draw p50 per backend and operation, with raw baselines, on a log scale
+      --backend NAME   measure only NAME (repeatable); default: every backend usable here
+    """
+
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--json": jsonPath = try Self.value(after: argument, in: &remaining)
+            case "--svg": svgPath = try Self.value(after: argument, in: &remaining)
+            case "--backend": backends.append(try Self.value(after: argument, in: &remaining))
+            default: throw BenchmarkUsageError(message: "unknown argument \(argument)")
+            }
+        }
+    }
+
+    /// Timed calls per operation.
+    var iterations: Int { quick ? 20 : 300 }
+
+    private static func value(after option: String, in remaining: inout ArraySlice<String>) throws -> String {
+        guard let value = remaining.popFirst() else { throw BenchmarkUsageError(message: "\(option) needs a value") }
+        return value
+    }
+}
+
+struct BenchmarkUsageError: Error {
+    let message: String
+}

@@ -1,0 +1,47 @@
+import CKeyutils
+import Foundation
+
+/// `add_key` and `keyctl_search` + `keyctl_read` on the user's persistent keyring (the
+/// `keyring` backend's default), called directly.
+struct KeyringRawBaseline: RawBaseline {
+    let getName = "keyctl_search+keyctl_read"
+    let setName = "add_key"
+    private let description = "keychain-bench-raw-\(ProcessInfo.processInfo.processIdentifier)"
+    private let payload = [UInt8](repeating: 0x5A, count: 32)
+
+    private func keyring() throws -> key_serial_t {
+        let persistent = keyctl_get_persistent(UInt32.max, KEY_SPEC_PROCESS_KEYRING)
+        if persistent >= 0 { return key_serial_t(persistent) }
+        return KEY_SPEC_USER_KEYRING
+    }
+
+    private func store(in ring: key_serial_t) throws -> key_serial_t {
+        let id = add_key("user", description, payload, payload.count, ring)
+        guard id >= 0 else { throw BaselineError(description: "add_key failed: errno \(errno)") }
+        return id
+    }
+
+    func measureSet(iterations: Int) throws -> LatencySample {
+        let ring = try keyring()
+        defer { unlinkBaselineKey(from: ring) }
+        return try LatencySample.measure(iterations: iterations) { _ in _ = try store(in: ring) }
+    }
+
+    func measureGet(iterations: Int) throws -> LatencySample {
+        let ring = try keyring()
+        _ = try store(in: ring)
+        defer { unlinkBaselineKey(from: ring) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        return try LatencySample.measure(iterations: iterations) { _ in
+            let id = keyctl_search(ring, "user", description, 0)
+            guard id >= 0 else { throw BaselineError(description: "keyctl_search failed: errno \(errno)") }
+            let read = buffer.withUnsafeMutableBytes { keyctl_read(key_serial_t(id), $0.baseAddress, $0.count) }
+            guard read == payload.count else { throw BaselineError(description: "keyctl_read returned \(read)") }
+        }
+    }
+
+    private func unlinkBaselineKey(from ring: key_serial_t) {
+        let id = keyctl_search(ring, "user", description, 0)
+        if id >= 0 { _ = keyctl_unlink(key_serial_t(id), ring) }
+    }
+}

@@ -1,0 +1,25 @@
+/// The raw C or HTTP calls a backend makes at its core, timed in the same run, so the report
+/// can say how much the library adds: get is a read of one secret, set a replacement of it.
+protocol RawBaseline {
+    /// What the baseline calls, e.g. `keyctl_search+keyctl_read`.
+    var getName: String { get }
+    var setName: String { get }
+    func measureGet(iterations: Int) throws -> LatencySample
+    func measureSet(iterations: Int) throws -> LatencySample
+}
+
+/// A baseline that could not be set up or measured; the text says why.
+struct BaselineError: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension RawBaseline {
+    /// The baseline for a benchmark operation name, or nil for operations without one.
+    func sample(for operation: String, iterations: Int) throws -> (name: String, sample: LatencySample)? {
+        switch operation {
+        case "get": return (getName, try measureGet(iterations: iterations))
+        case "set": return (setName, try measureSet(iterations: iterations))
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import LinuxKeychain
+
+/// `keychain list`: names, labels and dates of items, never their secrets.
+struct ItemListing {
+    struct Row: Codable {
+        let service: String
+        let account: String
+        let label: String?
+        let modified: String?
+    }
+
+    let rows: [Row]
+
+    init(items: [KeychainItem]) {
+        let formatter = ISO8601DateFormatter()
+        rows = items.map { item in
+            let attributes = item.attributes
+            var modified: String?
+            if case .date(let date)? = attributes[.modificationDate] { modified = formatter.string(from: date) }
+            return Row(service: attributes.string(.service) ?? "", account: attributes.string(.account) ?? "",
+                       label: attributes.string(.label), modified: modified)
+        }.sorted { ($0.service, $0.account) < ($1.service, $1.account) }
+    }
+
+    func print(json: Bool) {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = (try? encoder.encode(rows)) ?? Data("[]".utf8)
+            Terminal.write(String(decoding: data, as: UTF8.self) + "\n")
+            return
+        }
+        guard !rows.isEmpty else { return }
+        let header = Row(service: "SERVICE", account: "ACCOUNT", label: "LABEL", modified: "MODIFIED")
+        let table = [header] + rows
+        let serviceWidth = table.map(\.service.count).max()!
+        let accountWidth = table.map(\.account.count).max()!
+        let labelWidth = table.map { ($0.label ?? "-").count }.max()!
+        let lines = table.map { row in
+            [row.service.padding(toLength: serviceWidth, withPad: " ", startingAt: 0),
+             row.account.padding(toLength: accountWidth, withPad: " ", startingAt: 0),
+             (row.label ?? "-").padding(toLength: labelWidth, withPad: " ", startingAt: 0),
+             row.modified ?? "-"].joined(separator: "  ")
+        }
+        Terminal.write(lines.joined(separator: "\n") + "\n")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import LinuxKeychain
+
+/// Writing to the standard streams.
+enum Terminal {
+    /// Writes one line to stderr, prefixed with the program name, and exits with `status`.
+    static func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data("keychain: \(message)\n".utf8))
+        exit(status)
+    }
+
+    /// Writes text to stdout.
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes the secret's exact bytes to stdout, with no newline added, straight from its
+    /// zeroed-on-release storage.
+    static func writeSecret(_ secret: SecretBytes) throws {
+        try secret.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw KeychainError(errSecIO, "could not write to standard output: \(String(cString: strerror(errno)))",
+                                        failedCall: "write")
+                }
+                offset += written
+            }
+        }
+    }
+}

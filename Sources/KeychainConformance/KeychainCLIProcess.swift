@@ -1,0 +1,51 @@
+import Foundation
+
+/// A child process running the `keychain` CLI, started at init; for tests that need a second
+/// process. The backend's settings come from this process's environment plus `environment`.
+public final class KeychainCLIProcess: @unchecked Sendable {
+    public struct Result: Sendable {
+        public let status: Int32
+        public let output: Data
+        public let errorText: String
+        public var outputText: String { String(decoding: output, as: UTF8.self) }
+    }
+
+    private let process = Process()
+    private let stdout = Pipe()
+    private let stderr = Pipe()
+    private var launchError: Error?
+
+    /// Starts `executable` with `arguments`, writes `input` (if any) to its stdin and closes it.
+    public init(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        do {
+            try process.run()
+            if let input { stdin.fileHandleForWriting.write(input) }
+            try stdin.fileHandleForWriting.close()
+        } catch {
+            launchError = error
+        }
+    }
+
+    /// Waits for the process and collects its output.
+    public func wait() throws -> Result {
+        if let launchError { throw ConformanceFailure("could not start the CLI: \(launchError)") }
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errorOutput = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: output,
+                      errorText: String(decoding: errorOutput, as: UTF8.self))
+    }
+
+    /// Runs the CLI to completion.
+    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil,
+                           environment: [String: String] = [:]) throws -> Result {
+        try KeychainCLIProcess(executable, arguments, input: input, environment: environment).wait()
+    }
+}
