@@ -1,0 +1,113 @@
+import Foundation
+import KeychainConformance
+import KeychainCore
+import KeychainVault
+import Testing
+
+/// The OpenBao dev server that scripts/with-services.sh starts, and helpers around it.
+enum VaultTestServer {
+    /// The dev server's address and root token. Without them the test is skipped, or fails
+    /// when KEYCHAIN_REQUIRE_ALL_BACKENDS=1 (CI provides every backend).
+    static func root() throws -> (address: String, token: String) {
+        let environment = ProcessInfo.processInfo.environment
+        guard let address = environment["VAULT_ADDR"], let token = environment["VAULT_TOKEN"] else {
+            let reason = "no OpenBao server: run under scripts/with-services.sh, which exports VAULT_ADDR and VAULT_TOKEN"
+            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure(reason + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)") }
+            try Test.cancel(Comment(rawValue: reason))
+        }
+        return (address, token)
+    }
+
+    /// A prefix no other test uses, so each test sees only its own items.
+    static func uniquePrefix(_ label: String) -> String {
+        "lkc-test/\(label)-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    /// A configuration for the dev server under `prefix`, with the root token unless another is given.
+    static func configuration(prefix: String, token: String? = nil) throws -> VaultConfiguration {
+        let root = try root()
+        return try VaultConfiguration(address: root.address, token: VaultToken(token ?? root.token), prefix: prefix)
+    }
+
+    /// The environment a CLI process needs to reach the same items: the dev server, the root
+    /// token and the prefix.
+    static func cliEnvironment(prefix: String) throws -> [String: String] {
+        let root = try root()
+        return ["VAULT_ADDR": root.address, "VAULT_TOKEN": root.token, "KEYCHAIN_VAULT_PREFIX": prefix]
+    }
+
+    /// Runs the `bao` CLI against the dev server with the root token.
+    static func bao(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> KeychainCLIProcess.Result {
+        let root = try root()
+        let settings = ["VAULT_ADDR": root.address, "VAULT_TOKEN": root.token].merging(environment) { _, new in new }
+        return try KeychainCLIProcess.run(try executable("bao"), arguments, input: input, environment: settings)
+    }
+
+    /// The `keychain` CLI built beside the tests.
+    static func keychainCLI() throws -> String {
+        guard let path = ConformanceContext.locateCLI() else {
+            throw ConformanceFailure("the keychain CLI was not found beside the test binary; build with `swift build --build-tests`")
+        }
+        return path
+    }
+
+    /// The full path of `name` on PATH.
+    static func executable(_ name: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw ConformanceFailure("\(name) is not on PATH; run scripts/install-deps.sh")
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on (bound, then released).
+    static func unusedPort() throws -> Int {
+        let probe = try KeychainCLIProcess.run(try executable("python3"), ["-c",
+            "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
+        guard let port = Int(probe.outputText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ConformanceFailure("could not find a free port: \(probe.errorText)")
+        }
+        return port
+    }
+
+    /// A fresh directory for one test; the caller removes it.
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-vault-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+}
+
+/// Shorthands for building items and queries in tests.
+enum VaultTestItems {
+    static func generic(_ service: String, _ account: String, _ secret: Data,
+                        extra: [AttributeKey: AttributeValue] = [:]) -> KeychainItem {
+        var values: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(account)]
+        values.merge(extra) { _, new in new }
+        return KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes(values), secret: SecretBytes(secret))
+    }
+
+    static func exact(_ service: String, _ account: String) -> ItemQuery {
+        ItemQuery(itemClass: .genericPassword,
+                  constraints: ItemAttributes([.service: .string(service), .account: .string(account)]),
+                  limit: .one, includeSecrets: true)
+    }
+
+    static func secret(_ backend: VaultBackend, _ service: String, _ account: String) throws -> Data? {
+        try backend.search(exact(service, account)).first?.secret?.makeData()
+    }
+}
+
+/// The KeychainError `body` throws; records an issue and returns nil if it throws none.
+func keychainError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> KeychainError? {
+    do {
+        try body()
+        Issue.record("expected a KeychainError, but the call succeeded", sourceLocation: sourceLocation)
+    } catch let error as KeychainError {
+        return error
+    } catch {
+        Issue.record("expected a KeychainError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
