@@ -67,8 +67,10 @@ final class VaultHTTPClient: @unchecked Sendable {
     ///
     /// `path` is the API path after `/v1/`, unencoded; every segment is percent-encoded here,
     /// so names containing `%`, `?` or `#` reach Vault exactly as given.
+    /// `inNamespace: false` leaves out the namespace header, for the calls (`sys/health`)
+    /// that only the root namespace answers.
     func send(_ method: String, _ path: String, query: String? = nil, body: SecretBytes? = nil,
-              timeout: Int) -> Result<VaultHTTPResponse, VaultTransportFailure> {
+              inNamespace: Bool = true, timeout: Int) -> Result<VaultHTTPResponse, VaultTransportFailure> {
         guard let url = URL(string: "\(address)/v1/\(Self.percentEncoded(path))\(query.map { "?\($0)" } ?? "")") else {
             return .failure(.other("no valid URL can be formed for the path '\(path)'"))
         }
@@ -77,7 +79,7 @@ final class VaultHTTPClient: @unchecked Sendable {
         request.setValue(token.value, forHTTPHeaderField: "X-Vault-Token")
         // The header the vault CLI sends; servers may require it as a guard against SSRF.
         request.setValue("true", forHTTPHeaderField: "X-Vault-Request")
-        if let namespace { request.setValue(namespace, forHTTPHeaderField: "X-Vault-Namespace") }
+        if let namespace, inNamespace { request.setValue(namespace, forHTTPHeaderField: "X-Vault-Namespace") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Self.borrowedData(body)
@@ -128,6 +130,9 @@ final class VaultHTTPClient: @unchecked Sendable {
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
              .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
              .clientCertificateRequired:
+            return .tls(urlError.localizedDescription)
+        // libcurl's certificate failures arrive as NSURLErrorUnknown with curl's own text.
+        case .unknown where ["SSL", "certificate"].contains { urlError.localizedDescription.contains($0) }:
             return .tls(urlError.localizedDescription)
         default:
             return .other("\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")

@@ -50,7 +50,7 @@ struct VaultItemLayout: Sendable {
     }
 
     /// The primary key named by a group folder entry and a leaf entry of a listing, or nil
-    /// when the names are not ones this layout could have written.
+    /// when the names are not exactly what this layout writes for that key.
     func primaryKey(_ itemClass: ItemClass, groupSegment: String, leaf: String) -> PrimaryKey? {
         guard let group = VaultPathSegment.decode(groupSegment) else { return nil }
         let parts = leaf.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
@@ -67,7 +67,11 @@ struct VaultItemLayout: Sendable {
             attributes[allowed[position]] = value
             allowed = allowed[(position + 1)...]
         }
-        return PrimaryKey(itemClass: itemClass, attributes: attributes)
+        // Only the one path `path(of:)` gives a key is accepted (no default written out), so
+        // two entries never name one item.
+        let key = PrimaryKey(itemClass: itemClass, attributes: attributes)
+        guard path(of: key) == "\(classFolder(itemClass))/\(groupSegment)/\(leaf)" else { return nil }
+        return key
     }
 
     private static func isDefault(_ value: AttributeValue) -> Bool {
@@ -106,10 +110,17 @@ enum VaultPathSegment {
         return encoded
     }
 
-    /// The name a segment encodes, or nil for a malformed escape or bytes that are not UTF-8.
-    /// Characters `encode` would have escaped are accepted as they are, so entries an operator
-    /// wrote by hand (`bao kv put .../generic/my app/me`) still read.
+    /// The name a segment encodes, or nil when `encode` would not have written it: a malformed
+    /// escape, bytes that are not UTF-8, or a character left raw that should be escaped. Only
+    /// canonical segments are accepted, so a name has one path and a listing that shows an
+    /// entry always finds it again by name; an operator writing items by hand uses the same
+    /// encoding (`my%20app`, not `my app`).
     static func decode(_ segment: String) -> String? {
+        guard let name = decodeEscapes(segment), encode(name) == segment else { return nil }
+        return name
+    }
+
+    private static func decodeEscapes(_ segment: String) -> String? {
         if segment == emptyName { return "" }
         var bytes: [UInt8] = []
         var utf8 = segment.utf8[...]

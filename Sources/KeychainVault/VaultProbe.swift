@@ -25,10 +25,11 @@ struct VaultProbe: Sendable {
     }
 
     /// `sys/health` needs no token, so it tells an unreachable or sealed server apart from a
-    /// bad token. The query makes standby nodes answer 200 too.
+    /// bad token. The query makes standby nodes answer 200 too; only the root namespace
+    /// answers it.
     private func checkHealth() throws {
         let call = "GET sys/health"
-        let response = try probe("sys/health", query: "standbyok=true&perfstandbyok=true", call: call)
+        let response = try probe("sys/health", query: "standbyok=true&perfstandbyok=true", inNamespace: false, call: call)
         if response.json?["sealed"]?.bool == true { throw failures.sealed(call) }
         if response.json?["initialized"]?.bool == false {
             throw failures.make(errSecNotAvailable, "The Vault server at \(configuration.address) is not initialized; run `bao operator init`.", call)
@@ -65,8 +66,8 @@ struct VaultProbe: Sendable {
         }
     }
 
-    private func probe(_ path: String, query: String? = nil, call: String) throws -> VaultHTTPResponse {
-        switch kv.client.send("GET", path, query: query, timeout: configuration.probeTimeout) {
+    private func probe(_ path: String, query: String? = nil, inNamespace: Bool = true, call: String) throws -> VaultHTTPResponse {
+        switch kv.client.send("GET", path, query: query, inNamespace: inNamespace, timeout: configuration.probeTimeout) {
         case .success(let response): return response
         case .failure(let failure): throw failures.error(failure, call: call, probing: true)
         }

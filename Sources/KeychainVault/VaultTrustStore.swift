@@ -4,10 +4,12 @@ import KeychainCore
 /// What `VAULT_CACERT` can mean on Linux.
 ///
 /// FoundationNetworking on Linux verifies TLS through libcurl with the system's CA bundle and
-/// offers no API to use another one: `URLSessionConfiguration` has no trust setting, server
-/// trust challenges are never delivered to the delegate, and the one override
-/// (`URLSessionCertificateAuthorityInfoFile`) exists only in Android builds. So a private CA
-/// works only once it is in the system trust store. Rather than ignore `VAULT_CACERT`, the
+/// offers no API to use another one. Checked with this toolchain (Swift 6.3.1, Debian 12):
+/// `URLSessionConfiguration` has no trust setting; server-trust challenges never reach the
+/// session's or the task's delegate; `SSL_CERT_FILE`, `CURL_CA_BUNDLE` and
+/// `URLSessionCertificateAuthorityInfoFile` (honoured only in Android builds) are all ignored;
+/// a CA appended to `/etc/ssl/certs/ca-certificates.crt` is trusted. So a private CA works
+/// only once it is in the system trust store. Rather than ignore `VAULT_CACERT`, the
 /// backend checks that every certificate in it is already in that store, and otherwise fails
 /// with instructions; a private CA is then trusted next to the public ones.
 enum VaultTrustStore {

@@ -66,8 +66,11 @@ struct VaultLayoutTests {
         #expect(layout.path(of: genericKey("s", "a", [.synchronizable: .bool(true)])) == "linux-keychain/generic/s/a;synchronizable=1")
     }
 
-    @Test func handWrittenEntriesReadAndMalformedOnesAreRejected() {
-        #expect(layout.primaryKey(.genericPassword, groupSegment: "my app", leaf: "me") == genericKey("my app", "me"))
+    @Test func onlyCanonicalEntriesAreAccepted() {
+        #expect(layout.primaryKey(.genericPassword, groupSegment: "my%20app", leaf: "me") == genericKey("my app", "me"))
+        #expect(layout.primaryKey(.genericPassword, groupSegment: "my app", leaf: "me") == nil, "raw space")
+        #expect(layout.primaryKey(.genericPassword, groupSegment: "%61pp", leaf: "me") == nil, "needless escape")
+        #expect(layout.primaryKey(.genericPassword, groupSegment: "s", leaf: "a;synchronizable=0") == nil, "default written out")
         #expect(layout.primaryKey(.genericPassword, groupSegment: "s", leaf: "a%zz") == nil)
         #expect(layout.primaryKey(.genericPassword, groupSegment: "s", leaf: "a;colour=red") == nil)
         #expect(layout.primaryKey(.genericPassword, groupSegment: "s", leaf: "a;synchronizable=1;access_group=g") == nil,
