@@ -26,23 +26,20 @@ public struct VaultConfiguration: Sendable {
     public let mount: String
     /// The folder inside the mount that holds every item, e.g. `linux-keychain`.
     public let prefix: String
-    /// Seconds an operation waits for the server to make progress before failing with `errSecIO`.
-    public let requestTimeout: Int
+    /// Seconds an operation waits for each answer before failing with `errSecIO`.
+    public let requestTimeout: TimeInterval
     /// Seconds `availability()` waits for each of its checks before calling the server unreachable.
-    public let probeTimeout: Int
+    public let probeTimeout: TimeInterval
 
     public static let defaultMount = "secret"
     public static let defaultPrefix = "linux-keychain"
-    public static let defaultRequestTimeout = 10
-    public static let defaultProbeTimeout = 1
+    public static let defaultRequestTimeout: TimeInterval = 10
+    public static let defaultProbeTimeout: TimeInterval = 1
 
     /// Validates and normalizes the settings; throws `errSecParam` saying which one is wrong.
-    ///
-    /// Timeouts are whole seconds because FoundationNetworking on Linux truncates a request's
-    /// timeout to whole seconds (a 0.5 s timeout would become none at all).
     public init(address: String, token: VaultToken, namespace: String? = nil, mount: String = defaultMount,
-                prefix: String = defaultPrefix, requestTimeout: Int = defaultRequestTimeout,
-                probeTimeout: Int = defaultProbeTimeout) throws {
+                prefix: String = defaultPrefix, requestTimeout: TimeInterval = defaultRequestTimeout,
+                probeTimeout: TimeInterval = defaultProbeTimeout) throws {
         var address = address.trimmingCharacters(in: .whitespaces)
         while address.hasSuffix("/") { address.removeLast() }
         guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -52,8 +49,8 @@ public struct VaultConfiguration: Sendable {
         guard !token.value.isEmpty, !token.value.contains(where: { $0.isNewline || $0 == "\0" }) else {
             throw Self.invalid("The Vault token is empty or not a single line; set VAULT_TOKEN or BAO_TOKEN, or run `bao login`.")
         }
-        guard (1...3600).contains(requestTimeout), (1...60).contains(probeTimeout) else {
-            throw Self.invalid("Vault timeouts must be whole seconds: KEYCHAIN_VAULT_TIMEOUT from 1 to 3600, KEYCHAIN_VAULT_PROBE_TIMEOUT from 1 to 60.")
+        guard requestTimeout > 0, requestTimeout <= 3600, probeTimeout > 0, probeTimeout <= 60 else {
+            throw Self.invalid("Vault timeouts are seconds: KEYCHAIN_VAULT_TIMEOUT above 0 and at most 3600, KEYCHAIN_VAULT_PROBE_TIMEOUT above 0 and at most 60.")
         }
         self.address = address
         self.token = token
@@ -119,10 +116,11 @@ public struct VaultConfiguration: Sendable {
         return VaultToken(String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    private static func seconds(_ environment: [String: String], _ variable: String, default value: Int) throws -> Int {
+    private static func seconds(_ environment: [String: String], _ variable: String,
+                                default value: TimeInterval) throws -> TimeInterval {
         guard let text = environment[variable], !text.isEmpty else { return value }
-        guard let seconds = Int(text) else {
-            throw invalid("\(variable) must be a whole number of seconds, not '\(text)'.")
+        guard let seconds = TimeInterval(text), seconds.isFinite else {
+            throw invalid("\(variable) must be a number of seconds such as 5 or 0.5, not '\(text)'.")
         }
         return seconds
     }

@@ -22,9 +22,9 @@ struct VaultFailures: Sendable {
         case .unreachable(let detail):
             return make(errSecNotAvailable, "Cannot reach \(server) (\(detail)). Check VAULT_ADDR and that the server is running.", call)
         case .timedOut where probing:
-            return make(errSecNotAvailable, "No answer from \(server) within \(configuration.probeTimeout) s. Check VAULT_ADDR and the network, or raise KEYCHAIN_VAULT_PROBE_TIMEOUT.", call)
+            return make(errSecNotAvailable, "No answer from \(server) within \(Self.seconds(configuration.probeTimeout)). Check VAULT_ADDR and the network, or raise KEYCHAIN_VAULT_PROBE_TIMEOUT.", call)
         case .timedOut:
-            return make(errSecIO, "No answer from \(server) within \(configuration.requestTimeout) s. Retry, or raise KEYCHAIN_VAULT_TIMEOUT.", call)
+            return make(errSecIO, "No answer from \(server) within \(Self.seconds(configuration.requestTimeout)). Retry, or raise KEYCHAIN_VAULT_TIMEOUT.", call)
         case .tls(let detail):
             return make(errSecNotAvailable, "TLS with \(server) failed (\(detail)). If it uses a private CA, install that CA in the system trust store (see VAULT_CACERT in the README).", call)
         case .other(let detail):
@@ -49,6 +49,10 @@ struct VaultFailures: Sendable {
         default:
             return make(errSecIO, "Vault failed \(action) '\(path)' (\(detail)). Retry later; if it persists, check the server's log.", call)
         }
+    }
+
+    private static func seconds(_ interval: Double) -> String {
+        interval == interval.rounded() ? "\(Int(interval)) s" : "\(interval) s"
     }
 
     func sealed(_ call: String) -> KeychainError {

@@ -63,18 +63,21 @@ final class VaultHTTPClient: @unchecked Sendable {
         session.invalidateAndCancel()
     }
 
-    /// Performs one request and waits at most about `timeout` seconds for it.
+    /// Performs one request and waits at most `timeout` seconds for its answer.
     ///
     /// `path` is the API path after `/v1/`, unencoded; every segment is percent-encoded here,
     /// so names containing `%`, `?` or `#` reach Vault exactly as given.
     /// `inNamespace: false` leaves out the namespace header, for the calls (`sys/health`)
     /// that only the root namespace answers.
     func send(_ method: String, _ path: String, query: String? = nil, body: SecretBytes? = nil,
-              inNamespace: Bool = true, timeout: Int) -> Result<VaultHTTPResponse, VaultTransportFailure> {
+              inNamespace: Bool = true, timeout: TimeInterval) -> Result<VaultHTTPResponse, VaultTransportFailure> {
         guard let url = URL(string: "\(address)/v1/\(Self.percentEncoded(path))\(query.map { "?\($0)" } ?? "")") else {
             return .failure(.other("no valid URL can be formed for the path '\(path)'"))
         }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: TimeInterval(timeout))
+        // FoundationNetworking's own timeout is whole seconds only and was seen never to fire
+        // on a server that accepts the connection and stays silent, so the wait below is what
+        // enforces `timeout`; this one is a second line of defence.
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, timeout.rounded(.up)))
         request.httpMethod = method
         request.setValue(token.value, forHTTPHeaderField: "X-Vault-Token")
         // The header the vault CLI sends; servers may require it as a guard against SSRF.
@@ -90,9 +93,7 @@ final class VaultHTTPClient: @unchecked Sendable {
             exchange.finish(data: data, response: response, error: error)
         }
         task.resume()
-        // FoundationNetworking enforces `timeout`; this wait is only a backstop in case the
-        // completion handler never runs.
-        guard let (data, response, error) = exchange.wait(seconds: timeout + 5) else {
+        guard let (data, response, error) = exchange.wait(seconds: timeout) else {
             task.cancel()
             return .failure(.timedOut)
         }
@@ -152,8 +153,8 @@ private final class VaultExchange: @unchecked Sendable {
         done.signal()
     }
 
-    func wait(seconds: Int) -> (Data?, URLResponse?, (any Error)?)? {
-        guard done.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
+    func wait(seconds: TimeInterval) -> (Data?, URLResponse?, (any Error)?)? {
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
         return lock.withLock { result }
     }
 }

@@ -2,8 +2,9 @@ import KeychainCore
 
 /// The checks behind `availability()`: the server answers, is unsealed, accepts the token,
 /// and has a KV version 2 engine at the mount. Each check waits at most
-/// `configuration.probeTimeout` seconds (1 by default), and the first failure ends the probe,
-/// so an unreachable server is reported within about that time.
+/// `configuration.probeTimeout` seconds (1 by default) and the first failure ends the probe, so
+/// an unreachable or silent server is reported within about that time, and a healthy one
+/// within three round trips.
 struct VaultProbe: Sendable {
     let kv: VaultKV
 

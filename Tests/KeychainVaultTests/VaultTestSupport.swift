@@ -111,3 +111,93 @@ func keychainError(_ body: () throws -> Void, sourceLocation: SourceLocation = #
     }
     return nil
 }
+
+/// A server process a test starts and stops itself: a second OpenBao dev server (to seal, or
+/// with TLS) or a misbehaving HTTP server.
+final class TestServerProcess {
+    let address: String
+    private let process = Process()
+    private var stopped = false
+
+    /// Starts `bao server -dev` on a free port with its own HOME (the dev server writes
+    /// ~/.vault-token), and waits until it answers.
+    static func baoDevServer(token: String, tlsDirectory: URL? = nil) throws -> TestServerProcess {
+        let port = try VaultTestServer.unusedPort()
+        let home = try VaultTestServer.temporaryDirectory()
+        var arguments = ["server", "-dev", "-dev-listen-address=127.0.0.1:\(port)", "-dev-root-token-id=\(token)"]
+        if let tlsDirectory { arguments += ["-dev-tls", "-dev-tls-cert-dir=\(tlsDirectory.path)"] }
+        let scheme = tlsDirectory == nil ? "http" : "https"
+        let server = try TestServerProcess(address: "\(scheme)://127.0.0.1:\(port)", executable: try VaultTestServer.executable("bao"),
+                                           arguments: arguments, environment: ["HOME": home.path])
+        try server.waitUntilUp {
+            var settings = ["VAULT_ADDR": server.address, "VAULT_TOKEN": token]
+            if let tlsDirectory { settings["VAULT_CACERT"] = tlsDirectory.appendingPathComponent("vault-ca.pem").path }
+            return try VaultTestServer.bao(["status"], environment: settings).status == 0
+        }
+        return server
+    }
+
+    /// An HTTP server that answers every request with `500 {"errors":["internal error"]}`
+    /// (`mode` "fail") or accepts it and never answers (`mode` "hang").
+    static func misbehaving(_ mode: String) throws -> TestServerProcess {
+        let port = try VaultTestServer.unusedPort()
+        let script = """
+            import http.server, socketserver, sys, time
+            class Handler(http.server.BaseHTTPRequestHandler):
+                def answer(self):
+                    if sys.argv[2] == "hang":
+                        time.sleep(60)
+                        return
+                    body = b'{"errors":["internal error"]}'
+                    self.send_response(500)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                do_GET = do_POST = do_DELETE = answer
+                def log_message(self, *args):
+                    pass
+            socketserver.ThreadingTCPServer.daemon_threads = True
+            socketserver.ThreadingTCPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+            """
+        let server = try TestServerProcess(address: "http://127.0.0.1:\(port)", executable: try VaultTestServer.executable("python3"),
+                                           arguments: ["-c", script, String(port), mode], environment: [:])
+        try server.waitUntilUp {
+            let connect = try KeychainCLIProcess.run(try VaultTestServer.executable("python3"), ["-c",
+                "import socket; socket.create_connection(('127.0.0.1', \(port)), timeout=1).close()"])
+            return connect.status == 0
+        }
+        return server
+    }
+
+    private init(address: String, executable: String, arguments: [String], environment: [String: String]) throws {
+        self.address = address
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    private func waitUntilUp(_ isUp: () throws -> Bool) throws {
+        for _ in 0..<100 {
+            if try isUp() { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        stop()
+        throw ConformanceFailure("the test server at \(address) did not start within 10 s")
+    }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        // SIGKILL, not terminate(): children of test threads inherit a signal mask that
+        // blocks SIGTERM. No waitUntilExit either, which was seen to hang after the kill;
+        // Foundation reaps the child on its own.
+        kill(process.processIdentifier, SIGKILL)
+    }
+
+    deinit { stop() }
+}
