@@ -12,9 +12,10 @@ struct VaultFailureTests {
 
     @Test func restrictedTokenIsRefusedOutsideItsPolicy() throws {
         let policyName = "lkc-\(UUID().uuidString.prefix(8).lowercased())"
+        // The README's fleet policy, narrowed to one service.
         let policy = """
             path "secret/data/\(prefix)/generic/allowed/*" { capabilities = ["create", "read", "update"] }
-            path "secret/metadata/\(prefix)/generic/allowed/*" { capabilities = ["list", "read", "delete"] }
+            path "secret/metadata/\(prefix)/generic/allowed/*" { capabilities = ["list", "delete"] }
             """
         let written = try VaultTestServer.bao(["policy", "write", policyName, "-"], input: Data(policy.utf8))
         #expect(written.status == 0, "\(written.errorText)")
@@ -34,6 +35,7 @@ struct VaultFailureTests {
         for error in [write, read].compactMap({ $0 }) {
             #expect(!error.description.contains(token), "the token leaked into an error")
         }
+        #expect(try backend.delete(VaultTestItems.exact("allowed", "a")) == 1)
     }
 
     @Test func invalidTokenIsAuthFailedAndNeverShown() throws {
