@@ -96,6 +96,8 @@ public final class VaultBackend: KeychainBackend {
                 created.append(path)
             }
         } catch {
+            // Best effort: the original failure is what the caller must see, and a rollback
+            // that fails too leaves only a copy of an item that still exists at its old path.
             for path in created { try? connection.kv.destroy(path) }
             throw error
         }

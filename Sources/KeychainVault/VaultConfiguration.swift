@@ -54,6 +54,9 @@ public struct VaultConfiguration: Sendable {
         }
         self.address = address
         self.token = token
+        guard !(namespace ?? "").contains(where: { $0.isNewline || $0 == "\0" }) else {
+            throw Self.invalid("The Vault namespace must be a single line; check VAULT_NAMESPACE or BAO_NAMESPACE.")
+        }
         self.namespace = namespace.flatMap { $0.isEmpty ? nil : $0 }
         self.mount = try Self.folderPath(mount, variable: "KEYCHAIN_VAULT_MOUNT")
         self.prefix = try Self.folderPath(prefix, variable: "KEYCHAIN_VAULT_PREFIX")
@@ -74,20 +77,22 @@ public struct VaultConfiguration: Sendable {
     /// TLS settings the platform cannot honour are errors, never silently ignored: see
     /// `VaultTrustStore` for `VAULT_CACERT`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> VaultConfiguration {
-        func setting(_ name: String) -> String? {
+        // The variable that sets `name`, BAO_ first as the bao CLI reads them, and its value.
+        func source(_ name: String) -> (variable: String, value: String)? {
             for variable in ["BAO_\(name)", "VAULT_\(name)"] {
-                if let value = environment[variable], !value.isEmpty { return value }
+                if let value = environment[variable], !value.isEmpty { return (variable, value) }
             }
             return nil
         }
+        func setting(_ name: String) -> String? { source(name)?.value }
         guard let address = setting("ADDR") else {
             throw KeychainError(errSecNotAvailable, "No Vault server is configured: set VAULT_ADDR (or BAO_ADDR) to its URL, e.g. https://vault.example.com:8200.",
                                 backend: VaultBackend.backendName)
         }
-        let unsupported = ["CAPATH", "CLIENT_CERT", "CLIENT_KEY", "TLS_SERVER_NAME"].filter { setting($0) != nil }
-            + (["1", "true", "t", "yes"].contains(setting("SKIP_VERIFY")?.lowercased() ?? "") ? ["SKIP_VERIFY"] : [])
+        let skipVerify = source("SKIP_VERIFY").flatMap { ["1", "true", "t", "yes"].contains($0.value.lowercased()) ? $0 : nil }
+        let unsupported = ["CAPATH", "CLIENT_CERT", "CLIENT_KEY", "TLS_SERVER_NAME"].compactMap(source) + [skipVerify].compactMap { $0 }
         if !unsupported.isEmpty {
-            let names = unsupported.map { "VAULT_\($0)" }.joined(separator: ", ")
+            let names = unsupported.map(\.variable).joined(separator: ", ")
             throw KeychainError(errSecNotAvailable, "\(names) cannot be honoured: FoundationNetworking on Linux offers no way to change how TLS is verified or to present a client certificate. Unset \(unsupported.count == 1 ? "it" : "them"); for a private CA, add it to the system trust store (see the README).",
                                 backend: VaultBackend.backendName)
         }

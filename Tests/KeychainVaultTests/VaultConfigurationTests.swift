@@ -55,6 +55,7 @@ struct VaultConfigurationTests {
         ["KEYCHAIN_VAULT_PREFIX": "../escape"], ["KEYCHAIN_VAULT_PREFIX": "a/./b"], ["KEYCHAIN_VAULT_MOUNT": "/"],
         ["KEYCHAIN_VAULT_TIMEOUT": "soon"], ["KEYCHAIN_VAULT_TIMEOUT": "0"], ["KEYCHAIN_VAULT_PROBE_TIMEOUT": "-1"],
         ["VAULT_ADDR": "unix:///run/vault.sock"], ["VAULT_ADDR": "vault.example.com:8200"], ["VAULT_ADDR": "http://h:1/v1"],
+        ["VAULT_NAMESPACE": "team\nX-Injected: 1"], ["VAULT_TOKEN": "t\r\nX-Injected: 1"],
     ])
     func invalidSettingsAreRejected(_ overrides: [String: String]) {
         let environment = ["VAULT_ADDR": "http://127.0.0.1:8200", "VAULT_TOKEN": "t"].merging(overrides) { _, new in new }
@@ -67,6 +68,7 @@ struct VaultConfigurationTests {
         let environment = ["VAULT_ADDR": "https://127.0.0.1:8200", "VAULT_TOKEN": "t"].merging(overrides) { _, new in new }
         let error = keychainError { _ = try VaultConfiguration.fromEnvironment(environment) }
         #expect(error?.status == errSecNotAvailable && error?.message.contains("cannot be honoured") == true)
+        #expect(error?.message.contains(overrides.keys.first ?? "") == true, "the error names the variable as set")
     }
 
     @Test func tokenNeverShowsInDescriptions() throws {
