@@ -93,14 +93,14 @@ final class VaultHTTPClient: @unchecked Sendable {
             exchange.finish(data: data, response: response, error: error)
         }
         task.resume()
-        guard let (data, response, error) = exchange.wait(seconds: timeout) else {
+        guard let (response, error) = exchange.wait(seconds: timeout) else {
             task.cancel()
             return .failure(.timedOut)
         }
+        var bodyData = exchange.takeBody()
+        defer { SecretBytes.zero(&bodyData) }
         if let error { return .failure(Self.transportFailure(error)) }
         guard let http = response as? HTTPURLResponse else { return .failure(.other("the answer was not HTTP")) }
-        var bodyData = data ?? Data()
-        defer { SecretBytes.zero(&bodyData) }
         return .success(VaultHTTPResponse(status: http.statusCode, json: bodyData.isEmpty ? nil : VaultJSON.parse(bodyData)))
     }
 
@@ -143,19 +143,35 @@ final class VaultHTTPClient: @unchecked Sendable {
 
 /// Hands one task's result from the session's queue to the waiting caller.
 private final class VaultExchange: @unchecked Sendable {
-    // `result` is written once, before `done` is signalled, and read only after the wait.
-    private var result: (Data?, URLResponse?, (any Error)?)?
+    // Written once, before `done` is signalled; read after the wait. The lock orders the two.
+    private var body: Data?
+    private var response: URLResponse?
+    private var error: (any Error)?
     private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        lock.withLock { result = (data, response, error) }
+        lock.withLock {
+            body = data
+            self.response = response
+            self.error = error
+        }
         done.signal()
     }
 
-    func wait(seconds: TimeInterval) -> (Data?, URLResponse?, (any Error)?)? {
+    /// The response and error, or nil when nothing arrived within `seconds`.
+    func wait(seconds: TimeInterval) -> (response: URLResponse?, error: (any Error)?)? {
         guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        return lock.withLock { result }
+        return lock.withLock { (response, error) }
+    }
+
+    /// Hands over the body and forgets it, so the caller holds the only reference and zeroing
+    /// it clears the bytes in place rather than a copy.
+    func takeBody() -> Data {
+        lock.withLock {
+            defer { body = nil }
+            return body ?? Data()
+        }
     }
 }
 
