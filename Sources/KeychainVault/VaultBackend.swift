@@ -24,7 +24,7 @@ public final class VaultBackend: KeychainBackend {
     public static let backendName = "vault"
     public var name: String { Self.backendName }
 
-    /// How many times an update rereads an item that another writer changed under it.
+    /// How many times an add or an update writes again after losing a check-and-set race.
     private static let maximumWriteAttempts = 8
 
     private let setup: Result<Connection, KeychainError>

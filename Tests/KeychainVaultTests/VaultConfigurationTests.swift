@@ -7,8 +7,7 @@ import Testing
 @Suite("vault configuration from the environment")
 struct VaultConfigurationTests {
     private func homeWithToken(_ token: String?) throws -> String {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-vault-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let home = try VaultTestServer.temporaryDirectory()
         if let token { try Data("\(token)\n".utf8).write(to: home.appendingPathComponent(".vault-token")) }
         return home.path
     }

@@ -71,9 +71,12 @@ enum VaultTestServer {
         return port
     }
 
-    /// A fresh directory for one test; the caller removes it.
+    /// A fresh directory for one test, inside with-services.sh's scratch directory (removed
+    /// when the run ends) when there is one.
     static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-vault-\(UUID().uuidString)")
+        let base = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_SCRATCH"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory
+        let directory = base.appendingPathComponent("lkc-vault-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
