@@ -34,13 +34,9 @@ public final class SecretBytes: @unchecked Sendable, CustomStringConvertible, Cu
     public init(count: Int, initializer: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
         storage = .allocate(byteCount: max(count, 1), alignment: 16)
         self.count = count
-        do {
-            try initializer(UnsafeMutableRawBufferPointer(rebasing: storage[0..<count]))
-        } catch {
-            SecretBytes.zero(storage)
-            storage.deallocate()
-            throw error
-        }
+        // Every stored property is set, so if `initializer` throws, Swift runs `deinit`, which
+        // zeroes and frees the storage; freeing it here as well would be a double free.
+        try initializer(UnsafeMutableRawBufferPointer(rebasing: storage[0..<count]))
     }
 
     deinit {

@@ -1,4 +1,7 @@
 @_exported import KeychainCore
+import Foundation
+import KeychainEncryptedFile
+import KeychainKeyring
 import KeychainVault
 
 /// Registers the backends that ship with the package, once per process, in `auto`'s order:
@@ -12,11 +15,9 @@ enum BuiltInBackends {
             PlaceholderBackend(name: "secret-service", reason: "The Secret Service backend is not built yet.")
         }
         registry.register("keyring", automaticRank: 20) {
-            PlaceholderBackend(name: "keyring", reason: "The kernel keyring backend is not built yet.")
+            KernelKeyringBackend(environment: ProcessInfo.processInfo.environment)
         }
-        registry.register("file", automaticRank: 30) {
-            PlaceholderBackend(name: "file", reason: "The encrypted-file backend is not built yet.")
-        }
+        registry.register(EncryptedFileBackend.backendName, automaticRank: 30) { EncryptedFileBackend() }
         registry.register(VaultBackend.backendName) { VaultBackend() }
         registry.register(MemoryBackend.backendName) { MemoryBackend() }
     }()

@@ -1,0 +1,123 @@
+import Foundation
+import KeychainCore
+
+/// The kernel key description that names an item: readable in `keyctl show`, typed by hand
+/// in `keyctl search`, and different for every primary key.
+///
+/// The form is `linux-keychain:genp:SERVICE:ACCOUNT` for a generic password and
+/// `linux-keychain:inet:SERVER:ACCOUNT` for an internet password, followed by `:TAG=VALUE` for
+/// each other primary-key attribute that is not empty, zero or false, in a fixed order, tagged
+/// with Apple's attribute name (`agrp`, `ptcl`, `port`, `path`, `atyp`, `sdmn`, `sync`).
+/// Inside a value, `%`, `:` and control characters are percent-encoded (`a:b` becomes `a%3Ab`),
+/// so a raw `:` only ever separates fields and no two primary keys share a description.
+/// Everything else, non-ASCII letters included, stays as it is, for readability.
+struct ItemKeyDescription: Hashable, Sendable {
+    static let prefix = "linux-keychain"
+    /// The kernel's limit on a key description, in bytes (`KEY_MAX_DESC_SIZE` - 1).
+    static let maximumLength = 4095
+
+    let text: String
+    let primaryKey: PrimaryKey
+
+    /// The description of `primaryKey`; throws `errSecParam` when it exceeds the kernel's limit.
+    init(_ primaryKey: PrimaryKey) throws {
+        let text = Self.encode(primaryKey)
+        guard text.utf8.count <= Self.maximumLength else {
+            throw KeychainError.keyring(errSecParam,
+                "The names of the item with \(primaryKey.readableName) take \(text.utf8.count) bytes as a kernel key description; the kernel allows \(Self.maximumLength). Use shorter names.")
+        }
+        self.text = text
+        self.primaryKey = primaryKey
+    }
+
+    /// Parses a description this type wrote, or returns nil for any other text, including
+    /// non-canonical spellings that would let one item go by two names.
+    init?(parsing text: String) {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count >= 4, fields[0] == Self.prefix, let itemClass = ItemClass(rawValue: String(fields[1])) else {
+            return nil
+        }
+        let positional = Self.positionalKeys(itemClass)
+        var attributes = ItemAttributes()
+        for (key, field) in zip(positional, fields[2...3]) {
+            guard let value = Self.unescape(field) else { return nil }
+            attributes[key] = .string(value)
+        }
+        for field in fields.dropFirst(4) {
+            guard let equals = field.firstIndex(of: "="),
+                  let key = AttributeKey(rawValue: String(field[..<equals])),
+                  itemClass.primaryKeyAttributes.contains(key), !positional.contains(key),
+                  let text = Self.unescape(field[field.index(after: equals)...]),
+                  let value = AttributeValue(encoded: text, kind: key.valueKind) else { return nil }
+            attributes[key] = value
+        }
+        let primaryKey = PrimaryKey(itemClass: itemClass, attributes: attributes)
+        guard Self.encode(primaryKey) == text else { return nil }
+        self.text = text
+        self.primaryKey = primaryKey
+    }
+
+    /// The attributes written bare, in this order, right after the class.
+    private static func positionalKeys(_ itemClass: ItemClass) -> [AttributeKey] {
+        switch itemClass {
+        case .genericPassword: return [.service, .account]
+        case .internetPassword: return [.server, .account]
+        }
+    }
+
+    private static func encode(_ primaryKey: PrimaryKey) -> String {
+        let itemClass = primaryKey.itemClass
+        let positional = positionalKeys(itemClass)
+        let values = Dictionary(uniqueKeysWithValues: zip(itemClass.primaryKeyAttributes, primaryKey.components))
+        var fields = [prefix, itemClass.rawValue]
+        fields += positional.map { escape(values[$0]?.encoded ?? "") }
+        for key in itemClass.primaryKeyAttributes where !positional.contains(key) {
+            guard let value = values[key], !isDefault(value) else { continue }
+            fields.append("\(key.rawValue)=\(escape(value.encoded))")
+        }
+        return fields.joined(separator: ":")
+    }
+
+    /// Whether `value` is what `PrimaryKey` fills in for a missing attribute.
+    private static func isDefault(_ value: AttributeValue) -> Bool {
+        switch value {
+        case .string(let text): return text.isEmpty
+        case .integer(let number): return number == 0
+        case .bool(let flag): return !flag
+        case .data(let data): return data.isEmpty
+        case .date(let date): return date.timeIntervalSince1970 == 0
+        }
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "%") || byte == UInt8(ascii: ":") || byte < 0x20 || byte == 0x7F
+    }
+
+    private static func escape(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            if needsEscape(byte) {
+                bytes += Array(String(format: "%%%02X", byte).utf8)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        // Only ASCII bytes were replaced by ASCII, so the result is still valid UTF-8.
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func unescape(_ field: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = field.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next(), let low = iterator.next(),
+                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(value)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,241 @@
+import CKeyutils
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import KeychainCore
+
+/// The `keyring` backend: items live in the Linux kernel key retention service, through
+/// libkeyutils, so they need no daemon and no disk, and vanish at reboot.
+///
+/// Items go to the user's persistent keyring unless `KEYCHAIN_KEYRING` says otherwise (see
+/// `KeyringChoice`); the layout is described in `ItemKeyrings`, the key names in
+/// `ItemKeyDescription`. Every call resolves the keyring afresh on the calling thread, so the
+/// backend holds no mutable state and is safe from any thread and any process; the kernel
+/// serializes the writes.
+public final class KernelKeyringBackend: KeychainBackend {
+    public static let backendName = "keyring"
+    /// Chooses the keyring: `persistent`, `user` or `session`.
+    public static let keyringVariable = "KEYCHAIN_KEYRING"
+    /// Debug builds only: `EPERM` or `ENOSYS` makes every kernel call fail so, as under a
+    /// seccomp filter, to test that path through the CLI.
+    static let simulatedRefusalVariable = "KEYCHAIN_KEYRING_SIMULATE_REFUSAL"
+
+    public var name: String { Self.backendName }
+
+    /// The keyring asked for (nil: the default), or why the setting is invalid.
+    private let choice: Result<KeyringChoice?, KeychainError>
+    private let store: ItemKeyrings
+    private var kernel: KernelKeys { store.kernel }
+
+    /// Uses `keyring`, or the default (the persistent keyring, else the user keyring) when nil.
+    public convenience init(keyring: KeyringChoice? = nil) {
+        self.init(choice: .success(keyring), kernel: KernelKeys())
+    }
+
+    /// Reads `KEYCHAIN_KEYRING` from `environment`; an invalid value makes every call fail
+    /// with `errSecParam`.
+    public convenience init(environment: [String: String]) {
+        let choice: Result<KeyringChoice?, KeychainError>
+        switch environment[Self.keyringVariable] ?? "" {
+        case "": choice = .success(nil)
+        case let text:
+            if let named = KeyringChoice(rawValue: text) {
+                choice = .success(named)
+            } else {
+                choice = .failure(KeychainError.keyring(errSecParam,
+                    "\(Self.keyringVariable)='\(text)' is not a keyring; use persistent, user or session, or unset it for the persistent keyring."))
+            }
+        }
+        self.init(choice: choice, kernel: KernelKeys(simulatedRefusal: Self.simulatedRefusal(in: environment)))
+    }
+
+    init(choice: Result<KeyringChoice?, KeychainError>, kernel: KernelKeys) {
+        self.choice = choice
+        self.store = ItemKeyrings(kernel: kernel)
+    }
+
+    private static func simulatedRefusal(in environment: [String: String]) -> Int32? {
+        #if DEBUG
+        switch environment[simulatedRefusalVariable] {
+        case "EPERM": return EPERM
+        case "ENOSYS": return ENOSYS
+        default: return nil
+        }
+        #else
+        return nil
+        #endif
+    }
+
+    // MARK: - KeychainBackend
+
+    public func availability() -> BackendAvailability {
+        do {
+            return .available(try target().detail)
+        } catch let error as KeychainError {
+            return .unavailable(error)
+        } catch {
+            return .unavailable(KeychainError.keyring(errSecNotAvailable, "The kernel keyring cannot be used: \(error)"))
+        }
+    }
+
+    public func add(_ item: KeychainItem) throws {
+        let description = try ItemKeyDescription(item.primaryKey)
+        _ = try ItemKeyrings.checkedAttributesPayload(of: item)
+        let keyring = try target()
+        let staged = try store.stage(item, as: description)
+        try store.commit(staged, as: description, into: keyring.serial, exclusive: true)
+    }
+
+    public func search(_ query: ItemQuery) throws -> [KeychainItem] {
+        let keyring = try target()
+        return try consistentRead(query, in: keyring) { found in
+            guard query.includeSecrets else { return found.map(\.item) }
+            return try found.map { entry in
+                var item = entry.item
+                item.secret = try store.secret(of: entry, in: keyring.serial)
+                return item
+            }
+        }
+    }
+
+    /// Each matching item is rebuilt with its changes and moved over the old one in one step
+    /// (or, when its primary key changes, moved in exclusively and the old one unlinked after),
+    /// so a reader always finds the item. Collisions are checked for every item before any is
+    /// written. Each item is replaced whole; if a later item fails (a racing writer in another
+    /// process, the quota), the items already done stay updated and the rest stay as they were.
+    /// The kernel has no "replace only if still there": an update racing a delete of the same
+    /// item in another process can land after it, as if the update had come second.
+    public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        try ItemKeyrings.checkSecretSize(changes.secret, of: "the update")
+        let keyring = try target()
+        var everything = query
+        everything.limit = .all
+        let matched = try consistentRead(everything, in: keyring) { found in
+            try found.map { entry in
+                var item = entry.item
+                if changes.secret == nil { item.secret = try store.secret(of: entry, in: keyring.serial) }
+                return (entry, item)
+            }
+        }
+        let plan = try UpdatePlan(matched: matched.map(\.1), changes: changes)
+        for key in plan.keysNeedingVacancy {
+            let description = try ItemKeyDescription(key)
+            if try occupant(of: description, in: keyring) != nil {
+                throw KeychainError.keyring(errSecDuplicateItem,
+                    "The update would collide with the item with \(key.readableName).")
+            }
+        }
+        for ((entry, _), change) in zip(matched, plan.changes) {
+            let description = try ItemKeyDescription(change.new.primaryKey)
+            let renamed = change.new.primaryKey != change.old
+            let staged = try store.stage(change.new, as: description)
+            try store.commit(staged, as: description, into: keyring.serial, exclusive: renamed)
+            // The new item is in place; if the old one is already gone, another process deleted it.
+            if renamed { try? kernel.unlink(entry.keyring, from: keyring.serial) }
+        }
+        return plan.changes.count
+    }
+
+    public func delete(_ query: ItemQuery) throws -> Int {
+        let keyring = try target()
+        var everything = query
+        everything.limit = .all
+        let matched = try consistentRead(everything, in: keyring) { $0 }
+        return try matched.reduce(0) { count, entry in count + (try unlinkItem(entry, from: keyring) ? 1 : 0) }
+    }
+
+    /// Unlinks the item read as `entry`; false when another process deleted it first.
+    ///
+    /// If another process replaced it (an update) since it was read, the replacement is what
+    /// now holds that name, and it is unlinked instead: a delete that returns leaves no item
+    /// of that name behind.
+    private func unlinkItem(_ entry: FoundItem, from keyring: ResolvedKeyring) throws -> Bool {
+        var serial = entry.keyring
+        for _ in 0..<Self.readAttempts {
+            do {
+                try kernel.unlink(serial, from: keyring.serial)
+                return true
+            } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
+                guard let replacement = try occupant(of: entry.description, in: keyring), replacement != serial else {
+                    return false
+                }
+                serial = replacement
+            } catch let failure as KeyctlFailure {
+                throw failure.keychainError("deleting the item with \(entry.description.primaryKey.readableName)")
+            }
+        }
+        throw KeychainError.keyring(errSecIO,
+            "The item with \(entry.description.primaryKey.readableName) kept being replaced while it was deleted; try again.")
+    }
+
+    // MARK: - Reading consistently
+
+    private func target() throws -> ResolvedKeyring {
+        let choice = try self.choice.get()
+        do {
+            return try kernel.resolve(choice)
+        } catch let failure as KeyctlFailure {
+            throw failure.keychainError("opening the \(choice?.rawValue ?? "persistent") keyring")
+        }
+    }
+
+    /// The items matching `query`, sorted and limited, passed through `finish` (which may read
+    /// secrets). When an item changes under the read, the whole read starts again, so the
+    /// result never misses an item that was only being replaced. An empty result is checked
+    /// against the item the query names, so a revoked or unreadable item is an error, not
+    /// "not found".
+    private func consistentRead<Result>(_ query: ItemQuery, in keyring: ResolvedKeyring,
+                                        _ finish: ([FoundItem]) throws -> [Result]) throws -> [Result] {
+        let primaryConstraints = query.constraints.values.filter {
+            query.itemClass.primaryKeyAttributes.contains($0.key)
+        }
+        var coarse = query
+        coarse.constraints = ItemAttributes(primaryConstraints)
+        for _ in 0..<Self.readAttempts {
+            do {
+                let listing = try store.items(in: keyring.serial) { coarse.matches($0.itemClass, $0.attributes) }
+                var found = listing.items.filter { query.matches($0.item) }
+                    .sorted { $0.description.primaryKey < $1.description.primaryKey }
+                if let maximum = query.limit.maximum, found.count > maximum { found.removeLast(found.count - maximum) }
+                if found.isEmpty { try checkNamedItem(query, in: keyring, listed: listing.serials) }
+                return try finish(found)
+            } catch is ItemVanished {
+                continue
+            }
+        }
+        throw KeychainError.keyring(errSecIO,
+            "The items in keyring \(keyring.serial) kept changing during \(Self.readAttempts) attempts to read them; try again.")
+    }
+
+    private static let readAttempts = 20
+
+    /// When a search finds nothing, asks the kernel directly for the item the query names (its
+    /// service and account, with the other primary-key attributes at their defaults). The
+    /// kernel still finds a revoked, expired or inaccessible item that cannot be listed, and
+    /// says which it is. An item that is there but was not in the listing arrived during the
+    /// read, which then starts again.
+    private func checkNamedItem(_ query: ItemQuery, in keyring: ResolvedKeyring, listed: Set<key_serial_t>) throws {
+        let naming: AttributeKey = query.itemClass == .genericPassword ? .service : .server
+        guard query.constraints[naming] != nil, query.constraints[.account] != nil,
+              let description = try? ItemKeyDescription(PrimaryKey(itemClass: query.itemClass,
+                                                                    attributes: query.constraints)) else { return }
+        if let serial = try occupant(of: description, in: keyring), !listed.contains(serial) {
+            throw ItemVanished()
+        }
+    }
+
+    /// The item keyring with `description` in the keyring, if any. Throws the item's own
+    /// error when it is there but revoked, expired or not accessible.
+    private func occupant(of description: ItemKeyDescription, in keyring: ResolvedKeyring) throws -> key_serial_t? {
+        do {
+            return try kernel.search(keyring.serial, type: "keyring", description: description.text)
+        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
+            return nil
+        } catch let failure as KeyctlFailure {
+            throw failure.keychainError("looking up the item with \(description.primaryKey.readableName)")
+        }
+    }
+}

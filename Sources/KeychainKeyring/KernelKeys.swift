@@ -1,0 +1,174 @@
+import CKeyutils
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import KeychainCore
+
+/// A libkeyutils call that failed: the call's name and the errno it left.
+struct KeyctlFailure: Error, Sendable {
+    let call: String
+    let code: Int32
+
+    var isNoSuchKey: Bool { code == ENOKEY }
+}
+
+/// What `keyctl_describe` reports about a key.
+struct KeyDescriptionRecord: Sendable {
+    let type: String
+    let permissions: key_perm_t
+    let description: String
+}
+
+/// The libkeyutils calls this backend makes, and nothing else.
+///
+/// Every call goes through `perform`, which reads `errno` right after the C call, retries
+/// `EINTR`, and turns any other failure into a `KeyctlFailure` naming the call. Keys are
+/// addressed by serial number; the special IDs are used only to find a keyring's serial and
+/// for the thread keyring (`KEY_SPEC_THREAD_KEYRING`), which is per OS thread and so a
+/// private staging area for the one operation running on that thread.
+struct KernelKeys: Sendable {
+    /// Debug builds only: an errno that every call fails with before reaching the kernel, so
+    /// tests can take the path a seccomp filter (Docker's default profile) forces.
+    let simulatedRefusal: Int32?
+
+    init(simulatedRefusal: Int32? = nil) {
+        #if DEBUG
+        self.simulatedRefusal = simulatedRefusal
+        #else
+        self.simulatedRefusal = nil
+        #endif
+    }
+
+    static let threadKeyring: key_serial_t = KEY_SPEC_THREAD_KEYRING
+
+    @discardableResult
+    private func perform(_ call: String, _ body: () -> Int) throws -> Int {
+        #if DEBUG
+        if let simulatedRefusal { throw KeyctlFailure(call: call, code: simulatedRefusal) }
+        #endif
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            let code = errno
+            if code != EINTR { throw KeyctlFailure(call: call, code: code) }
+        }
+    }
+
+    // MARK: - Creating keys
+
+    /// Adds a `user` key holding `payload` to `keyring` and returns its serial.
+    func addUserKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t) throws -> key_serial_t {
+        key_serial_t(try perform("add_key") {
+            Int(add_key("user", description, payload.baseAddress, payload.count, keyring))
+        })
+    }
+
+    /// Creates an empty keyring linked into `keyring` and returns its serial.
+    func addKeyring(_ description: String, to keyring: key_serial_t) throws -> key_serial_t {
+        key_serial_t(try perform("add_key") { Int(add_key("keyring", description, nil, 0, keyring)) })
+    }
+
+    func setPermissions(_ key: key_serial_t, _ permissions: key_perm_t) throws {
+        try perform("keyctl_setperm") { keyctl_setperm(key, permissions) }
+    }
+
+    // MARK: - Links
+
+    /// Moves `key` from one keyring to another in one step. With `exclusive`, fails with
+    /// `EEXIST` when the destination already holds a key of the same type and description;
+    /// without it, such a key is displaced atomically.
+    func move(_ key: key_serial_t, from source: key_serial_t, to destination: key_serial_t, exclusive: Bool) throws {
+        let flags = exclusive ? UInt32(KEYCTL_MOVE_EXCL) : 0
+        try perform("keyctl_move") { keyctl_move(key, source, destination, flags) }
+    }
+
+    func link(_ key: key_serial_t, into keyring: key_serial_t) throws {
+        try perform("keyctl_link") { keyctl_link(key, keyring) }
+    }
+
+    func unlink(_ key: key_serial_t, from keyring: key_serial_t) throws {
+        try perform("keyctl_unlink") { keyctl_unlink(key, keyring) }
+    }
+
+    // MARK: - Finding keyrings
+
+    /// The caller's persistent keyring, linked into the thread keyring so that this thread
+    /// possesses it. Each call also restarts the keyring's expiry timer.
+    func persistentKeyringLinkedIntoThread() throws -> key_serial_t {
+        key_serial_t(try perform("keyctl_get_persistent") {
+            keyctl_get_persistent(uid_t.max, Self.threadKeyring)
+        })
+    }
+
+    /// The serial behind a special keyring ID such as `KEY_SPEC_USER_KEYRING`.
+    func serial(of special: key_serial_t, create: Bool) throws -> key_serial_t {
+        key_serial_t(try perform("keyctl_get_keyring_ID") { Int(keyctl_get_keyring_ID(special, create ? 1 : 0)) })
+    }
+
+    /// The key of `type` and exact `description` reachable from `keyring`, searching nested
+    /// keyrings. Fails with `ENOKEY` when there is none, and with `EKEYREVOKED`,
+    /// `EKEYEXPIRED` or `EACCES` when the matching key is revoked, expired or not searchable.
+    func search(_ keyring: key_serial_t, type: String, description: String) throws -> key_serial_t {
+        key_serial_t(try perform("keyctl_search") { keyctl_search(keyring, type, description, 0) })
+    }
+
+    // MARK: - Reading
+
+    func describe(_ key: key_serial_t) throws -> KeyDescriptionRecord {
+        var buffer: UnsafeMutablePointer<CChar>?
+        try perform("keyctl_describe") { Int(keyctl_describe_alloc(key, &buffer)) }
+        defer { free(buffer) }
+        // "type;uid;gid;perm;description": the description is last and may itself hold ';'.
+        let text = buffer.map { String(cString: $0) } ?? ""
+        let fields = text.split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
+        guard fields.count == 5, let permissions = key_perm_t(fields[3], radix: 16) else {
+            throw KeyctlFailure(call: "keyctl_describe", code: EBADMSG)
+        }
+        return KeyDescriptionRecord(type: String(fields[0]), permissions: permissions, description: String(fields[4]))
+    }
+
+    /// The serials linked in `keyring`.
+    func contents(of keyring: key_serial_t) throws -> [key_serial_t] {
+        let bytes = try readPublicPayload(keyring)
+        let size = MemoryLayout<key_serial_t>.size
+        return bytes.withUnsafeBytes { raw in
+            (0..<(raw.count / size)).map { raw.loadUnaligned(fromByteOffset: $0 * size, as: key_serial_t.self) }
+        }
+    }
+
+    /// The payload of a key that holds no secret (a keyring listing, stored attributes).
+    /// Grows the buffer and retries when the key grew between the size query and the read.
+    func readPublicPayload(_ key: key_serial_t) throws -> [UInt8] {
+        var capacity = try perform("keyctl_read") { keyctl_read(key, nil, 0) }
+        while true {
+            var buffer = [UInt8](repeating: 0, count: max(capacity, 1))
+            let length = try buffer.withUnsafeMutableBytes { raw in
+                try perform("keyctl_read") {
+                    keyctl_read(key, raw.baseAddress?.assumingMemoryBound(to: CChar.self), capacity)
+                }
+            }
+            if length <= capacity { return Array(buffer.prefix(length)) }
+            capacity = length
+        }
+    }
+
+    /// The payload of a secret key, read straight into zeroed-on-release storage so that no
+    /// other copy of the secret is left in this process.
+    func readSecret(_ key: key_serial_t) throws -> SecretBytes {
+        var length = try perform("keyctl_read") { keyctl_read(key, nil, 0) }
+        while true {
+            var actual = 0
+            let secret = try SecretBytes(count: length) { target in
+                actual = try perform("keyctl_read") {
+                    keyctl_read(key, target.baseAddress?.assumingMemoryBound(to: CChar.self), target.count)
+                }
+            }
+            if actual == length { return secret }
+            // The payload changed size between the two reads; `secret` is zeroed as it goes.
+            length = actual
+        }
+    }
+}
