@@ -127,6 +127,16 @@ struct VaultFailureTests {
         #expect(error?.message.contains("HTTP 500") == true)
     }
 
+    /// A redirect is refused rather than followed, so the token is never sent to another host.
+    @Test func redirectIsRefused() throws {
+        let server = try TestServerProcess.misbehaving("redirect")
+        defer { server.stop() }
+        let backend = VaultBackend(configuration: try VaultConfiguration(address: server.address, token: VaultToken("t"), prefix: prefix))
+        let error = keychainError { _ = try backend.search(VaultTestItems.exact("s", "a")) }
+        #expect(error?.status == errSecNotAvailable, "\(String(describing: error))")
+        #expect(error?.message.contains("redirected") == true, "\(String(describing: error))")
+    }
+
     @Test func silentServerTimesOutAsIOAndProbesAsNotAvailable() throws {
         let server = try TestServerProcess.misbehaving("hang")
         defer { server.stop() }

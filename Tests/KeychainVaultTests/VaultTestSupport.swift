@@ -141,7 +141,8 @@ final class TestServerProcess {
     }
 
     /// An HTTP server that answers every request with `500 {"errors":["internal error"]}`
-    /// (`mode` "fail") or accepts it and never answers (`mode` "hang").
+    /// (`mode` "fail"), redirects it to another port (`mode` "redirect"), or accepts it and
+    /// never answers (`mode` "hang").
     static func misbehaving(_ mode: String) throws -> TestServerProcess {
         let port = try VaultTestServer.unusedPort()
         let script = """
@@ -150,6 +151,12 @@ final class TestServerProcess {
                 def answer(self):
                     if sys.argv[2] == "hang":
                         time.sleep(60)
+                        return
+                    if sys.argv[2] == "redirect":
+                        self.send_response(307)
+                        self.send_header("Location", "http://127.0.0.1:9" + self.path)
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
                         return
                     body = b'{"errors":["internal error"]}'
                     self.send_response(500)
