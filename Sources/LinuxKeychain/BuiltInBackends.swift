@@ -3,6 +3,7 @@ import Foundation
 import KeychainEncryptedFile
 import KeychainKeyring
 import KeychainSecretService
+import KeychainVault
 
 /// Registers the backends that ship with the package, once per process, in `auto`'s order:
 /// the Secret Service, then the kernel keyring, then the encrypted file. `vault` is never
@@ -16,9 +17,7 @@ enum BuiltInBackends {
             KernelKeyringBackend(environment: ProcessInfo.processInfo.environment)
         }
         registry.register(EncryptedFileBackend.backendName, automaticRank: 30) { EncryptedFileBackend() }
-        registry.register("vault") {
-            PlaceholderBackend(name: "vault", reason: "The Vault backend is not built yet.")
-        }
+        registry.register(VaultBackend.backendName) { VaultBackend() }
         registry.register(MemoryBackend.backendName) { MemoryBackend() }
     }()
 
