@@ -103,6 +103,43 @@ extension SecretServiceTests {
             #expect(calls.count == 2, "two processes opened \(calls.count) sessions")
         }
 
+        /// 8 processes released at the same instant add the same new item, three times over:
+        /// each time exactly one succeeds and seven see a duplicate, which only the per-user
+        /// write lock guarantees (within one process the worker thread serializes anyway).
+        @Test func gatedRacingAddProcessesYieldOneWinner() throws {
+            let cli = try SecretServiceTestSupport.cli()
+            let service = SecretServiceTestSupport.uniqueName("gated-race")
+            defer {
+                _ = try? backend.delete(ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)])))
+            }
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(SecretServiceTestSupport.uniqueName("race"))
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            for round in 1...3 {
+                let directory = scratch.appendingPathComponent("round\(round)").path
+                // Every racer blocks reading the gate FIFO; one write of 8 lines releases them all.
+                let script = """
+                    mkdir -p '\(directory)' && cd '\(directory)' && mkfifo gate
+                    for racer in 1 2 3 4 5 6 7 8; do
+                        ( read _ < gate
+                          timeout 30 '\(cli)' --backend secret-service add '\(service)' 'account\(round)' </dev/null >/dev/null 2>"error$racer"
+                          echo $? > "status$racer" ) &
+                    done
+                    sleep 0.5
+                    printf '1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n' > gate
+                    wait
+                    cat status*
+                    """
+                let result = try runTool("timeout", ["60", "bash", "-c", script])
+                let statuses = result.outputText.split(separator: "\n").compactMap { Int32($0) }
+                #expect(statuses.count == 8, "round \(round): \(result.outputText) \(result.errorText)")
+                #expect(statuses.filter { $0 == 0 }.count == 1 && statuses.filter { $0 == CLIExit.duplicate }.count == 7,
+                        "round \(round): exit statuses \(statuses.sorted())")
+            }
+            let stored = try backend.search(ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)])))
+            #expect(stored.count == 3, "\(stored.count) items for 3 racing rounds")
+        }
+
         /// All libsecret calls go through one worker thread; 16 threads at once must still see
         /// each of their own writes, and exactly one of 16 racing adds wins.
         @Test func sixteenThreads() throws {
