@@ -42,6 +42,13 @@ final class LibsecretWorker: @unchecked Sendable {
         return try result.get()
     }
 
+    /// Releases `objects` on the worker thread, where they were made, without waiting; for
+    /// owners that go away on another thread.
+    func release(_ objects: [GObjectReference]) {
+        // The job holds the only references; it is dropped on the worker after it ran.
+        submit(LibsecretJob(deadline: .distantFuture) { _ in withExtendedLifetime(objects) {} })
+    }
+
     private func submit(_ job: LibsecretJob) {
         condition.withLock {
             queue.append(job)

@@ -18,6 +18,11 @@ final class SecretServiceConnection: @unchecked Sendable {
         self.timeoutSeconds = timeoutSeconds
     }
 
+    deinit {
+        let objects = [collection, service].compactMap { $0 }
+        if !objects.isEmpty { LibsecretWorker.shared.release(objects) }
+    }
+
     private var timeoutMilliseconds: Int32 { Int32(clamping: Int(timeoutSeconds * 1000)) }
 
     /// A session on the collection, which the provider has just confirmed is unlocked.
