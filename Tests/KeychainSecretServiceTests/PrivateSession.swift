@@ -23,7 +23,7 @@ struct PrivateSession {
             try Test.cancel("dbus-run-session is not installed")
         }
         cli = try SecretServiceTestSupport.cli()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(SecretServiceTestSupport.uniqueName("session"))
+        directory = SecretServiceTestSupport.scratchDirectory("session")
         for sub in ["home", "runtime"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])

@@ -112,7 +112,7 @@ extension SecretServiceTests {
             defer {
                 _ = try? backend.delete(ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)])))
             }
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(SecretServiceTestSupport.uniqueName("race"))
+            let scratch = SecretServiceTestSupport.scratchDirectory("race")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
             for round in 1...3 {

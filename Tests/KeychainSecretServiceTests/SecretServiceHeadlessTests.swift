@@ -17,7 +17,7 @@ extension SecretServiceTests {
         }
 
         @Test func noSessionBusIsNotAvailableWithinASecond() throws {
-            let emptyRuntime = FileManager.default.temporaryDirectory.appendingPathComponent(SecretServiceTestSupport.uniqueName("runtime"))
+            let emptyRuntime = SecretServiceTestSupport.scratchDirectory("runtime")
             try FileManager.default.createDirectory(at: emptyRuntime, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: emptyRuntime) }
             // DISPLAY is set so that an X11 autolaunch of a bus, if anything attempted one, would be tried.

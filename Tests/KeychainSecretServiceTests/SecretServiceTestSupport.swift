@@ -30,6 +30,14 @@ enum SecretServiceTestSupport {
         "lkc-ss-\(purpose)-\(UUID().uuidString.prefix(8).lowercased())"
     }
 
+    /// A fresh directory path for `purpose`, inside with-services.sh's scratch directory when
+    /// there is one, so that what a daemon writes there after the test is removed with it.
+    static func scratchDirectory(_ purpose: String) -> URL {
+        let base = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_SCRATCH"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory
+        return base.appendingPathComponent(uniqueName(purpose))
+    }
+
     static func genericItem(_ service: String, _ account: String, _ secret: Data,
                             extra: [AttributeKey: AttributeValue] = [:]) -> KeychainItem {
         var values: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(account)]
@@ -68,7 +76,7 @@ struct ToolResult {
 /// goes to files, not pipes, so that a daemon the child leaves behind cannot hold the test.
 func runTool(_ executable: String, _ arguments: [String], input: Data? = nil,
              environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ToolResult {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(SecretServiceTestSupport.uniqueName("tool"))
+    let scratch = SecretServiceTestSupport.scratchDirectory("tool")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let outputFile = scratch.appendingPathComponent("stdout"), errorFile = scratch.appendingPathComponent("stderr")
