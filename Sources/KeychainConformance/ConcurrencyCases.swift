@@ -53,7 +53,7 @@ func survivesManyProcesses(_ backend: any KeychainBackend, _ context: Conformanc
     // Different items from many processes at once: none is lost.
     let writers = (0..<processes).map { index in
         KeychainCLIProcess(cli, ["--backend", context.backendName, "set", service, "proc\(index)"],
-                   input: Data("p\(index)".utf8), environment: context.environment)
+                           input: Data("p\(index)".utf8), environment: context.environment)
     }
     for (index, writer) in writers.enumerated() {
         let result = try writer.wait()
@@ -68,11 +68,15 @@ func survivesManyProcesses(_ backend: any KeychainBackend, _ context: Conformanc
                                 input: nil, environment: context.environment).wait()
     try expect(reader.status == 0 && reader.output == binary, "a child process read back different bytes: \(reader.errorText)")
 
-    // Racing adds of one new item across processes: exactly one wins.
-    let racers = (0..<processes).map { index in
+    // Racing adds of one new item across processes: exactly one wins. Each racer opens its
+    // backend and then waits for its secret, so releasing them together makes them collide.
+    let racers = (0..<processes).map { _ in
         KeychainCLIProcess(cli, ["--backend", context.backendName, "add", service, "raced"],
-                   input: Data("r\(index)".utf8), environment: context.environment)
+                           environment: context.environment, holdingInput: true)
     }
+    // Time for them to start and block on stdin; a late starter still races, only less tightly.
+    Thread.sleep(forTimeInterval: 0.3)
+    for (index, racer) in racers.enumerated() { racer.release(Data("r\(index)".utf8)) }
     let statuses = try racers.map { try $0.wait() }
     let winners = statuses.filter { $0.status == 0 }.count
     let duplicates = statuses.filter { $0.status == CLIExit.duplicate }.count

@@ -11,26 +11,37 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     }
 
     private let process = Process()
+    private let stdin = Pipe()
     private let stdout = Pipe()
     private let stderr = Pipe()
     private var launchError: Error?
 
     /// Starts `executable` with `arguments`, writes `input` (if any) to its stdin and closes it.
-    public init(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) {
+    /// With `holdingInput`, stdin stays open until `release(_:)`: the CLI reads its secret only
+    /// after it has opened its backend, so releasing several held processes back to back makes
+    /// them hit the store at nearly the same moment, which is what a race test needs.
+    public init(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+                holdingInput: Bool = false) {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let stdin = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
         do {
             try process.run()
-            if let input { stdin.fileHandleForWriting.write(input) }
-            try stdin.fileHandleForWriting.close()
         } catch {
             launchError = error
+            return
         }
+        if !holdingInput { release(input) }
+    }
+
+    /// Writes `input` (if any) to the process's stdin and closes it.
+    public func release(_ input: Data?) {
+        guard launchError == nil else { return }
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try? stdin.fileHandleForWriting.close()
     }
 
     /// Waits for the process and collects its output.
