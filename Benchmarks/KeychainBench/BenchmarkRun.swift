@@ -62,6 +62,7 @@ struct BenchmarkRun {
                     .appendingPathComponent("keychain-bench-raw-\(ProcessInfo.processInfo.processIdentifier)").path
                 return try FileRawBaseline(directory: directory)
             case "vault": return try VaultRawBaseline()
+            case "secret-service": return try SecretServiceRawBaseline()
             default: return nil
             }
         } catch {

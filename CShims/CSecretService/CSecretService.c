@@ -95,7 +95,10 @@ enum {
     X(int, secret_item_delete_sync, (void *, void *, GError **)) \
     X(void *, secret_value_new, (const char *, long, const char *)) \
     X(const char *, secret_value_get, (void *, size_t *)) \
-    X(void, secret_value_unref, (void *))
+    X(void, secret_value_unref, (void *)) \
+    X(int, secret_password_storev_sync, (const void *, void *, const char *, const char *, const char *, void *, GError **)) \
+    X(char *, secret_password_lookupv_sync, (const void *, void *, void *, GError **)) \
+    X(void, secret_password_free, (char *))
 
 #define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
 CSECRETSERVICE_FUNCTIONS(DECLARE_POINTER)
@@ -467,4 +470,33 @@ int csecretservice_item_delete(void *item, void *cancellable, CSecretServiceErro
     int done = p_secret_item_delete_sync(item, cancellable, &failure);
     take_error(failure, error);
     return done ? 0 : -1;
+}
+
+// --- libsecret's one-call password functions, for the benchmark's baseline ---------------------
+
+int csecretservice_password_store(const char *service, const char *account, const char *password,
+                                  CSecretServiceError *error) {
+    const char *keys[2] = {"service", "username"};
+    const char *values[2] = {service, account};
+    void *table = attribute_table(keys, values, 2);
+    GError *failure = NULL;
+    int stored = p_secret_password_storev_sync(NULL, table, NULL, "keychain-bench baseline", password, NULL, &failure);
+    p_g_hash_table_unref(table);
+    take_error(failure, error);
+    return stored ? 0 : -1;
+}
+
+char *csecretservice_password_lookup(const char *service, const char *account, CSecretServiceError *error) {
+    const char *keys[2] = {"service", "username"};
+    const char *values[2] = {service, account};
+    void *table = attribute_table(keys, values, 2);
+    GError *failure = NULL;
+    char *password = p_secret_password_lookupv_sync(NULL, table, NULL, &failure);
+    p_g_hash_table_unref(table);
+    take_error(failure, error);
+    return password;
+}
+
+void csecretservice_password_free(char *password) {
+    if (password != NULL) p_secret_password_free(password);
 }
