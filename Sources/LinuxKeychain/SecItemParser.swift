@@ -39,16 +39,33 @@ struct SecItemParser {
         case copyMatching, updateQuery, delete
     }
 
-    private let entries: [(name: String, value: Any)]
+    /// One key of the dictionary with its role, looked up once; nil for an unknown key, which
+    /// fails only when the walk reaches it, so that errors keep their order.
+    private struct Entry {
+        let name: String
+        let role: SecItemKeyRole?
+        let value: Any
+    }
+
+    private let entries: [Entry]
 
     private init(_ dictionary: CFDictionary, name: String) throws {
-        var entries: [(name: String, value: Any)] = []
-        for (key, value) in dictionary {
+        // One pass over the storage: iterating the dictionary instead would look every key up
+        // again, hashing each NSString key character by character.
+        let count = dictionary.count
+        var keys: [Any] = []
+        var values: [Any] = []
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+        dictionary.getObjects(&values, andKeys: &keys, count: count)
+        var entries: [Entry] = []
+        entries.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, values) {
             guard let keyName = SecItemValue.text(key) else {
                 throw KeychainError.badParameter(
                     "Every key of the \(name) dictionary must be a kSec constant (a string), not \(SecItemValue.typeName(of: key)).")
             }
-            entries.append((keyName, value))
+            entries.append(Entry(name: keyName, role: SecItemKeyRole.of(keyName), value: value))
         }
         self.entries = entries
     }
@@ -74,18 +91,19 @@ struct SecItemParser {
 
     private func search(for purpose: Purpose) throws -> SecItemSearch {
         var itemClass = try declaredClass()
-        var constraints = ItemAttributes()
+        var constraints = ItemAttributes(Dictionary(minimumCapacity: entries.count))
         var matchesNothing = false
         var matchesAnySynchronizable = false
         var returns = SecItemReturns()
         var limit = MatchLimit.one
         var referenced: PrimaryKey?
 
-        for (name, value) in entries {
-            switch try role(of: name) {
+        for entry in entries {
+            let value = entry.value
+            switch try role(of: entry) {
             case .itemClass, .withoutEffect:
                 continue
-            case .attribute(.synchronizable) where SecItemValue.text(value) == kSecAttrSynchronizableAny as String:
+            case .attribute(.synchronizable) where SecItemValue.text(value) == Self.synchronizableAny:
                 matchesAnySynchronizable = true
             case .attribute(let key):
                 Self.constrain(&constraints, key, try Self.attribute(value, for: key), conflict: &matchesNothing)
@@ -138,11 +156,13 @@ struct SecItemParser {
         guard let itemClass = try declaredClass() else {
             throw KeychainError.badParameter("SecItemAdd needs kSecClass: kSecClassGenericPassword or kSecClassInternetPassword.")
         }
-        var attributes = ItemAttributes()
+        // One more than the entries, for the default accessibility added below.
+        var attributes = ItemAttributes(Dictionary(minimumCapacity: entries.count + 1))
         var secret: SecretBytes?
         var returns = SecItemReturns()
-        for (name, value) in entries {
-            switch try role(of: name) {
+        for entry in entries {
+            let value = entry.value
+            switch try role(of: entry) {
             case .itemClass, .withoutEffect, .matchLimit:
                 continue
             case .attribute(let key) where key.isMaintainedByLibrary:
@@ -180,11 +200,12 @@ struct SecItemParser {
             throw KeychainError.badParameter("kSecClass in attributesToUpdate differs from the query's; an update cannot change an item's class.")
         }
         var changes = ItemChanges()
-        for (name, value) in entries {
-            switch try role(of: name) {
+        for entry in entries {
+            let value = entry.value
+            switch try role(of: entry) {
             case .itemClass:
                 continue
-            case .withoutEffect where !name.hasPrefix("m_"):
+            case .withoutEffect where !entry.name.hasPrefix("m_"):
                 continue
             case .attribute(let key) where key.isMaintainedByLibrary:
                 continue
@@ -198,7 +219,7 @@ struct SecItemParser {
                 throw KeychainError(errSecUnimplemented, reason)
             case .withoutEffect, .valueReference, .valuePersistentReference, .returnData, .returnAttributes,
                  .returnReference, .returnPersistentReference, .matchLimit:
-                throw KeychainError.badParameter("'\(name)' belongs in the query of SecItemUpdate, not in attributesToUpdate; move it to the first dictionary.")
+                throw KeychainError.badParameter("'\(entry.name)' belongs in the query of SecItemUpdate, not in attributesToUpdate; move it to the first dictionary.")
             }
         }
         try Self.checkBelong(changes.attributes, to: itemClass)
@@ -209,7 +230,7 @@ struct SecItemParser {
 
     /// The class named by `kSecClass`, nil when absent; non-password classes are refused.
     private func declaredClass() throws -> ItemClass? {
-        guard let value = entries.last(where: { $0.name == kSecClass as String })?.value else { return nil }
+        guard let value = entries.last(where: { $0.role == .itemClass })?.value else { return nil }
         guard let name = SecItemValue.text(value) else {
             throw KeychainError.badParameter("kSecClass must be a kSecClass constant (a string), not \(SecItemValue.typeName(of: value)).")
         }
@@ -222,9 +243,9 @@ struct SecItemParser {
         throw KeychainError.badParameter("'\(name)' is not a kSecClass value; use kSecClassGenericPassword or kSecClassInternetPassword.")
     }
 
-    private func role(of name: String) throws -> SecItemKeyRole {
-        guard let role = SecItemKeyRole.of(name) else {
-            throw KeychainError(errSecNoSuchAttr, "'\(name)' is not a key of Apple's password keychain API; remove it.")
+    private func role(of entry: Entry) throws -> SecItemKeyRole {
+        guard let role = entry.role else {
+            throw KeychainError(errSecNoSuchAttr, "'\(entry.name)' is not a key of Apple's password keychain API; remove it.")
         }
         return role
     }
@@ -250,11 +271,14 @@ struct SecItemParser {
 
     /// An attribute to store, which unlike a constraint cannot be `kSecAttrSynchronizableAny`.
     private static func storedAttribute(_ value: Any, for key: AttributeKey) throws -> AttributeValue {
-        if key == .synchronizable, SecItemValue.text(value) == kSecAttrSynchronizableAny as String {
+        if key == .synchronizable, SecItemValue.text(value) == synchronizableAny {
             throw KeychainError.badParameter("kSecAttrSynchronizableAny is for queries; an item is stored with kSecAttrSynchronizable true or false.")
         }
         return try attribute(value, for: key)
     }
+
+    // Bridged once: `kSecAttrSynchronizableAny as String` converts the NSString on every use.
+    private static let synchronizableAny = kSecAttrSynchronizableAny as String
 
     /// Adds a constraint; a second, different value for the same key means nothing matches.
     private static func constrain(_ constraints: inout ItemAttributes, _ key: AttributeKey, _ value: AttributeValue,

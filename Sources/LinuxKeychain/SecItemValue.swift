@@ -28,9 +28,23 @@ enum SecItemValue {
     /// A whole number in `Int64` range. A Swift `Bool` is not one; an `NSNumber` holding a
     /// fraction or an out-of-range value is not one either.
     static func integer(_ value: Any) -> Int64? {
+        // Dictionaries hold numbers as NSNumber, so that case comes first: the cast to a
+        // protocol below asks the runtime for a conformance, which is slow, and fails for one.
+        if let number = numberObject(value) { return integer(exactly: number) }
         if type(of: value) == Bool.self { return nil }
         if let integer = value as? any BinaryInteger { return Int64(exactly: integer) }
         guard let number = value as? NSNumber else { return nil }
+        return integer(exactly: number)
+    }
+
+    /// `value` if it is an `NSNumber` object. Unlike `as? NSNumber`, this never bridges a
+    /// Swift `Bool` or integer into one, which `integer` treats differently.
+    private static func numberObject(_ value: Any) -> NSNumber? {
+        type(of: value) is NSNumber.Type ? value as? NSNumber : nil
+    }
+
+    /// The number if it is whole and fits `Int64`.
+    private static func integer(exactly number: NSNumber) -> Int64? {
         let real = number.doubleValue
         // 2^63 is exactly representable; anything at or beyond it does not fit.
         guard real.isFinite, real.rounded(.towardZero) == real,
