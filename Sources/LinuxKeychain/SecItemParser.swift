@@ -44,24 +44,17 @@ struct SecItemParser {
     private struct Entry {
         let name: String
         let role: SecItemKeyRole?
-        let value: Any
+        let value: SecItemValue
     }
 
     private let entries: [Entry]
 
     private init(_ dictionary: CFDictionary, name: String) throws {
-        // One pass over the storage: iterating the dictionary instead would look every key up
-        // again, hashing each NSString key character by character.
-        let count = dictionary.count
-        var keys: [Any] = []
-        var values: [Any] = []
-        keys.reserveCapacity(count)
-        values.reserveCapacity(count)
-        dictionary.getObjects(&values, andKeys: &keys, count: count)
+        let stored = SecItemDictionary.entries(of: dictionary)
         var entries: [Entry] = []
-        entries.reserveCapacity(keys.count)
-        for (key, value) in zip(keys, values) {
-            guard let keyName = SecItemValue.text(key) else {
+        entries.reserveCapacity(stored.count)
+        for (key, value) in stored {
+            guard let keyName = SecItemDictionary.name(ofKey: key) else {
                 throw KeychainError.badParameter(
                     "Every key of the \(name) dictionary must be a kSec constant (a string), not \(SecItemValue.typeName(of: key)).")
             }
@@ -103,7 +96,7 @@ struct SecItemParser {
             switch try role(of: entry) {
             case .itemClass, .withoutEffect:
                 continue
-            case .attribute(.synchronizable) where SecItemValue.text(value) == Self.synchronizableAny:
+            case .attribute(.synchronizable) where value.text == Self.synchronizableAny:
                 matchesAnySynchronizable = true
             case .attribute(let key):
                 Self.constrain(&constraints, key, try Self.attribute(value, for: key), conflict: &matchesNothing)
@@ -231,8 +224,8 @@ struct SecItemParser {
     /// The class named by `kSecClass`, nil when absent; non-password classes are refused.
     private func declaredClass() throws -> ItemClass? {
         guard let value = entries.last(where: { $0.role == .itemClass })?.value else { return nil }
-        guard let name = SecItemValue.text(value) else {
-            throw KeychainError.badParameter("kSecClass must be a kSecClass constant (a string), not \(SecItemValue.typeName(of: value)).")
+        guard let name = value.text else {
+            throw KeychainError.badParameter("kSecClass must be a kSecClass constant (a string), not \(value.typeName).")
         }
         if let itemClass = ItemClass(rawValue: name) { return itemClass }
         let unstored: Set<String> = [kSecClassCertificate as String, kSecClassKey as String, kSecClassIdentity as String]
@@ -261,8 +254,8 @@ struct SecItemParser {
     // MARK: Values
 
     /// An attribute as a query constraint; `kSecAttrAccessible` must be one of Apple's values.
-    private static func attribute(_ value: Any, for key: AttributeKey) throws -> AttributeValue {
-        let parsed = try SecItemValue.attribute(value, for: key)
+    private static func attribute(_ value: SecItemValue, for key: AttributeKey) throws -> AttributeValue {
+        let parsed = try value.attribute(for: key)
         if key == .accessible, case .string(let name) = parsed, !SecItemKeyRole.accessibilityValues.contains(name) {
             throw KeychainError.badParameter("'\(name)' is not a kSecAttrAccessible value; use e.g. kSecAttrAccessibleWhenUnlocked.")
         }
@@ -270,8 +263,8 @@ struct SecItemParser {
     }
 
     /// An attribute to store, which unlike a constraint cannot be `kSecAttrSynchronizableAny`.
-    private static func storedAttribute(_ value: Any, for key: AttributeKey) throws -> AttributeValue {
-        if key == .synchronizable, SecItemValue.text(value) == synchronizableAny {
+    private static func storedAttribute(_ value: SecItemValue, for key: AttributeKey) throws -> AttributeValue {
+        if key == .synchronizable, value.text == synchronizableAny {
             throw KeychainError.badParameter("kSecAttrSynchronizableAny is for queries; an item is stored with kSecAttrSynchronizable true or false.")
         }
         return try attribute(value, for: key)
@@ -298,30 +291,30 @@ struct SecItemParser {
 
     /// The secret, copied into zeroed-on-release storage. The caller's `Data` stays the
     /// caller's to clear: zeroing it here would only zero a copy-on-write duplicate.
-    private static func secret(_ value: Any) throws -> SecretBytes {
+    private static func secret(_ value: SecItemValue) throws -> SecretBytes {
         SecretBytes(try secretData(value))
     }
 
     /// The `kSecValueData` value, shared rather than copied.
-    private static func secretData(_ value: Any) throws -> Data {
-        guard let data = SecItemValue.data(value) else {
-            throw KeychainError.badParameter("kSecValueData must be Data (CFData), not \(SecItemValue.typeName(of: value)).")
+    private static func secretData(_ value: SecItemValue) throws -> Data {
+        guard let data = value.data else {
+            throw KeychainError.badParameter("kSecValueData must be Data (CFData), not \(value.typeName).")
         }
         return data
     }
 
-    private static func flag(_ value: Any, name: String) throws -> Bool {
-        guard let flag = SecItemValue.flag(value) else {
-            throw KeychainError.badParameter("\(name) must be a Bool (kCFBooleanTrue or kCFBooleanFalse), not \(SecItemValue.typeName(of: value)).")
+    private static func flag(_ value: SecItemValue, name: String) throws -> Bool {
+        guard let flag = value.flag else {
+            throw KeychainError.badParameter("\(name) must be a Bool (kCFBooleanTrue or kCFBooleanFalse), not \(value.typeName).")
         }
         return flag
     }
 
-    private static func limit(_ value: Any) throws -> MatchLimit {
-        if let name = SecItemValue.text(value) {
+    private static func limit(_ value: SecItemValue) throws -> MatchLimit {
+        if let name = value.text {
             if name == kSecMatchLimitOne as String { return .one }
             if name == kSecMatchLimitAll as String { return .all }
-        } else if let count = SecItemValue.integer(value), count >= 1, let maximum = Int(exactly: count) {
+        } else if let count = value.integer, count >= 1, let maximum = Int(exactly: count) {
             return maximum == 1 ? .one : .count(maximum)
         }
         throw KeychainError.badParameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number of at least 1.")
@@ -329,31 +322,31 @@ struct SecItemParser {
 
     /// The accessibility class of a `kSecAttrAccessControl` value, or nil when it carries
     /// constraints, which no stored item can have.
-    private static func protectionIfStorable(_ value: Any) throws -> String? {
-        guard let control = value as? SecAccessControl else {
-            throw KeychainError.badParameter("kSecAttrAccessControl must be a SecAccessControl from SecAccessControlCreateWithFlags, not \(SecItemValue.typeName(of: value)).")
+    private static func protectionIfStorable(_ value: SecItemValue) throws -> String? {
+        guard let control = value.object(SecAccessControl.self) else {
+            throw KeychainError.badParameter("kSecAttrAccessControl must be a SecAccessControl from SecAccessControlCreateWithFlags, not \(value.typeName).")
         }
         return control.flags.isEmpty ? control.protection : nil
     }
 
     /// The accessibility class of a `kSecAttrAccessControl` value to store; refuses
     /// constraints Linux cannot enforce rather than store the item without them.
-    private static func protection(of value: Any) throws -> String {
+    private static func protection(of value: SecItemValue) throws -> String {
         if let protection = try protectionIfStorable(value) { return protection }
-        let flags = (value as? SecAccessControl)?.flags.rawValue ?? 0
+        let flags = value.object(SecAccessControl.self)?.flags.rawValue ?? 0
         throw KeychainError(errSecUnimplemented,
             "This item's access control demands user presence, biometry, a passcode, an application password or a Secure Enclave key (SecAccessControlCreateFlags \(flags)); Linux cannot enforce that, so the item is refused rather than stored unprotected. Pass no flags, or use kSecAttrAccessible alone.")
     }
 
-    private static func reference(_ value: Any) throws -> PrimaryKey {
-        guard let item = value as? SecKeychainItem else {
-            throw KeychainError.badParameter("kSecValueRef must be a reference returned by kSecReturnRef, not \(SecItemValue.typeName(of: value)).")
+    private static func reference(_ value: SecItemValue) throws -> PrimaryKey {
+        guard let item = value.object(SecKeychainItem.self) else {
+            throw KeychainError.badParameter("kSecValueRef must be a reference returned by kSecReturnRef, not \(value.typeName).")
         }
         return item.primaryKey
     }
 
-    private static func persistentReference(_ value: Any) throws -> PrimaryKey {
-        guard let data = SecItemValue.data(value), let key = PrimaryKey(encoded: data) else {
+    private static func persistentReference(_ value: SecItemValue) throws -> PrimaryKey {
+        guard let data = value.data, let key = PrimaryKey(encoded: data) else {
             throw KeychainError.badParameter("kSecValuePersistentRef must be Data returned by kSecReturnPersistentRef.")
         }
         return key
