@@ -10,24 +10,20 @@ import Foundation
 /// by an exact class check, and looks up only the other values as iterating would. The values
 /// read exactly as iterating would give them; `SecItemDictionaryTests` compares the two.
 enum SecItemDictionary {
-    /// Every key as stored (a key is not converted) with its value.
-    static func entries(of dictionary: NSDictionary) -> [(key: Any, value: SecItemValue)] {
+    /// Calls `body` with every key as stored (a key is not converted) and its value, in the
+    /// dictionary's order, until `body` throws.
+    static func forEachEntry(of dictionary: NSDictionary, _ body: (_ key: Any, _ value: SecItemValue) throws -> Void) rethrows {
         let dictionaryClass = type(of: dictionary)
         guard dictionaryClass == NSDictionary.self || dictionaryClass == NSMutableDictionary.self else {
             // Another subclass promises no common order for `allKeys` and `allValues`.
-            return dictionary.map { (key: $0.key, value: .other($0.value)) }
+            for (key, value) in dictionary { try body(key, .other(value)) }
+            return
         }
         // Both come from the one storage in its one order, as a Swift dictionary's `keys` and
         // `values` do, so they pair up by position.
-        let keys = dictionary.allKeys
-        let values = dictionary.allValues
-        var entries: [(key: Any, value: SecItemValue)] = []
-        entries.reserveCapacity(keys.count)
-        for (key, stored) in zip(keys, values) {
-            let value = converted(stored) ?? .other(dictionary.object(forKey: key) ?? stored)
-            entries.append((key, value))
+        for (key, stored) in zip(dictionary.allKeys, dictionary.allValues) {
+            try body(key, converted(stored) ?? .other(dictionary.object(forKey: key) ?? stored))
         }
-        return entries
     }
 
     /// The name of a key as stored, if it is a string.

@@ -27,23 +27,20 @@ enum SecItemKeyRole: Sendable, Equatable {
         rolesByName[name]
     }
 
-    /// The attributes an item of `itemClass` can carry; any other attribute key is
-    /// `errSecNoSuchAttr`, as in Apple's schema (a generic password has no server).
-    static func attributes(of itemClass: ItemClass) -> Set<AttributeKey> {
-        switch itemClass {
-        case .genericPassword: return genericPasswordAttributes
-        case .internetPassword: return internetPasswordAttributes
+    /// Whether an item of `itemClass` can carry `key`; any other attribute key is
+    /// `errSecNoSuchAttr`, as in Apple's schema (a generic password has no server). A switch
+    /// rather than a set: it costs no hashing, and a new attribute does not compile until placed.
+    static func isAttribute(_ key: AttributeKey, of itemClass: ItemClass) -> Bool {
+        switch key {
+        case .service, .generic:
+            return itemClass == .genericPassword
+        case .server, .protocol, .port, .path, .authenticationType, .securityDomain:
+            return itemClass == .internetPassword
+        case .accessGroup, .account, .label, .itemDescription, .comment, .creator, .type, .accessible,
+             .synchronizable, .isInvisible, .isNegative, .creationDate, .modificationDate:
+            return true
         }
     }
-
-    // Built once rather than per call: every SecItem call checks its attributes against them.
-    private static let commonAttributes: Set<AttributeKey> = [
-        .accessGroup, .account, .label, .itemDescription, .comment, .creator, .type, .accessible,
-        .synchronizable, .isInvisible, .isNegative, .creationDate, .modificationDate,
-    ]
-    private static let genericPasswordAttributes = commonAttributes.union([.service, .generic])
-    private static let internetPasswordAttributes = commonAttributes.union(
-        [.server, .protocol, .port, .path, .authenticationType, .securityDomain])
 
     /// The values `kSecAttrAccessible` accepts.
     static let accessibilityValues: Set<String> = Set([

@@ -8,8 +8,11 @@ struct SecItemReturns: Equatable, Sendable {
     var persistentReference = false
 
     /// How many kinds of result were asked for; more than one makes each result a dictionary.
-    var count: Int { [data, attributes, reference, persistentReference].filter { $0 }.count }
-    var isEmpty: Bool { count == 0 }
+    var count: Int {
+        // Added up rather than filtered from an array, which would allocate on every call.
+        (data ? 1 : 0) + (attributes ? 1 : 0) + (reference ? 1 : 0) + (persistentReference ? 1 : 0)
+    }
+    var isEmpty: Bool { !(data || attributes || reference || persistentReference) }
 }
 
 /// A parsed query of `SecItemCopyMatching`, `SecItemUpdate` or `SecItemDelete`.
@@ -50,10 +53,9 @@ struct SecItemParser {
     private let entries: [Entry]
 
     private init(_ dictionary: CFDictionary, name: String) throws {
-        let stored = SecItemDictionary.entries(of: dictionary)
         var entries: [Entry] = []
-        entries.reserveCapacity(stored.count)
-        for (key, value) in stored {
+        entries.reserveCapacity(dictionary.count)
+        try SecItemDictionary.forEachEntry(of: dictionary) { key, value in
             guard let keyName = SecItemDictionary.name(ofKey: key) else {
                 throw KeychainError.badParameter(
                     "Every key of the \(name) dictionary must be a kSec constant (a string), not \(SecItemValue.typeName(of: key)).")
@@ -244,8 +246,7 @@ struct SecItemParser {
     }
 
     private static func checkBelong(_ attributes: ItemAttributes, to itemClass: ItemClass) throws {
-        let allowed = SecItemKeyRole.attributes(of: itemClass)
-        for (key, _) in attributes where !allowed.contains(key) {
+        for (key, _) in attributes where !SecItemKeyRole.isAttribute(key, of: itemClass) {
             let className = itemClass == .genericPassword ? "kSecClassGenericPassword" : "kSecClassInternetPassword"
             throw KeychainError(errSecNoSuchAttr, "\(key.appleConstantName) is not an attribute of \(className) items; remove it.")
         }

@@ -26,7 +26,13 @@ struct SecItemDictionaryTests {
     }
 
     @Test func anEmptyDictionaryHasNoEntries() {
-        #expect(SecItemDictionary.entries(of: NSDictionary()).isEmpty)
+        #expect(entries(of: NSDictionary()).isEmpty)
+    }
+
+    private func entries(of dictionary: NSDictionary) -> [(key: Any, value: SecItemValue)] {
+        var entries: [(key: Any, value: SecItemValue)] = []
+        SecItemDictionary.forEachEntry(of: dictionary) { entries.append(($0, $1)) }
+        return entries
     }
 
     /// Values of every type a caller might put in a query, Swift and Foundation forms alike;
@@ -44,7 +50,7 @@ struct SecItemDictionaryTests {
     ] }
 
     private func expectSameReading(of dictionary: NSDictionary, sourceLocation: SourceLocation = #_sourceLocation) {
-        let read = SecItemDictionary.entries(of: dictionary)
+        let read = entries(of: dictionary)
         let iterated = dictionary.map { (key: $0.key, value: SecItemValue.other($0.value)) }
         #expect(read.count == iterated.count, sourceLocation: sourceLocation)
         for (entry, expected) in zip(read, iterated) {
