@@ -9,6 +9,9 @@ import Foundation
 /// they are, converts the classes a query is mostly made of (strings, data, numbers, booleans)
 /// by an exact class check, and looks up only the other values as iterating would. The values
 /// read exactly as iterating would give them; `SecItemDictionaryTests` compares the two.
+///
+/// Each `unsafeDowncast` follows an exact class check: it spares a second runtime cast.
+/// As with any Foundation collection, the caller must not mutate the dictionary meanwhile.
 enum SecItemDictionary {
     /// Calls `body` with every key as stored (a key is not converted) and its value, in the
     /// dictionary's order, until `body` throws.
