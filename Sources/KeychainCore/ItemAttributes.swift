@@ -12,13 +12,17 @@ public enum ItemClass: String, CaseIterable, Hashable, Sendable {
     /// Two items with equal values for all of them are duplicates.
     public var primaryKeyAttributes: [AttributeKey] {
         switch self {
-        case .genericPassword:
-            return [.accessGroup, .service, .account, .synchronizable]
-        case .internetPassword:
-            return [.accessGroup, .account, .server, .protocol, .port, .path,
-                    .authenticationType, .securityDomain, .synchronizable]
+        case .genericPassword: return Self.genericPasswordKey
+        case .internetPassword: return Self.internetPasswordKey
         }
     }
+
+    // Stored once: every search and every primary key reads them, and a literal would
+    // allocate a new array on each read.
+    private static let genericPasswordKey: [AttributeKey] = [.accessGroup, .service, .account, .synchronizable]
+    private static let internetPasswordKey: [AttributeKey] = [
+        .accessGroup, .account, .server, .protocol, .port, .path, .authenticationType, .securityDomain, .synchronizable,
+    ]
 }
 
 /// One attribute an item can carry. Raw values are the strings behind Apple's `kSecAttr*`
@@ -63,6 +67,14 @@ public enum AttributeKey: String, CaseIterable, Hashable, Sendable, Comparable {
     }
 
     public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Hashes the case, not the raw value as a `RawRepresentable` would by default: every
+    /// search looks attributes up by key several times, and hashing their strings cost more than
+    /// the rest of a lookup in memory. A case without a payload is stored as its tag alone, so
+    /// equal keys have equal bytes.
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
+    }
 }
 
 /// A typed attribute value.

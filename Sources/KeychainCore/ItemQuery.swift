@@ -70,6 +70,25 @@ public struct ItemQuery: Sendable {
         return nil
     }
 
+    /// The primary key of the only item this query can match, when it constrains every
+    /// primary-key attribute of its class (and does not match any synchronizable value); nil
+    /// otherwise. A backend may look that item up directly, then confirm it with `matches`.
+    ///
+    /// It holds because `matches` and `PrimaryKey` agree on missing values: a matching item has
+    /// each constrained value, or lacks a flag or string that the constraint gives as false or
+    /// "", which `PrimaryKey` counts the same way.
+    public var onlyMatchingPrimaryKey: PrimaryKey? {
+        let keyAttributes = itemClass.primaryKeyAttributes
+        guard !matchesAnySynchronizable, constraints.values.count >= keyAttributes.count else { return nil }
+        var components: [AttributeValue] = []
+        components.reserveCapacity(keyAttributes.count)
+        for key in keyAttributes {
+            guard let value = constraints[key] else { return nil }
+            components.append(value)
+        }
+        return PrimaryKey(itemClass: itemClass, components: components)
+    }
+
     /// The constraint on `key` as a string, for backends that can narrow a native search by it.
     public func constrainedString(_ key: AttributeKey) -> String? { constraints.string(key) }
 }

@@ -38,6 +38,12 @@ public struct PrimaryKey: Hashable, Sendable, Comparable {
         }
     }
 
+    /// A key from values already in `itemClass.primaryKeyAttributes` order, none missing.
+    init(itemClass: ItemClass, components: [AttributeValue]) {
+        self.itemClass = itemClass
+        self.components = components
+    }
+
     private static func normalized(_ value: AttributeValue?, kind: AttributeValue.Kind) -> AttributeValue {
         if let value { return value }
         switch kind {

@@ -56,7 +56,7 @@ public final class SecAccessControl: Hashable, Sendable, CustomStringConvertible
 public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protection: CFTypeRef,
                                             _ flags: SecAccessControlCreateFlags,
                                             _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? {
-    guard let name = SecItemValue.text(protection), SecItemKeyRole.accessibilityValues.contains(name) else {
+    guard let name = SecItemValue.other(protection).text, SecItemKeyRole.accessibilityValues.contains(name) else {
         let message = "The protection of SecAccessControlCreateWithFlags must be a kSecAttrAccessible value."
         error?.pointee = Unmanaged.passRetained(NSError.keychainError(errSecParam, message))
         return nil

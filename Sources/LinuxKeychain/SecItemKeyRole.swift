@@ -24,20 +24,21 @@ enum SecItemKeyRole: Sendable, Equatable {
     /// The role of `name`, or nil when it is no key of Apple's password surface (those fail
     /// with `errSecNoSuchAttr`, as unknown attributes do on Apple platforms).
     static func of(_ name: String) -> SecItemKeyRole? {
-        if let key = AttributeKey(rawValue: name) { return .attribute(key) }
-        return fixedRoles[name]
+        rolesByName[name]
     }
 
-    /// The attributes an item of `itemClass` can carry; any other attribute key is
-    /// `errSecNoSuchAttr`, as in Apple's schema (a generic password has no server).
-    static func attributes(of itemClass: ItemClass) -> Set<AttributeKey> {
-        let common: Set<AttributeKey> = [.accessGroup, .account, .label, .itemDescription, .comment, .creator,
-                                         .type, .accessible, .synchronizable, .isInvisible, .isNegative,
-                                         .creationDate, .modificationDate]
-        switch itemClass {
-        case .genericPassword: return common.union([.service, .generic])
-        case .internetPassword:
-            return common.union([.server, .protocol, .port, .path, .authenticationType, .securityDomain])
+    /// Whether an item of `itemClass` can carry `key`; any other attribute key is
+    /// `errSecNoSuchAttr`, as in Apple's schema (a generic password has no server). A switch
+    /// rather than a set: it costs no hashing, and a new attribute does not compile until placed.
+    static func isAttribute(_ key: AttributeKey, of itemClass: ItemClass) -> Bool {
+        switch key {
+        case .service, .generic:
+            return itemClass == .genericPassword
+        case .server, .protocol, .port, .path, .authenticationType, .securityDomain:
+            return itemClass == .internetPassword
+        case .accessGroup, .account, .label, .itemDescription, .comment, .creator, .type, .accessible,
+             .synchronizable, .isInvisible, .isNegative, .creationDate, .modificationDate:
+            return true
         }
     }
 
@@ -48,7 +49,8 @@ enum SecItemKeyRole: Sendable, Equatable {
         kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, kSecAttrAccessibleAlwaysThisDeviceOnly,
     ].map { $0 as String })
 
-    private static let fixedRoles: [String: SecItemKeyRole] = {
+    /// Every key's role in one table, so that each key of a dictionary costs one lookup.
+    private static let rolesByName: [String: SecItemKeyRole] = {
         var roles: [CFString: SecItemKeyRole] = [
             kSecClass: .itemClass,
             kSecAttrAccessControl: .accessControl,
@@ -77,6 +79,9 @@ enum SecItemKeyRole: Sendable, Equatable {
             kSecMatchSubjectEndsWith, kSecMatchSubjectWholeString, kSecMatchTrustedOnly, kSecMatchValidOnDate,
         ]
         for key in withoutEffect { roles[key] = .withoutEffect }
-        return Dictionary(uniqueKeysWithValues: roles.map { ($0.key as String, $0.value) })
+        var rolesByName = Dictionary(uniqueKeysWithValues: roles.map { ($0.key as String, $0.value) })
+        // Attribute names win over any other meaning of the same string.
+        for key in AttributeKey.allCases { rolesByName[key.rawValue] = .attribute(key) }
+        return rolesByName
     }()
 }

@@ -8,8 +8,11 @@ struct SecItemReturns: Equatable, Sendable {
     var persistentReference = false
 
     /// How many kinds of result were asked for; more than one makes each result a dictionary.
-    var count: Int { [data, attributes, reference, persistentReference].filter { $0 }.count }
-    var isEmpty: Bool { count == 0 }
+    var count: Int {
+        // Added up rather than filtered from an array, which would allocate on every call.
+        (data ? 1 : 0) + (attributes ? 1 : 0) + (reference ? 1 : 0) + (persistentReference ? 1 : 0)
+    }
+    var isEmpty: Bool { !(data || attributes || reference || persistentReference) }
 }
 
 /// A parsed query of `SecItemCopyMatching`, `SecItemUpdate` or `SecItemDelete`.
@@ -39,16 +42,25 @@ struct SecItemParser {
         case copyMatching, updateQuery, delete
     }
 
-    private let entries: [(name: String, value: Any)]
+    /// One key of the dictionary with its role, looked up once; nil for an unknown key, which
+    /// fails only when the walk reaches it, so that errors keep their order.
+    private struct Entry {
+        let name: String
+        let role: SecItemKeyRole?
+        let value: SecItemValue
+    }
+
+    private let entries: [Entry]
 
     private init(_ dictionary: CFDictionary, name: String) throws {
-        var entries: [(name: String, value: Any)] = []
-        for (key, value) in dictionary {
-            guard let keyName = SecItemValue.text(key) else {
+        var entries: [Entry] = []
+        entries.reserveCapacity(dictionary.count)
+        try SecItemDictionary.forEachEntry(of: dictionary) { key, value in
+            guard let keyName = SecItemDictionary.name(ofKey: key) else {
                 throw KeychainError.badParameter(
                     "Every key of the \(name) dictionary must be a kSec constant (a string), not \(SecItemValue.typeName(of: key)).")
             }
-            entries.append((keyName, value))
+            entries.append(Entry(name: keyName, role: SecItemKeyRole.of(keyName), value: value))
         }
         self.entries = entries
     }
@@ -74,18 +86,19 @@ struct SecItemParser {
 
     private func search(for purpose: Purpose) throws -> SecItemSearch {
         var itemClass = try declaredClass()
-        var constraints = ItemAttributes()
+        var constraints = ItemAttributes(Dictionary(minimumCapacity: entries.count))
         var matchesNothing = false
         var matchesAnySynchronizable = false
         var returns = SecItemReturns()
         var limit = MatchLimit.one
         var referenced: PrimaryKey?
 
-        for (name, value) in entries {
-            switch try role(of: name) {
+        for entry in entries {
+            let value = entry.value
+            switch try role(of: entry) {
             case .itemClass, .withoutEffect:
                 continue
-            case .attribute(.synchronizable) where SecItemValue.text(value) == kSecAttrSynchronizableAny as String:
+            case .attribute(.synchronizable) where value.text == Self.synchronizableAny:
                 matchesAnySynchronizable = true
             case .attribute(let key):
                 Self.constrain(&constraints, key, try Self.attribute(value, for: key), conflict: &matchesNothing)
@@ -138,11 +151,13 @@ struct SecItemParser {
         guard let itemClass = try declaredClass() else {
             throw KeychainError.badParameter("SecItemAdd needs kSecClass: kSecClassGenericPassword or kSecClassInternetPassword.")
         }
-        var attributes = ItemAttributes()
+        // One more than the entries, for the default accessibility added below.
+        var attributes = ItemAttributes(Dictionary(minimumCapacity: entries.count + 1))
         var secret: SecretBytes?
         var returns = SecItemReturns()
-        for (name, value) in entries {
-            switch try role(of: name) {
+        for entry in entries {
+            let value = entry.value
+            switch try role(of: entry) {
             case .itemClass, .withoutEffect, .matchLimit:
                 continue
             case .attribute(let key) where key.isMaintainedByLibrary:
@@ -180,11 +195,12 @@ struct SecItemParser {
             throw KeychainError.badParameter("kSecClass in attributesToUpdate differs from the query's; an update cannot change an item's class.")
         }
         var changes = ItemChanges()
-        for (name, value) in entries {
-            switch try role(of: name) {
+        for entry in entries {
+            let value = entry.value
+            switch try role(of: entry) {
             case .itemClass:
                 continue
-            case .withoutEffect where !name.hasPrefix("m_"):
+            case .withoutEffect where !entry.name.hasPrefix("m_"):
                 continue
             case .attribute(let key) where key.isMaintainedByLibrary:
                 continue
@@ -198,7 +214,7 @@ struct SecItemParser {
                 throw KeychainError(errSecUnimplemented, reason)
             case .withoutEffect, .valueReference, .valuePersistentReference, .returnData, .returnAttributes,
                  .returnReference, .returnPersistentReference, .matchLimit:
-                throw KeychainError.badParameter("'\(name)' belongs in the query of SecItemUpdate, not in attributesToUpdate; move it to the first dictionary.")
+                throw KeychainError.badParameter("'\(entry.name)' belongs in the query of SecItemUpdate, not in attributesToUpdate; move it to the first dictionary.")
             }
         }
         try Self.checkBelong(changes.attributes, to: itemClass)
@@ -209,9 +225,9 @@ struct SecItemParser {
 
     /// The class named by `kSecClass`, nil when absent; non-password classes are refused.
     private func declaredClass() throws -> ItemClass? {
-        guard let value = entries.last(where: { $0.name == kSecClass as String })?.value else { return nil }
-        guard let name = SecItemValue.text(value) else {
-            throw KeychainError.badParameter("kSecClass must be a kSecClass constant (a string), not \(SecItemValue.typeName(of: value)).")
+        guard let value = entries.last(where: { $0.role == .itemClass })?.value else { return nil }
+        guard let name = value.text else {
+            throw KeychainError.badParameter("kSecClass must be a kSecClass constant (a string), not \(value.typeName).")
         }
         if let itemClass = ItemClass(rawValue: name) { return itemClass }
         let unstored: Set<String> = [kSecClassCertificate as String, kSecClassKey as String, kSecClassIdentity as String]
@@ -222,16 +238,15 @@ struct SecItemParser {
         throw KeychainError.badParameter("'\(name)' is not a kSecClass value; use kSecClassGenericPassword or kSecClassInternetPassword.")
     }
 
-    private func role(of name: String) throws -> SecItemKeyRole {
-        guard let role = SecItemKeyRole.of(name) else {
-            throw KeychainError(errSecNoSuchAttr, "'\(name)' is not a key of Apple's password keychain API; remove it.")
+    private func role(of entry: Entry) throws -> SecItemKeyRole {
+        guard let role = entry.role else {
+            throw KeychainError(errSecNoSuchAttr, "'\(entry.name)' is not a key of Apple's password keychain API; remove it.")
         }
         return role
     }
 
     private static func checkBelong(_ attributes: ItemAttributes, to itemClass: ItemClass) throws {
-        let allowed = SecItemKeyRole.attributes(of: itemClass)
-        for (key, _) in attributes where !allowed.contains(key) {
+        for (key, _) in attributes where !SecItemKeyRole.isAttribute(key, of: itemClass) {
             let className = itemClass == .genericPassword ? "kSecClassGenericPassword" : "kSecClassInternetPassword"
             throw KeychainError(errSecNoSuchAttr, "\(key.appleConstantName) is not an attribute of \(className) items; remove it.")
         }
@@ -240,8 +255,8 @@ struct SecItemParser {
     // MARK: Values
 
     /// An attribute as a query constraint; `kSecAttrAccessible` must be one of Apple's values.
-    private static func attribute(_ value: Any, for key: AttributeKey) throws -> AttributeValue {
-        let parsed = try SecItemValue.attribute(value, for: key)
+    private static func attribute(_ value: SecItemValue, for key: AttributeKey) throws -> AttributeValue {
+        let parsed = try value.attribute(for: key)
         if key == .accessible, case .string(let name) = parsed, !SecItemKeyRole.accessibilityValues.contains(name) {
             throw KeychainError.badParameter("'\(name)' is not a kSecAttrAccessible value; use e.g. kSecAttrAccessibleWhenUnlocked.")
         }
@@ -249,12 +264,15 @@ struct SecItemParser {
     }
 
     /// An attribute to store, which unlike a constraint cannot be `kSecAttrSynchronizableAny`.
-    private static func storedAttribute(_ value: Any, for key: AttributeKey) throws -> AttributeValue {
-        if key == .synchronizable, SecItemValue.text(value) == kSecAttrSynchronizableAny as String {
+    private static func storedAttribute(_ value: SecItemValue, for key: AttributeKey) throws -> AttributeValue {
+        if key == .synchronizable, value.text == synchronizableAny {
             throw KeychainError.badParameter("kSecAttrSynchronizableAny is for queries; an item is stored with kSecAttrSynchronizable true or false.")
         }
         return try attribute(value, for: key)
     }
+
+    // Bridged once: `kSecAttrSynchronizableAny as String` converts the NSString on every use.
+    private static let synchronizableAny = kSecAttrSynchronizableAny as String
 
     /// Adds a constraint; a second, different value for the same key means nothing matches.
     private static func constrain(_ constraints: inout ItemAttributes, _ key: AttributeKey, _ value: AttributeValue,
@@ -274,30 +292,30 @@ struct SecItemParser {
 
     /// The secret, copied into zeroed-on-release storage. The caller's `Data` stays the
     /// caller's to clear: zeroing it here would only zero a copy-on-write duplicate.
-    private static func secret(_ value: Any) throws -> SecretBytes {
+    private static func secret(_ value: SecItemValue) throws -> SecretBytes {
         SecretBytes(try secretData(value))
     }
 
     /// The `kSecValueData` value, shared rather than copied.
-    private static func secretData(_ value: Any) throws -> Data {
-        guard let data = SecItemValue.data(value) else {
-            throw KeychainError.badParameter("kSecValueData must be Data (CFData), not \(SecItemValue.typeName(of: value)).")
+    private static func secretData(_ value: SecItemValue) throws -> Data {
+        guard let data = value.data else {
+            throw KeychainError.badParameter("kSecValueData must be Data (CFData), not \(value.typeName).")
         }
         return data
     }
 
-    private static func flag(_ value: Any, name: String) throws -> Bool {
-        guard let flag = SecItemValue.flag(value) else {
-            throw KeychainError.badParameter("\(name) must be a Bool (kCFBooleanTrue or kCFBooleanFalse), not \(SecItemValue.typeName(of: value)).")
+    private static func flag(_ value: SecItemValue, name: String) throws -> Bool {
+        guard let flag = value.flag else {
+            throw KeychainError.badParameter("\(name) must be a Bool (kCFBooleanTrue or kCFBooleanFalse), not \(value.typeName).")
         }
         return flag
     }
 
-    private static func limit(_ value: Any) throws -> MatchLimit {
-        if let name = SecItemValue.text(value) {
+    private static func limit(_ value: SecItemValue) throws -> MatchLimit {
+        if let name = value.text {
             if name == kSecMatchLimitOne as String { return .one }
             if name == kSecMatchLimitAll as String { return .all }
-        } else if let count = SecItemValue.integer(value), count >= 1, let maximum = Int(exactly: count) {
+        } else if let count = value.integer, count >= 1, let maximum = Int(exactly: count) {
             return maximum == 1 ? .one : .count(maximum)
         }
         throw KeychainError.badParameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number of at least 1.")
@@ -305,31 +323,31 @@ struct SecItemParser {
 
     /// The accessibility class of a `kSecAttrAccessControl` value, or nil when it carries
     /// constraints, which no stored item can have.
-    private static func protectionIfStorable(_ value: Any) throws -> String? {
-        guard let control = value as? SecAccessControl else {
-            throw KeychainError.badParameter("kSecAttrAccessControl must be a SecAccessControl from SecAccessControlCreateWithFlags, not \(SecItemValue.typeName(of: value)).")
+    private static func protectionIfStorable(_ value: SecItemValue) throws -> String? {
+        guard let control = value.object(SecAccessControl.self) else {
+            throw KeychainError.badParameter("kSecAttrAccessControl must be a SecAccessControl from SecAccessControlCreateWithFlags, not \(value.typeName).")
         }
         return control.flags.isEmpty ? control.protection : nil
     }
 
     /// The accessibility class of a `kSecAttrAccessControl` value to store; refuses
     /// constraints Linux cannot enforce rather than store the item without them.
-    private static func protection(of value: Any) throws -> String {
+    private static func protection(of value: SecItemValue) throws -> String {
         if let protection = try protectionIfStorable(value) { return protection }
-        let flags = (value as? SecAccessControl)?.flags.rawValue ?? 0
+        let flags = value.object(SecAccessControl.self)?.flags.rawValue ?? 0
         throw KeychainError(errSecUnimplemented,
             "This item's access control demands user presence, biometry, a passcode, an application password or a Secure Enclave key (SecAccessControlCreateFlags \(flags)); Linux cannot enforce that, so the item is refused rather than stored unprotected. Pass no flags, or use kSecAttrAccessible alone.")
     }
 
-    private static func reference(_ value: Any) throws -> PrimaryKey {
-        guard let item = value as? SecKeychainItem else {
-            throw KeychainError.badParameter("kSecValueRef must be a reference returned by kSecReturnRef, not \(SecItemValue.typeName(of: value)).")
+    private static func reference(_ value: SecItemValue) throws -> PrimaryKey {
+        guard let item = value.object(SecKeychainItem.self) else {
+            throw KeychainError.badParameter("kSecValueRef must be a reference returned by kSecReturnRef, not \(value.typeName).")
         }
         return item.primaryKey
     }
 
-    private static func persistentReference(_ value: Any) throws -> PrimaryKey {
-        guard let data = SecItemValue.data(value), let key = PrimaryKey(encoded: data) else {
+    private static func persistentReference(_ value: SecItemValue) throws -> PrimaryKey {
+        guard let data = value.data, let key = PrimaryKey(encoded: data) else {
             throw KeychainError.badParameter("kSecValuePersistentRef must be Data returned by kSecReturnPersistentRef.")
         }
         return key

@@ -67,9 +67,9 @@ enum SecItemResultBuilder {
         guard let secret = item.secret else {
             throw KeychainError(errSecDataNotAvailable, "The backend returned the item with \(item.primaryKey.readableName) without its secret.")
         }
-        var copy = secret.makeData()
-        defer { SecretBytes.zero(&copy) }
-        return NSData(data: copy)
+        // Straight into the NSData the caller receives: an intermediate Data would be one
+        // more allocation and one more copy of the secret to zero.
+        return secret.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
     }
 
     private static func persistentReference(of item: KeychainItem) -> NSData {

@@ -1,36 +1,94 @@
 import Foundation
 
-/// Reads one value of an Apple query dictionary as the type a key needs.
+/// One value of an Apple query dictionary, read as the type a key needs.
 ///
 /// Values arrive in either form Foundation gives on Linux: Swift natives (`String`, `Data`,
 /// `Bool`, `Date`, integers) or their Foundation classes (`NSString`, `NSData`, `NSNumber`,
 /// `NSDate`). Every reader returns nil for anything else and never traps, whatever the value.
+///
+/// `SecItemDictionary` sorts the kinds a query is mostly made of into their own cases as it
+/// reads the dictionary, by class. Reading those costs a switch; reading `other` costs Swift's
+/// casts from `Any`, each a call into the runtime that costs more than a memory-backend lookup.
+/// Both give the same answer for the same value.
 enum SecItemValue {
-    static func text(_ value: Any) -> String? {
-        value as? String
+    /// A `String`.
+    case text(String)
+    /// A `Data`.
+    case data(Data)
+    /// A `Bool`, as Foundation hands out `kCFBooleanTrue` and `kCFBooleanFalse`.
+    case flag(Bool)
+    /// An `NSNumber` that is not one of the two `CFBoolean`s.
+    case number(NSNumber)
+    /// Anything else, read with Swift's casts.
+    case other(Any)
+
+    var text: String? {
+        switch self {
+        case .text(let text): return text
+        case .other(let value): return value as? String
+        case .data, .flag, .number: return nil
+        }
     }
 
-    static func data(_ value: Any) -> Data? {
-        value as? Data
+    var data: Data? {
+        switch self {
+        case .data(let data): return data
+        case .other(let value): return value as? Data
+        case .text, .flag, .number: return nil
+        }
     }
 
-    static func date(_ value: Any) -> Date? {
-        value as? Date
+    var date: Date? {
+        if case .other(let value) = self { return value as? Date }
+        return nil
     }
 
     /// A `CFBoolean`, `Bool` or number (non-zero is true), as Core Foundation reads flags.
-    static func flag(_ value: Any) -> Bool? {
-        if let flag = value as? Bool { return flag }
-        if let number = value as? NSNumber { return number.boolValue }
-        return nil
+    var flag: Bool? {
+        switch self {
+        case .flag(let flag): return flag
+        case .number(let number): return number.boolValue
+        case .other(let value):
+            if let flag = value as? Bool { return flag }
+            if let number = value as? NSNumber { return number.boolValue }
+            return nil
+        case .text, .data: return nil
+        }
     }
 
     /// A whole number in `Int64` range. A Swift `Bool` is not one; an `NSNumber` holding a
     /// fraction or an out-of-range value is not one either.
-    static func integer(_ value: Any) -> Int64? {
-        if type(of: value) == Bool.self { return nil }
-        if let integer = value as? any BinaryInteger { return Int64(exactly: integer) }
-        guard let number = value as? NSNumber else { return nil }
+    var integer: Int64? {
+        switch self {
+        case .number(let number): return Self.integer(exactly: number)
+        case .other(let value):
+            if type(of: value) == Bool.self { return nil }
+            if let integer = value as? any BinaryInteger { return Int64(exactly: integer) }
+            guard let number = value as? NSNumber else { return nil }
+            return Self.integer(exactly: number)
+        case .text, .data, .flag: return nil
+        }
+    }
+
+    /// The value as an object of class `Object`, such as `SecAccessControl`.
+    func object<Object: AnyObject>(_ objectClass: Object.Type) -> Object? {
+        if case .other(let value) = self { return value as? Object }
+        return nil
+    }
+
+    /// The value's dynamic type for messages; never its contents, which may be secret.
+    var typeName: String {
+        switch self {
+        case .text: return "String"
+        case .data: return "Data"
+        case .flag: return "Bool"
+        case .number(let number): return Self.typeName(of: number)
+        case .other(let value): return Self.typeName(of: value)
+        }
+    }
+
+    /// The number if it is whole and fits `Int64`.
+    private static func integer(exactly number: NSNumber) -> Int64? {
         let real = number.doubleValue
         // 2^63 is exactly representable; anything at or beyond it does not fit.
         guard real.isFinite, real.rounded(.towardZero) == real,
@@ -39,18 +97,18 @@ enum SecItemValue {
     }
 
     /// The value as `key` stores it, or `errSecParam` naming the key and the expected type.
-    static func attribute(_ value: Any, for key: AttributeKey) throws -> AttributeValue {
+    func attribute(for key: AttributeKey) throws -> AttributeValue {
         let parsed: AttributeValue?
         switch key.valueKind {
-        case .string: parsed = text(value).map(AttributeValue.string)
-        case .data: parsed = data(value).map(AttributeValue.data)
-        case .integer: parsed = integer(value).map(AttributeValue.integer)
-        case .bool: parsed = flag(value).map(AttributeValue.bool)
-        case .date: parsed = date(value).map(AttributeValue.date)
+        case .string: parsed = text.map(AttributeValue.string)
+        case .data: parsed = data.map(AttributeValue.data)
+        case .integer: parsed = integer.map(AttributeValue.integer)
+        case .bool: parsed = flag.map(AttributeValue.bool)
+        case .date: parsed = date.map(AttributeValue.date)
         }
         guard let parsed else {
             throw KeychainError.badParameter(
-                "The value for \(key.appleConstantName) must be \(key.valueKind.typeDescription), not \(typeName(of: value)).")
+                "The value for \(key.appleConstantName) must be \(key.valueKind.typeDescription), not \(typeName).")
         }
         return parsed
     }
