@@ -1,4 +1,3 @@
-import Foundation
 import KeychainCore
 
 /// The item a query can be answered from by reading one path, without listing a folder.
@@ -41,6 +40,6 @@ struct VaultDirectLookup {
     /// so an item found directly carries the same names as one found by listing.
     private static func asStoredInPath(_ value: AttributeValue) -> AttributeValue {
         guard case .string(let name) = value else { return value }
-        return .string(name.precomposedStringWithCanonicalMapping)
+        return .string(VaultPathSegment.canonicalComposition(of: name))
     }
 }
