@@ -182,6 +182,8 @@ public final class VaultBackend: KeychainBackend {
             if direct.isOnlyCandidate { return [] }
             candidates = try listCandidates(query, in: connection)
         } else {
+            // Other access groups may hold matches too, so the listing is needed anyway; the
+            // read travels beside it instead of after it.
             let pendingRead = connection.kv.startRead(path)
             candidates = try listCandidates(query, in: connection)
             leadingRead = try pendingRead.result()
