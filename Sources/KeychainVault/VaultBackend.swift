@@ -161,10 +161,42 @@ public final class VaultBackend: KeychainBackend {
 
     /// The items matching `query`, in primary-key order, at most `limit` of them.
     ///
-    /// Lists the service's (or server's) folder, or every folder of the class when the query
-    /// names none; decides the primary-key constraints from the entry names alone; reads only
-    /// the candidates, in order, until `limit` of them match in full.
+    /// A query that names the service (or server) and account first reads its leading path
+    /// (`VaultDirectLookup`), the one where ordinary items live: one GET answers a query that
+    /// fixes the whole primary key, and one that wants a single item when that item matches.
+    /// Anything else lists the folder, reading the leading path meanwhile when every match is
+    /// wanted, so that item costs no extra round trip.
     private func locate(_ query: ItemQuery, includeSecrets: Bool, limit: Int?, in connection: Connection) throws -> [StoredItem] {
+        guard let direct = VaultDirectLookup(query), limit != 0 else {
+            return try readMatches(of: query, among: listCandidates(query, in: connection), includeSecrets: includeSecrets,
+                                   limit: limit, alreadyRead: [:], in: connection)
+        }
+        let path = connection.layout.path(of: direct.key)
+        let leadingRead: VaultKV.ReadResult
+        let candidates: [(path: String, key: PrimaryKey)]
+        if direct.isOnlyCandidate || limit == 1 {
+            leadingRead = try connection.kv.read(path)
+            if let found = try matchingItem(leadingRead, at: path, key: direct.key, query: query, includeSecrets: includeSecrets) {
+                return [found]
+            }
+            if direct.isOnlyCandidate { return [] }
+            candidates = try listCandidates(query, in: connection)
+        } else {
+            // Other access groups may hold matches too, so the listing is needed anyway; the
+            // read travels beside it instead of after it.
+            let pendingRead = connection.kv.startRead(path)
+            candidates = try listCandidates(query, in: connection)
+            leadingRead = try pendingRead.result()
+        }
+        return try readMatches(of: query, among: candidates, includeSecrets: includeSecrets, limit: limit,
+                               alreadyRead: [path: leadingRead], in: connection)
+    }
+
+    /// The paths and keys of the items whose primary key may match `query`, in primary-key order.
+    ///
+    /// Lists the service's (or server's) folder, or every folder of the class when the query
+    /// names none, and decides the primary-key constraints from the entry names alone.
+    private func listCandidates(_ query: ItemQuery, in connection: Connection) throws -> [(path: String, key: PrimaryKey)] {
         let layout = connection.layout
         let itemClass = query.itemClass
         let groupSegments: [String]
@@ -189,17 +221,30 @@ public final class VaultBackend: KeychainBackend {
                 if keyQuery.matches(itemClass, key.attributes) { candidates.append((path, key)) }
             }
         }
-        candidates.sort { $0.key < $1.key }
+        return candidates.sorted { $0.key < $1.key }
+    }
 
+    /// Reads `candidates` in order, using the answers in `alreadyRead` instead of asking again,
+    /// until `limit` of them match `query` in full.
+    private func readMatches(of query: ItemQuery, among candidates: [(path: String, key: PrimaryKey)], includeSecrets: Bool,
+                             limit: Int?, alreadyRead: [String: VaultKV.ReadResult], in connection: Connection) throws -> [StoredItem] {
         var found: [StoredItem] = []
         for candidate in candidates {
             if let limit, found.count >= limit { break }
-            // An entry that vanished or was soft-deleted since the listing is simply not there.
-            guard case .present(let fields, let version) = try connection.kv.read(candidate.path) else { continue }
-            let item = try VaultItemFields.item(at: candidate.path, primaryKey: candidate.key, fields: fields,
-                                                includeSecret: includeSecrets)
-            if query.matches(item) { found.append(StoredItem(path: candidate.path, version: version, item: item)) }
+            let read = try alreadyRead[candidate.path] ?? connection.kv.read(candidate.path)
+            if let item = try matchingItem(read, at: candidate.path, key: candidate.key, query: query, includeSecrets: includeSecrets) {
+                found.append(item)
+            }
         }
         return found
+    }
+
+    /// The item `read` found at `path`, when it matches `query`. An entry that vanished or was
+    /// soft-deleted since it was listed is simply not there; one that cannot be decoded is an error.
+    private func matchingItem(_ read: VaultKV.ReadResult, at path: String, key: PrimaryKey, query: ItemQuery,
+                              includeSecrets: Bool) throws -> StoredItem? {
+        guard case .present(let fields, let version) = read else { return nil }
+        let item = try VaultItemFields.item(at: path, primaryKey: key, fields: fields, includeSecret: includeSecrets)
+        return query.matches(item) ? StoredItem(path: path, version: version, item: item) : nil
     }
 }

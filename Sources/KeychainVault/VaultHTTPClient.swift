@@ -71,12 +71,20 @@ final class VaultHTTPClient: @unchecked Sendable {
     /// that only the root namespace answers.
     func send(_ method: String, _ path: String, query: String? = nil, body: SecretBytes? = nil,
               inNamespace: Bool = true, timeout: TimeInterval) -> Result<VaultHTTPResponse, VaultTransportFailure> {
+        start(method, path, query: query, body: body, inNamespace: inNamespace, timeout: timeout).answer()
+    }
+
+    /// Sends one request and returns at once, so the caller can do other work (another
+    /// request) while it travels; `answer()` then waits for it, until `timeout` seconds after
+    /// this call at most. Arguments as for `send`.
+    func start(_ method: String, _ path: String, query: String? = nil, body: SecretBytes? = nil,
+               inNamespace: Bool = true, timeout: TimeInterval) -> VaultPendingRequest {
         guard let url = URL(string: "\(address)/v1/\(Self.percentEncoded(path))\(query.map { "?\($0)" } ?? "")") else {
-            return .failure(.other("no valid URL can be formed for the path '\(path)'"))
+            return VaultPendingRequest(failure: .other("no valid URL can be formed for the path '\(path)'"))
         }
         // FoundationNetworking's own timeout is whole seconds only and was seen never to fire
-        // on a server that accepts the connection and stays silent, so the wait below is what
-        // enforces `timeout`; this one is a second line of defence.
+        // on a server that accepts the connection and stays silent, so the wait in `answer()`
+        // is what enforces `timeout`; this one is a second line of defence.
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, timeout.rounded(.up)))
         request.httpMethod = method
         request.setValue(token.value, forHTTPHeaderField: "X-Vault-Token")
@@ -93,15 +101,7 @@ final class VaultHTTPClient: @unchecked Sendable {
             exchange.finish(data: data, response: response, error: error)
         }
         task.resume()
-        guard let (response, error) = exchange.wait(seconds: timeout) else {
-            task.cancel()
-            return .failure(.timedOut)
-        }
-        var bodyData = exchange.takeBody()
-        defer { SecretBytes.zero(&bodyData) }
-        if let error { return .failure(Self.transportFailure(error)) }
-        guard let http = response as? HTTPURLResponse else { return .failure(.other("the answer was not HTTP")) }
-        return .success(VaultHTTPResponse(status: http.statusCode, json: bodyData.isEmpty ? nil : VaultJSON.parse(bodyData)))
+        return VaultPendingRequest(task: task, exchange: exchange, deadline: .now() + timeout)
     }
 
     /// A `Data` that reads the secret's own storage instead of copying it. The deallocator
@@ -120,7 +120,7 @@ final class VaultHTTPClient: @unchecked Sendable {
         path.addingPercentEncoding(withAllowedCharacters: unreservedOrSlash) ?? path
     }
 
-    private static func transportFailure(_ error: any Error) -> VaultTransportFailure {
+    fileprivate static func transportFailure(_ error: any Error) -> VaultTransportFailure {
         guard let urlError = error as? URLError else { return .other(String(describing: error)) }
         switch urlError.code {
         case .timedOut:
@@ -141,6 +141,43 @@ final class VaultHTTPClient: @unchecked Sendable {
     }
 }
 
+/// A request in flight. Its answer is awaited at most once; a request whose answer is never
+/// awaited completes on its own, and its body is zeroed when the exchange is released.
+struct VaultPendingRequest {
+    private let state: State
+
+    private enum State {
+        case started(task: URLSessionDataTask, exchange: VaultExchange, deadline: DispatchTime)
+        case failedToStart(VaultTransportFailure)
+    }
+
+    fileprivate init(task: URLSessionDataTask, exchange: VaultExchange, deadline: DispatchTime) {
+        state = .started(task: task, exchange: exchange, deadline: deadline)
+    }
+
+    fileprivate init(failure: VaultTransportFailure) {
+        state = .failedToStart(failure)
+    }
+
+    /// Waits for the answer until the deadline set when the request started.
+    func answer() -> Result<VaultHTTPResponse, VaultTransportFailure> {
+        switch state {
+        case .failedToStart(let failure):
+            return .failure(failure)
+        case .started(let task, let exchange, let deadline):
+            guard let (response, error) = exchange.wait(until: deadline) else {
+                task.cancel()
+                return .failure(.timedOut)
+            }
+            var bodyData = exchange.takeBody()
+            defer { SecretBytes.zero(&bodyData) }
+            if let error { return .failure(VaultHTTPClient.transportFailure(error)) }
+            guard let http = response as? HTTPURLResponse else { return .failure(.other("the answer was not HTTP")) }
+            return .success(VaultHTTPResponse(status: http.statusCode, json: bodyData.isEmpty ? nil : VaultJSON.parse(bodyData)))
+        }
+    }
+}
+
 /// Hands one task's result from the session's queue to the waiting caller.
 private final class VaultExchange: @unchecked Sendable {
     // Written once, before `done` is signalled; read after the wait. The lock orders the two.
@@ -149,6 +186,11 @@ private final class VaultExchange: @unchecked Sendable {
     private var error: (any Error)?
     private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)
+
+    // A body nobody took (its request was never awaited, or timed out) may hold secrets.
+    deinit {
+        if var body { SecretBytes.zero(&body) }
+    }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
         lock.withLock {
@@ -159,9 +201,9 @@ private final class VaultExchange: @unchecked Sendable {
         done.signal()
     }
 
-    /// The response and error, or nil when nothing arrived within `seconds`.
-    func wait(seconds: TimeInterval) -> (response: URLResponse?, error: (any Error)?)? {
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+    /// The response and error, or nil when nothing arrived by `deadline`.
+    func wait(until deadline: DispatchTime) -> (response: URLResponse?, error: (any Error)?)? {
+        guard done.wait(timeout: deadline) == .success else { return nil }
         return lock.withLock { (response, error) }
     }
 

@@ -96,7 +96,7 @@ enum VaultPathSegment {
     static let emptyName = "%empty"
 
     static func encode(_ name: String) -> String {
-        let composed = name.precomposedStringWithCanonicalMapping
+        let composed = canonicalComposition(of: name)
         if composed.isEmpty { return emptyName }
         let onlyDots = composed.utf8.allSatisfy { $0 == UInt8(ascii: ".") }
         var encoded = ""
@@ -108,6 +108,13 @@ enum VaultPathSegment {
             }
         }
         return encoded
+    }
+
+    /// `name` in Unicode canonical composition (NFC), the form paths hold it in. ASCII text is
+    /// already composed, and skipping Foundation's conversion for it keeps listing a folder
+    /// cheap: each entry's names are decoded and encoded again to check them.
+    static func canonicalComposition(of name: String) -> String {
+        name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
     }
 
     /// The name a segment encodes, or nil when `encode` would not have written it: a malformed

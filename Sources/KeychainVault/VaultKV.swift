@@ -31,19 +31,38 @@ struct VaultKV: Sendable {
 
     /// GET `<mount>/data/<path>`.
     func read(_ path: String) throws -> ReadResult {
-        let response = try exchange("GET", "data", path, action: "reading")
-        switch response.status {
-        case 200:
-            guard let payload = response.json?["data"], let fields = payload["data"]?.members,
-                  let version = payload["metadata"]?["version"]?.integer else {
-                throw failures.make(errSecDecode, "The Vault item at '\(path)' is not a KV version 2 secret with fields; is KEYCHAIN_VAULT_MOUNT a KV version 2 mount?", "GET \(apiPath("data", path))")
+        try startRead(path).result()
+    }
+
+    /// A GET `<mount>/data/<path>` in flight, so another request can travel beside it.
+    struct PendingRead {
+        fileprivate let kv: VaultKV
+        let path: String
+        fileprivate let request: VaultPendingRequest
+
+        /// Waits for the answer; what `read` returns or throws.
+        func result() throws -> ReadResult {
+            let call = "GET \(kv.apiPath("data", path))"
+            let response = try kv.response(to: request, call: call)
+            switch response.status {
+            case 200:
+                guard let payload = response.json?["data"], let fields = payload["data"]?.members,
+                      let version = payload["metadata"]?["version"]?.integer else {
+                    throw kv.failures.make(errSecDecode, "The Vault item at '\(path)' is not a KV version 2 secret with fields; is KEYCHAIN_VAULT_MOUNT a KV version 2 mount?", call)
+                }
+                return .present(fields: fields, version: version)
+            case 404 where response.errorText.isEmpty:
+                return .absent(deletedVersion: response.json?["data"]?["metadata"]?["version"]?.integer)
+            default:
+                throw kv.failures.error(response, action: "reading", path: path, call: call)
             }
-            return .present(fields: fields, version: version)
-        case 404 where response.errorText.isEmpty:
-            return .absent(deletedVersion: response.json?["data"]?["metadata"]?["version"]?.integer)
-        default:
-            throw failures.error(response, action: "reading", path: path, call: "GET \(apiPath("data", path))")
         }
+    }
+
+    /// Starts reading `path` and returns without waiting for the answer.
+    func startRead(_ path: String) -> PendingRead {
+        PendingRead(kv: self, path: path,
+                    request: client.start("GET", apiPath("data", path), timeout: configuration.requestTimeout))
     }
 
     /// POST `<mount>/data/<path>` with `options.cas`: 0 creates only a new item, a version
@@ -92,11 +111,16 @@ struct VaultKV: Sendable {
     private func exchange(_ method: String, _ area: String, _ path: String, query: String? = nil,
                           body: SecretBytes? = nil, action: String) throws -> VaultHTTPResponse {
         let apiPath = apiPath(area, path)
-        switch client.send(method, apiPath, query: query, body: body, timeout: configuration.requestTimeout) {
+        let request = client.start(method, apiPath, query: query, body: body, timeout: configuration.requestTimeout)
+        return try response(to: request, call: "\(method) \(apiPath)")
+    }
+
+    private func response(to request: VaultPendingRequest, call: String) throws -> VaultHTTPResponse {
+        switch request.answer() {
         case .success(let response):
             return response
         case .failure(let failure):
-            throw failures.error(failure, call: "\(method) \(apiPath)", probing: false)
+            throw failures.error(failure, call: call, probing: false)
         }
     }
 }

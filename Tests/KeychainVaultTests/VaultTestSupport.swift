@@ -170,8 +170,50 @@ final class TestServerProcess {
             socketserver.ThreadingTCPServer.daemon_threads = True
             socketserver.ThreadingTCPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
             """
+        return try pythonServer(script, port: port, arguments: [mode])
+    }
+
+    /// An HTTP proxy in front of `upstream` that appends `METHOD /v1/path` of every request it
+    /// forwards to the file at `log`, so a test can count the requests an operation makes.
+    static func recordingProxy(upstream: String, log: URL) throws -> TestServerProcess {
+        let port = try VaultTestServer.unusedPort()
+        let script = """
+            import http.client, http.server, socketserver, sys, urllib.parse
+            upstream = urllib.parse.urlsplit(sys.argv[2])
+            log = open(sys.argv[3], "a", buffering=1)
+            class Handler(http.server.BaseHTTPRequestHandler):
+                protocol_version = "HTTP/1.1"
+                def forward(self):
+                    length = int(self.headers.get("Content-Length") or 0)
+                    body = self.rfile.read(length) if length else None
+                    log.write(self.command + " " + self.path + "\\n")
+                    connection = http.client.HTTPConnection(upstream.hostname, upstream.port)
+                    headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
+                    connection.request(self.command, self.path, body=body, headers=headers)
+                    answer = connection.getresponse()
+                    data = answer.read()
+                    self.send_response(answer.status)
+                    for k, v in answer.getheaders():
+                        if k.lower() not in ("transfer-encoding", "connection", "content-length"):
+                            self.send_header(k, v)
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    connection.close()
+                do_GET = do_POST = do_PUT = do_DELETE = forward
+                def log_message(self, *args):
+                    pass
+            socketserver.ThreadingTCPServer.daemon_threads = True
+            socketserver.ThreadingTCPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+            """
+        return try pythonServer(script, port: port, arguments: [upstream, log.path])
+    }
+
+    /// Runs `script` with the port as its first argument, then `arguments`, and waits until it
+    /// accepts connections on that port.
+    private static func pythonServer(_ script: String, port: Int, arguments: [String]) throws -> TestServerProcess {
         let server = try TestServerProcess(address: "http://127.0.0.1:\(port)", executable: try VaultTestServer.executable("python3"),
-                                           arguments: ["-c", script, String(port), mode], environment: [:])
+                                           arguments: ["-c", script, String(port)] + arguments, environment: [:])
         try server.waitUntilUp {
             let connect = try KeychainCLIProcess.run(try VaultTestServer.executable("python3"), ["-c",
                 "import socket; socket.create_connection(('127.0.0.1', \(port)), timeout=1).close()"])
