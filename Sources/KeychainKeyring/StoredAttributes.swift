@@ -16,11 +16,17 @@ struct StoredAttributes: Codable, Sendable {
     /// `ItemAttributes.encodedFields`: Apple attribute names to lossless text.
     var attributes: [String: String]
     var secretIsEmpty: Bool
+    /// The serial of the keyring the item was stored in; absent in items written by versions
+    /// before it was recorded. It tells the target's own item from one of the same name that
+    /// a lookup by name found in a keyring nested in the target (a session keyring usually
+    /// holds the user keyring), without reading the whole target.
+    var keyring: Int32?
 
-    init(_ item: KeychainItem) {
+    init(_ item: KeychainItem, storedIn keyring: Int32?) {
         format = Self.currentFormat
         attributes = item.attributes.encodedFields
         secretIsEmpty = item.secret?.isEmpty ?? true
+        self.keyring = keyring
     }
 
     func encoded() throws -> Data {

@@ -33,7 +33,7 @@ struct BrokenKeyTests {
         let secretKey = try Data("secret".utf8).withUnsafeBytes {
             try kernel.addUserKey(description.text, payload: $0, to: keyring)
         }
-        let attributes = try payload ?? StoredAttributes(item).encoded()
+        let attributes = try payload ?? StoredAttributes(item, storedIn: target).encoded()
         let attributesKey = try attributes.withUnsafeBytes {
             try kernel.addUserKey(StoredAttributes.keyDescription, payload: $0, to: keyring)
         }
