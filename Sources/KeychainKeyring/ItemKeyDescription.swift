@@ -68,11 +68,12 @@ struct ItemKeyDescription: Hashable, Sendable {
     private static func encode(_ primaryKey: PrimaryKey) -> String {
         let itemClass = primaryKey.itemClass
         let positional = positionalKeys(itemClass)
-        let values = Dictionary(uniqueKeysWithValues: zip(itemClass.primaryKeyAttributes, primaryKey.components))
+        let values = Array(zip(itemClass.primaryKeyAttributes, primaryKey.components))
+        func value(of key: AttributeKey) -> AttributeValue? { values.first { $0.0 == key }?.1 }
         var fields = [prefix, itemClass.rawValue]
-        fields += positional.map { escape(values[$0]?.encoded ?? "") }
-        for key in itemClass.primaryKeyAttributes where !positional.contains(key) {
-            guard let value = values[key], !isDefault(value) else { continue }
+        fields += positional.map { escape(value(of: $0)?.encoded ?? "") }
+        for (key, value) in values where !positional.contains(key) {
+            guard !isDefault(value) else { continue }
             fields.append("\(key.rawValue)=\(escape(value.encoded))")
         }
         return fields.joined(separator: ":")
@@ -94,6 +95,7 @@ struct ItemKeyDescription: Hashable, Sendable {
     }
 
     private static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: needsEscape) else { return text }
         var bytes: [UInt8] = []
         for byte in text.utf8 {
             if needsEscape(byte) {

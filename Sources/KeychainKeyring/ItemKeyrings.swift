@@ -44,22 +44,21 @@ struct ItemKeyrings: Sendable {
     /// The attributes payload of `item` as stored in keyring `target`, after checking that it
     /// and the secret fit in kernel keys.
     static func checkedAttributesPayload(of item: KeychainItem, storedIn target: key_serial_t) throws -> Data {
-        let name = item.primaryKey.readableName
-        try checkSecretSize(item.secret, of: "the item with \(name)")
+        try checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
         let attributes = try StoredAttributes(item, storedIn: target).encoded()
         guard attributes.count <= maximumPayload else {
             throw KeychainError.keyring(errSecDataTooLarge,
-                "The attributes of the item with \(name) take \(attributes.count) bytes; a kernel key holds at most \(maximumPayload). Shorten the comment, description or generic data.")
+                "The attributes of the item with \(item.primaryKey.readableName) take \(attributes.count) bytes; a kernel key holds at most \(maximumPayload). Shorten the comment, description or generic data.")
         }
         return attributes
     }
 
     /// Throws `errSecDataTooLarge` for a secret the kernel cannot hold in one `user` key.
-    static func checkSecretSize(_ secret: SecretBytes?, of item: String) throws {
+    static func checkSecretSize(_ secret: SecretBytes?, of item: @autoclosure () -> String) throws {
         let size = secret?.count ?? 0
         guard size <= maximumPayload else {
             throw KeychainError.keyring(errSecDataTooLarge,
-                "The secret of \(item) is \(size) bytes; a kernel key holds at most \(maximumPayload). Use KEYCHAIN_BACKEND=file for larger secrets.")
+                "The secret of \(item()) is \(size) bytes; a kernel key holds at most \(maximumPayload). Use KEYCHAIN_BACKEND=file for larger secrets.")
         }
     }
 
@@ -67,14 +66,13 @@ struct ItemKeyrings: Sendable {
     /// returns its serial. Sizes are checked before the kernel is called; on failure nothing is
     /// left behind.
     func stage(_ item: KeychainItem, as description: ItemKeyDescription, storedIn target: key_serial_t) throws -> key_serial_t {
-        let name = description.primaryKey.readableName
         let attributes = try Self.checkedAttributesPayload(of: item, storedIn: target)
-        let doing = "storing the item with \(name)"
+        func doing() -> String { "storing the item with \(description.primaryKey.readableName)" }
         let keyring: key_serial_t
         do {
             keyring = try kernel.addKeyring(description.text, to: KernelKeys.threadKeyring)
         } catch let failure as KeyctlFailure {
-            throw failure.keychainError(doing)
+            throw failure.keychainError(doing())
         }
         do {
             if let secret = item.secret, !secret.isEmpty {
@@ -85,7 +83,7 @@ struct ItemKeyrings: Sendable {
             return keyring
         } catch let failure as KeyctlFailure {
             discardStaged(keyring)
-            throw failure.keychainError(doing)
+            throw failure.keychainError(doing())
         }
     }
 
@@ -229,7 +227,7 @@ struct ItemKeyrings: Sendable {
 
     private func load(_ keyring: key_serial_t, _ description: ItemKeyDescription,
                       in target: key_serial_t) throws -> FoundItem {
-        let name = description.primaryKey.readableName
+        var name: String { description.primaryKey.readableName }
         let payload = try whileLinked(keyring, in: target, doing: "reading the item with \(name)") {
             try readKey(StoredAttributes.keyDescription, in: keyring, of: target, kernel.readPublicPayload)
         }
@@ -250,7 +248,7 @@ struct ItemKeyrings: Sendable {
     /// The secret of `found`, read from the kernel.
     func secret(of found: FoundItem, in target: key_serial_t) throws -> SecretBytes {
         if found.secretIsEmpty { return SecretBytes(Data()) }
-        let name = found.description.primaryKey.readableName
+        var name: String { found.description.primaryKey.readableName }
         let secret = try whileLinked(found.keyring, in: target, doing: "reading the secret of the item with \(name)") {
             try readKey(found.description.text, in: found.keyring, of: target, kernel.readSecret)
         }
@@ -287,13 +285,13 @@ struct ItemKeyrings: Sendable {
     /// Runs `body`, which reads keys under `keyring`. A failure while `keyring` is no longer
     /// linked in `target` means another process replaced or deleted the item: that is
     /// `ItemVanished`, not an error of the item. Any other failure is reported as what it is.
-    private func whileLinked<Result>(_ keyring: key_serial_t, in target: key_serial_t, doing: String,
+    private func whileLinked<Result>(_ keyring: key_serial_t, in target: key_serial_t, doing: @autoclosure () -> String,
                                      _ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let failure as KeyctlFailure {
             if failure.isNoSuchKey || !isLinked(keyring, in: target) { throw ItemVanished() }
-            throw failure.keychainError(doing)
+            throw failure.keychainError(doing())
         }
     }
 }

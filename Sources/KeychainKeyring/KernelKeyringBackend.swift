@@ -12,9 +12,10 @@ import KeychainCore
 ///
 /// Items go to the user's persistent keyring unless `KEYCHAIN_KEYRING` says otherwise (see
 /// `KeyringChoice`); the layout is described in `ItemKeyrings`, the key names in
-/// `ItemKeyDescription`. Every call resolves the keyring afresh on the calling thread, so the
-/// backend holds no mutable state and is safe from any thread and any process; the kernel
-/// serializes the writes.
+/// `ItemKeyDescription`. Every call resolves the keyring on the calling thread (remembering
+/// only, per thread, which keyrings that thread has linked: `ThreadKeyringLinks`), so the
+/// backend itself holds no mutable state and is safe from any thread and any process; the
+/// kernel serializes the writes.
 public final class KernelKeyringBackend: KeychainBackend {
     public static let backendName = "keyring"
     /// Chooses the keyring: `persistent`, `user` or `session`.
@@ -73,7 +74,8 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     public func availability() -> BackendAvailability {
         do {
-            return .available(try target().detail)
+            // Links the keyring afresh: a link this thread made earlier proves nothing now.
+            return .available(try target(reusingLinks: false).detail)
         } catch let error as KeychainError {
             return .unavailable(error)
         } catch {
@@ -176,10 +178,10 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     // MARK: - Reading consistently
 
-    private func target() throws -> ResolvedKeyring {
+    private func target(reusingLinks: Bool = true) throws -> ResolvedKeyring {
         let choice = try self.choice.get()
         do {
-            return try kernel.resolve(choice)
+            return try kernel.resolve(choice, reusingLinks: reusingLinks)
         } catch let failure as KeyctlFailure {
             throw failure.keychainError("opening the \(choice?.rawValue ?? "persistent") keyring")
         }

@@ -40,17 +40,17 @@ struct StoredAttributes: Codable, Sendable {
     }
 
     /// Parses a payload; `item` names the item in the error when it is not ours or malformed.
-    init(decoding payload: [UInt8], item: String) throws {
+    init(decoding payload: [UInt8], item: @autoclosure () -> String) throws {
         let stored: StoredAttributes
         do {
             stored = try JSONDecoder().decode(StoredAttributes.self, from: Data(payload))
         } catch {
             throw KeychainError.keyring(errSecDecode,
-                "The attributes key of the item with \(item) is not valid; delete the item and add it again.")
+                "The attributes key of the item with \(item()) is not valid; delete the item and add it again.")
         }
         guard stored.format == Self.currentFormat else {
             throw KeychainError.keyring(errSecDecode,
-                "The item with \(item) was written in format \(stored.format) by another version of this library; use that version to read it.")
+                "The item with \(item()) was written in format \(stored.format) by another version of this library; use that version to read it.")
         }
         self = stored
     }
