@@ -45,7 +45,7 @@ struct ItemKeyrings: Sendable {
     /// and the secret fit in kernel keys.
     static func checkedAttributesPayload(of item: KeychainItem, storedIn target: key_serial_t) throws -> Data {
         try checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
-        let attributes = try StoredAttributes(item, storedIn: target).encoded()
+        let attributes = StoredAttributes(item, storedIn: target).encoded()
         guard attributes.count <= maximumPayload else {
             throw KeychainError.keyring(errSecDataTooLarge,
                 "The attributes of the item with \(item.primaryKey.readableName) take \(attributes.count) bytes; a kernel key holds at most \(maximumPayload). Shorten the comment, description or generic data.")

@@ -12,13 +12,17 @@ import CKeyutils
 /// in it, and the target holds one keyring per item: relinking it on every call would make
 /// every call cost as much as a walk of the whole store (about 1.5 ms at 10,000 items).
 ///
-/// Each thread has its own record, as it has its own thread keyring. A record made before a
-/// `fork` is ignored: the child's thread starts without a thread keyring.
+/// Each thread has its own record, as it has its own thread keyring. A record is ignored in
+/// another process (a `fork` child's thread starts without a thread keyring) and under another
+/// effective user (whose keyrings are other keyrings).
 final class ThreadKeyringLinks {
     private struct Link {
         let keyring: ResolvedKeyring
         let process: pid_t
+        let user: uid_t
         let linkedAt: Double
+
+        var isStillOurs: Bool { process == getpid() && user == geteuid() }
     }
 
     private var links: [KeyringChoice?: Link] = [:]
@@ -44,20 +48,19 @@ final class ThreadKeyringLinks {
 
     /// The keyring linked for `choice` by this thread within the last `maximumAge` seconds.
     func keyring(for choice: KeyringChoice?, linkedWithin maximumAge: Double) -> ResolvedKeyring? {
-        guard let link = links[choice], link.process == getpid(),
-              Self.now() - link.linkedAt < maximumAge else { return nil }
+        guard let link = links[choice], link.isStillOurs, Self.now() - link.linkedAt < maximumAge else { return nil }
         return link.keyring
     }
 
     /// Whether this thread linked `serial` for `choice`, however long ago.
     func hasLinked(_ serial: key_serial_t, for choice: KeyringChoice?) -> Bool {
-        guard let link = links[choice], link.process == getpid() else { return false }
+        guard let link = links[choice], link.isStillOurs else { return false }
         return link.keyring.serial == serial
     }
 
     /// Records that this thread just linked `keyring` for `choice`.
     func recordLink(_ keyring: ResolvedKeyring, for choice: KeyringChoice?) {
-        links[choice] = Link(keyring: keyring, process: getpid(), linkedAt: Self.now())
+        links[choice] = Link(keyring: keyring, process: getpid(), user: geteuid(), linkedAt: Self.now())
     }
 
     private static func now() -> Double {

@@ -67,7 +67,7 @@ extension KernelKeys {
         let secretKey = try Data("secret".utf8).withUnsafeBytes {
             try addUserKey(description.text, payload: $0, to: keyring)
         }
-        let attributes = try payload ?? StoredAttributes(item, storedIn: storedIn).encoded()
+        let attributes = payload ?? StoredAttributes(item, storedIn: storedIn).encoded()
         let attributesKey = try attributes.withUnsafeBytes {
             try addUserKey(StoredAttributes.keyDescription, payload: $0, to: keyring)
         }
