@@ -57,6 +57,18 @@ struct ItemKeyDescription: Hashable, Sendable {
         self.primaryKey = primaryKey
     }
 
+    /// The text that begins the description of every item `query` can match: the prefix and
+    /// class, then the service (or server) and account as far as the query gives them. A
+    /// listing skips keys without it before parsing their descriptions.
+    static func leadingText(ofMatchesOf query: ItemQuery) -> String {
+        var text = "\(prefix):\(query.itemClass.rawValue):"
+        let positional = positionalKeys(query.itemClass)
+        guard case .string(let first)? = query.constraints[positional[0]] else { return text }
+        text += escape(first) + ":"
+        guard case .string(let second)? = query.constraints[positional[1]] else { return text }
+        return text + escape(second)
+    }
+
     /// The attributes written bare, in this order, right after the class.
     private static func positionalKeys(_ itemClass: ItemClass) -> [AttributeKey] {
         switch itemClass {

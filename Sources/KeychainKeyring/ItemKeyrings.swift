@@ -168,13 +168,15 @@ struct ItemKeyrings: Sendable {
         var serials: Set<key_serial_t>
     }
 
-    /// The items in `target` whose description `wanted` accepts, with their attributes.
+    /// The items in `target` whose description begins with `leadingText` and names a primary
+    /// key `wanted` accepts, with their attributes.
     ///
     /// An item keyring that disappears while it is read was deleted or replaced by another
     /// process. The keyring is then listed again and only the keys that are new since are
     /// read, so a replacement is found without starting over (which could starve a reader
     /// while others write); when an item was read in both forms, the later one wins.
-    func items(in target: key_serial_t, where wanted: (PrimaryKey) -> Bool) throws -> Listing {
+    func items(in target: key_serial_t, describedFrom leadingText: String,
+               where wanted: (PrimaryKey) -> Bool) throws -> Listing {
         var examined: Set<key_serial_t> = []
         var byDescription: [String: FoundItem] = [:]
         for _ in 0..<Self.listingRounds {
@@ -187,7 +189,9 @@ struct ItemKeyrings: Sendable {
             var sawVanished = false
             for serial in serials where examined.insert(serial).inserted {
                 do {
-                    if let item = try examine(serial, in: target, wanted) { byDescription[item.description.text] = item }
+                    if let item = try examine(serial, in: target, leadingText, wanted) {
+                        byDescription[item.description.text] = item
+                    }
                 } catch is ItemVanished {
                     sawVanished = true
                 }
@@ -200,8 +204,8 @@ struct ItemKeyrings: Sendable {
 
     private static let listingRounds = 50
 
-    /// The item in `serial`, or nil for a key that is not an item `wanted` accepts.
-    private func examine(_ serial: key_serial_t, in target: key_serial_t,
+    /// The item in `serial`, or nil for a key that is not an item `items(in:)` asks for.
+    private func examine(_ serial: key_serial_t, in target: key_serial_t, _ leadingText: String,
                          _ wanted: (PrimaryKey) -> Bool) throws -> FoundItem? {
         let record: KeyDescriptionRecord
         do {
@@ -212,7 +216,8 @@ struct ItemKeyrings: Sendable {
             // be an item; `KernelKeyringBackend` reports the one a query names.
             return nil
         }
-        guard record.type == "keyring", let description = ItemKeyDescription(parsing: record.description),
+        guard record.type == "keyring", record.description.hasPrefix(leadingText),
+              let description = ItemKeyDescription(parsing: record.description),
               wanted(description.primaryKey) else { return nil }
         return try load(serial, description, in: target)
     }

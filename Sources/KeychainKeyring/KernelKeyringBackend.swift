@@ -235,7 +235,9 @@ public final class KernelKeyringBackend: KeychainBackend {
         }
         var coarse = query
         coarse.constraints = ItemAttributes(primaryConstraints)
-        let listing = try store.items(in: keyring.serial) { coarse.matches($0.itemClass, $0.attributes) }
+        let listing = try store.items(in: keyring.serial, describedFrom: ItemKeyDescription.leadingText(ofMatchesOf: query)) {
+            coarse.matches($0.itemClass, $0.attributes)
+        }
         let found = ordered(listing.items.filter { query.matches($0.item) }, limit: query.limit)
         if found.isEmpty { try checkNamedItem(query, in: keyring, listed: listing.serials) }
         return found

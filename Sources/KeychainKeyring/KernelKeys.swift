@@ -125,12 +125,26 @@ struct KernelKeys: Sendable {
 
     // MARK: - Reading
 
+    /// What the kernel says about `key`. Reads into a buffer of a typical size first, so that
+    /// most keys take one call, and again into a larger one when the text did not fit.
     func describe(_ key: key_serial_t) throws -> KeyDescriptionRecord {
-        var buffer: UnsafeMutablePointer<CChar>?
-        try perform("keyctl_describe") { Int(keyctl_describe_alloc(key, &buffer)) }
-        defer { free(buffer) }
+        var capacity = Self.typicalDescription
+        var text = ""
+        while true {
+            var buffer = [UInt8](repeating: 0, count: capacity)
+            // The length of the whole text with its terminating NUL; copied only if it fits.
+            let length = try buffer.withUnsafeMutableBytes { raw in
+                try perform("keyctl_describe") {
+                    keyctl_describe(key, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count)
+                }
+            }
+            if length <= capacity {
+                text = String(decoding: buffer.prefix(max(length - 1, 0)), as: UTF8.self)
+                break
+            }
+            capacity = length
+        }
         // "type;uid;gid;perm;description": the description is last and may itself hold ';'.
-        let text = buffer.map { String(cString: $0) } ?? ""
         let fields = text.split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
         guard fields.count == 5, let permissions = key_perm_t(fields[3], radix: 16) else {
             throw KeyctlFailure(call: "keyctl_describe", code: EBADMSG)
@@ -168,6 +182,7 @@ struct KernelKeys: Sendable {
     }
 
     private static let typicalPublicPayload = 4096
+    private static let typicalDescription = 512
 
     /// The payload of a secret key, read straight into zeroed-on-release storage so that no
     /// other copy of the secret is left in this process.

@@ -33,7 +33,7 @@ struct NamedLookupTests {
         let group: (String) -> [AttributeKey: AttributeValue] = { [.accessGroup: .string($0)] }
         for (account, extra) in [
             ("a", [:]), ("a", group("team.one")), ("a", group("team.two").merging([.label: .string("x")]) { $1 }),
-            ("a", [.synchronizable: .bool(true)]), ("b", group("team.one")), ("", [:]),
+            ("a", [.synchronizable: .bool(true)]), ("b", group("team.one")), ("", [:]), ("ab", [:]),
         ] as [(String, [AttributeKey: AttributeValue])] {
             try backend.add(genericItem(service, account, Data(account.utf8), extra))
         }
