@@ -125,25 +125,11 @@ struct KernelKeys: Sendable {
 
     // MARK: - Reading
 
-    /// What the kernel says about `key`. Reads into a buffer of a typical size first, so that
-    /// most keys take one call, and again into a larger one when the text did not fit.
+    /// What the kernel says about `key`.
     func describe(_ key: key_serial_t) throws -> KeyDescriptionRecord {
-        var capacity = Self.typicalDescription
-        var text = ""
-        while true {
-            var buffer = [UInt8](repeating: 0, count: capacity)
-            // The length of the whole text with its terminating NUL; copied only if it fits.
-            let length = try buffer.withUnsafeMutableBytes { raw in
-                try perform("keyctl_describe") {
-                    keyctl_describe(key, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count)
-                }
-            }
-            if length <= capacity {
-                text = String(decoding: buffer.prefix(max(length - 1, 0)), as: UTF8.self)
-                break
-            }
-            capacity = length
-        }
+        let bytes = try readGrowing("keyctl_describe", from: Self.typicalDescription) { keyctl_describe(key, $0, $1) }
+        // The kernel counts and copies the terminating NUL.
+        let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         // "type;uid;gid;perm;description": the description is last and may itself hold ';'.
         let fields = text.split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
         guard fields.count == 5, let permissions = key_perm_t(fields[3], radix: 16) else {
@@ -162,16 +148,20 @@ struct KernelKeys: Sendable {
     }
 
     /// The payload of a key that holds no secret (a keyring listing, stored attributes).
-    /// Reads into a buffer of a typical size first, so that most reads take one call, and
-    /// again into a larger one when the payload did not fit.
     func readPublicPayload(_ key: key_serial_t) throws -> [UInt8] {
-        var capacity = Self.typicalPublicPayload
+        try readGrowing("keyctl_read", from: Self.typicalPublicPayload) { keyctl_read(key, $0, $1) }
+    }
+
+    /// What `call` writes through `fill(buffer, capacity)`, which returns the length of the
+    /// whole text and copies it only if it fits. Tries a buffer of a typical size first, so
+    /// that most reads take one call, then one as large as the text needs while it grows.
+    private func readGrowing(_ call: String, from typicalSize: Int,
+                             _ fill: (UnsafeMutablePointer<CChar>?, Int) -> Int) throws -> [UInt8] {
+        var capacity = typicalSize
         while true {
             var buffer = [UInt8](repeating: 0, count: capacity)
             let length = try buffer.withUnsafeMutableBytes { raw in
-                try perform("keyctl_read") {
-                    keyctl_read(key, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count)
-                }
+                try perform(call) { fill(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count) }
             }
             if length <= capacity {
                 buffer.removeLast(capacity - length)
