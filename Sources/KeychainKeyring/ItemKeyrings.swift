@@ -131,15 +131,7 @@ struct ItemKeyrings: Sendable {
     /// (see `KernelKeys.search`). Its search also reaches keyrings nested in `target`; an item
     /// found there belongs to another store, and is not reported.
     func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
-        let keyring: key_serial_t
-        do {
-            keyring = try kernel.search(target, type: "keyring", description: description.text)
-        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
-            return nil
-        } catch let failure as KeyctlFailure {
-            // Revoked, expired or not accessible: the kernel says so only for a key of that name.
-            throw failure.keychainError("looking up the item with \(description.primaryKey.readableName)")
-        }
+        guard let keyring = try searchItemKeyring(description, in: target) else { return nil }
         let found = try load(keyring, description, in: target)
         // The recorded keyring confirms it cheaply; without it (an item written by an earlier
         // version, or moved by hand with `keyctl move`) the target's list of keys decides.
@@ -150,12 +142,18 @@ struct ItemKeyrings: Sendable {
     /// the item's own error when it is there but revoked, expired or not accessible. Reads the
     /// whole target when there is one: for checks that are rare, not for reading items.
     func itemKeyring(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        guard let keyring = try searchItemKeyring(description, in: target) else { return nil }
+        return isLinked(keyring, in: target) ? keyring : nil
+    }
+
+    /// The item keyring `description` names, in `target` or a keyring nested in it.
+    private func searchItemKeyring(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
         do {
-            let keyring = try kernel.search(target, type: "keyring", description: description.text)
-            return isLinked(keyring, in: target) ? keyring : nil
+            return try kernel.search(target, type: "keyring", description: description.text)
         } catch let failure as KeyctlFailure where failure.isNoSuchKey {
             return nil
         } catch let failure as KeyctlFailure {
+            // Revoked, expired or not accessible: the kernel says so only for a key of that name.
             throw failure.keychainError("looking up the item with \(description.primaryKey.readableName)")
         }
     }

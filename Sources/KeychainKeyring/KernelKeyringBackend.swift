@@ -218,6 +218,8 @@ public final class KernelKeyringBackend: KeychainBackend {
             let found = try descriptions.compactMap { try store.item(named: $0, in: keyring.serial) }
             return ordered(found.filter { query.matches($0.item) }, limit: query.limit)
         }
+        // Short of a matching item (none, a broken one, one replaced under the read), the full
+        // read below decides, and reports what is wrong.
         if query.limit.maximum == 1, let key = query.firstPossiblePrimaryKey,
            let description = try? ItemKeyDescription(key),
            let found = try? store.item(named: description, in: keyring.serial), query.matches(found.item) {
