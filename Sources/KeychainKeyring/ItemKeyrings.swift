@@ -88,7 +88,9 @@ struct ItemKeyrings: Sendable {
     }
 
     /// Adds a `user` key to the staged item keyring `keyring`: created in the thread keyring,
-    /// where the kernel finds it at once while its permissions are set, then moved.
+    /// where the kernel finds it at once while its permissions are set, then moved. (`add_key`
+    /// would update a `user` key of the same name already there instead; there is none, as a
+    /// read unlinks the keys it linked there before it returns.)
     private func addKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t) throws {
         let key = try kernel.addUserKey(description, payload: payload, to: KernelKeys.threadKeyring)
         do {
