@@ -15,6 +15,7 @@ let package = Package(
                        providers: [.apt(["libkeyutils-dev"])]),
         .systemLibrary(name: "CSodium", path: "CShims/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CPrctl", path: "CShims/CPrctl"),
 
         // The model, the backend protocol, the registry and the memory backend. No C.
         .target(name: "KeychainCore"),
@@ -33,7 +34,7 @@ let package = Package(
         // The suite every backend must pass; public so third-party backends can run it too.
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
-        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain"]),
+        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainEncryptedFile", "CPrctl"]),
         .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium"],
                           path: "Benchmarks/KeychainBench"),
 
@@ -45,7 +46,7 @@ let package = Package(
         .testTarget(name: "KeychainSecretServiceTests",
                     dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
         .testTarget(name: "KeychainEncryptedFileTests",
-                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"]),
         .testTarget(name: "KeychainVaultTests",
                     dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
     ]

@@ -1,9 +1,10 @@
 import Foundation
 import LinuxKeychain
 
-/// Measures operations on one backend through the front end, under a service name of its own
-/// that it removes afterwards. The store can be grown between measurements, to show whether
-/// cost grows with the number of items.
+/// Measures operations on one backend through the SecItem front end (`SecItemCopyMatching`,
+/// `SecItemUpdate`, `SecItemAdd`, `SecItemDelete`), as an application would call it, under a
+/// service name of its own that it removes afterwards. The store can be grown between
+/// measurements, to show whether cost grows with the number of items.
 final class BackendBenchmark {
     let operations: KeychainOperations
     let iterations: Int
@@ -14,7 +15,9 @@ final class BackendBenchmark {
     private let service = "keychain-bench-\(ProcessInfo.processInfo.processIdentifier)"
     private let secret = SecretBytes(Data(repeating: 0x5A, count: 32))
 
+    /// Makes `backend` the process-wide choice, which the SecItem functions then use.
     init(backend: any KeychainBackend, iterations: Int) throws {
+        KeychainBackendRegistry.withBuiltIns.use(backend)
         operations = KeychainOperations(backend: backend)
         self.iterations = iterations
         removeEverything()
@@ -42,31 +45,51 @@ final class BackendBenchmark {
     }
 
     private func sample(_ operation: String) throws -> LatencySample {
+        let newSecret = Data(repeating: 0x5A, count: 32)
         switch operation {
         case "get":
-            let subject = ItemQuery(primaryKey: key("subject"), includeSecrets: true)
-            return try LatencySample.measure(iterations: iterations) { _ in _ = try operations.search(subject) }
-        case "set":
-            let subject = ItemQuery(primaryKey: key("subject"))
+            let query = secItemQuery("subject", [kSecReturnData as String: true, kSecMatchLimit as String: kSecMatchLimitOne])
             return try LatencySample.measure(iterations: iterations) { _ in
-                try operations.update(subject, with: ItemChanges(secret: secret))
+                var result: AnyObject?
+                try check(SecItemCopyMatching(query as CFDictionary, &result), "SecItemCopyMatching")
+            }
+        case "set":
+            let query = secItemQuery("subject")
+            let changes = [kSecValueData as String: newSecret] as CFDictionary
+            return try LatencySample.measure(iterations: iterations) { _ in
+                try check(SecItemUpdate(query as CFDictionary, changes), "SecItemUpdate")
             }
         case "add":
             // Each added item is removed before the next timed add, outside the timing.
-            defer { _ = try? operations.delete(ItemQuery(primaryKey: key("added-\(iterations - 1)"))) }
+            defer { SecItemDelete(secItemQuery("added-\(iterations - 1)") as CFDictionary) }
             return try LatencySample.measure(iterations: iterations, prepare: { index in
-                _ = try? operations.delete(ItemQuery(primaryKey: key("added-\(index - 1)")))
+                SecItemDelete(secItemQuery("added-\(index - 1)") as CFDictionary)
             }) { index in
-                try operations.add(item("added-\(index)"))
+                let attributes = secItemQuery("added-\(index)", [kSecValueData as String: newSecret])
+                try check(SecItemAdd(attributes as CFDictionary, nil), "SecItemAdd")
             }
         case "delete":
             return try LatencySample.measure(iterations: iterations, prepare: { index in
                 try operations.add(item("deleted-\(index)"))
             }) { index in
-                try operations.delete(ItemQuery(primaryKey: key("deleted-\(index)")))
+                try check(SecItemDelete(secItemQuery("deleted-\(index)") as CFDictionary), "SecItemDelete")
             }
         default:
             throw BaselineError(description: "unknown operation \(operation)")
+        }
+    }
+
+    private func secItemQuery(_ account: String, _ extra: [String: Any] = [:]) -> [String: Any] {
+        var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                    kSecAttrService as String: service, kSecAttrAccount as String: account]
+        query.merge(extra) { _, new in new }
+        return query
+    }
+
+    private func check(_ status: OSStatus, _ call: String) throws {
+        guard status == errSecSuccess else {
+            let detail = KeychainLastError.current?.description ?? keychainStatusMessage(status)
+            throw BaselineError(description: "\(call) failed on \(backendName): \(detail)")
         }
     }
 

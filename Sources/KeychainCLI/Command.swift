@@ -8,6 +8,7 @@ enum Command {
     case delete(service: String, account: String)
     case list(service: String?, json: Bool)
     case backends
+    case changePassphrase
 
     init(verb: String, operands: [String], json: Bool) throws {
         func pair() throws -> (String, String) {
@@ -33,6 +34,9 @@ enum Command {
         case "backends":
             guard operands.isEmpty else { throw UsageError("backends takes no operands") }
             self = .backends
+        case "passwd":
+            guard operands.isEmpty else { throw UsageError("passwd takes no operands") }
+            self = .changePassphrase
         default:
             throw UsageError("unknown command '\(verb)'")
         }
@@ -42,6 +46,8 @@ enum Command {
         switch self {
         case .backends:
             BackendReport.print(selection: backendName)
+        case .changePassphrase:
+            try PassphraseChange.run(backendName: backendName)
         case .set(let service, let account, let addOnly):
             let operations = try Self.operations(backendName)
             let secret = try SecretInput.read(prompt: "Secret for \(account) at \(service): ")

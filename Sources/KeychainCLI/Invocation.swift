@@ -12,6 +12,9 @@ struct Invocation {
       delete SERVICE ACCOUNT   remove the item
       list [SERVICE] [--json]  show service, account, label and modification date (never secrets)
       backends                 show each backend, whether it is usable here, and what auto picks
+      passwd                   change the encrypted-file store's passphrase: the current one
+                               comes from its usual source, the new one from standard input
+                               (prompted twice on a terminal)
     options:
       --backend NAME           use NAME instead of $KEYCHAIN_BACKEND (default: auto)
     exit status: 0 success, 1 failure, 2 usage, 3 item not found, 4 item already exists

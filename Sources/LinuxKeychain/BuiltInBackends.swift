@@ -1,6 +1,8 @@
 @_exported import KeychainCore
 import Foundation
+import KeychainEncryptedFile
 import KeychainKeyring
+import KeychainVault
 
 /// Registers the backends that ship with the package, once per process, in `auto`'s order:
 /// the Secret Service, then the kernel keyring, then the encrypted file. `vault` is never
@@ -15,12 +17,8 @@ enum BuiltInBackends {
         registry.register("keyring", automaticRank: 20) {
             KernelKeyringBackend(environment: ProcessInfo.processInfo.environment)
         }
-        registry.register("file", automaticRank: 30) {
-            PlaceholderBackend(name: "file", reason: "The encrypted-file backend is not built yet.")
-        }
-        registry.register("vault") {
-            PlaceholderBackend(name: "vault", reason: "The Vault backend is not built yet.")
-        }
+        registry.register(EncryptedFileBackend.backendName, automaticRank: 30) { EncryptedFileBackend() }
+        registry.register(VaultBackend.backendName) { VaultBackend() }
         registry.register(MemoryBackend.backendName) { MemoryBackend() }
     }()
 

@@ -1,0 +1,224 @@
+import Foundation
+import KeychainCore
+
+/// The `file` backend: a directory of item files, each sealed with XChaCha20-Poly1305 under a
+/// random master key that is wrapped with an Argon2id key from the user's passphrase.
+///
+/// Layout of the store directory (`KEYCHAIN_FILE_DIR`, mode 0700):
+///
+///     store-header            KDF settings, salt, store id, wrapped master key (`StoreHeader`)
+///     lock                    empty; `flock`ed by writers (exclusive) and readers (shared)
+///     rename-journal          only while an update moves items to new keys (`RenameJournal`)
+///     items/<bucket>/<file>   one sealed file per item (`ItemLocation`, `StoreKeys`)
+///
+/// Every write is a temporary file, fsync, rename and directory fsync under the store lock, so
+/// an item is always at its old or its new value, and costs the same however many items the
+/// store holds. The passphrase is stretched once per unlock: the master key then stays in
+/// guarded memory for the life of the backend and, for other processes, in the kernel keyring
+/// for `cacheLifetime` seconds. Thread-safe and multi-process-safe.
+public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
+    public static let backendName = "file"
+    public var name: String { Self.backendName }
+
+    private let configuration: Result<FileStoreSettings, KeychainError>
+    // Guarded by `unlockLock`, which is also held while unlocking so that concurrent threads
+    // wait for one Argon2id run instead of each starting their own.
+    private var unlocked: StoreKeys?
+    private let unlockLock = NSLock()
+
+    /// A backend configured from the environment (`FileStoreSettings.fromEnvironment`).
+    public convenience init() {
+        do {
+            self.init(settings: try FileStoreSettings.fromEnvironment())
+        } catch {
+            let reason = (error as? KeychainError) ?? KeychainError.fileBackend(errSecParam, "\(error)")
+            self.init(configuration: .failure(reason))
+        }
+    }
+
+    public convenience init(settings: FileStoreSettings) {
+        self.init(configuration: .success(settings))
+    }
+
+    private init(configuration: Result<FileStoreSettings, KeychainError>) {
+        self.configuration = configuration
+    }
+
+    // MARK: KeychainBackend
+
+    /// Available when a passphrase source is configured and the directory, if it exists, is
+    /// safe to use. Never creates anything, prompts or runs the KDF.
+    public func availability() -> BackendAvailability {
+        do {
+            let settings = try configuration.get()
+            guard let source = settings.passphrase else {
+                return .unavailable(.fileBackend(errSecNotAvailable, "No passphrase for the encrypted-file store is configured. \(PassphraseSource.howToSupply)"))
+            }
+            let state = try StoreDirectory.openTop(path: settings.directory, create: false) == nil ? "new store" : "store"
+            return .available("\(state) in \(settings.directory), passphrase from \(source.summary), unlock cached for \(settings.cacheLifetime) s")
+        } catch let error as KeychainError {
+            return .unavailable(error)
+        } catch {
+            return .unavailable(.fileBackend(errSecNotAvailable, "\(error)"))
+        }
+    }
+
+    public func add(_ item: KeychainItem) throws {
+        guard let files = try openStore(creatingIfMissing: true) else {
+            // openStore creates what is missing, so this means the directory vanished meanwhile.
+            throw KeychainError.fileBackend(errSecIO, "The keychain store directory could not be created or opened.")
+        }
+        try files.withWriteLock {
+            guard try !files.contains(item.primaryKey) else {
+                throw KeychainError.fileBackend(errSecDuplicateItem, "An item with \(item.primaryKey.readableName) already exists.")
+            }
+            try files.write(item)
+        }
+    }
+
+    public func search(_ query: ItemQuery) throws -> [KeychainItem] {
+        guard let files = try openStore(creatingIfMissing: false) else { return [] }
+        return try files.withReadLock { ItemCollection(try files.items(matching: query)).search(query) }
+    }
+
+    /// Rewrites each matched item in place; items whose primary key changes move all-or-nothing
+    /// (`ItemFiles.apply`).
+    public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        guard let files = try openStore(creatingIfMissing: false) else { return 0 }
+        return try files.withWriteLock {
+            let matched = try files.items(matching: query)
+            guard !matched.isEmpty else { return 0 }
+            let plan = try UpdatePlan(matched: matched, changes: changes)
+            for key in plan.keysNeedingVacancy where try files.contains(key) {
+                throw KeychainError.fileBackend(errSecDuplicateItem, "The update would collide with the item with \(key.readableName).")
+            }
+            try files.apply(plan)
+            return plan.changes.count
+        }
+    }
+
+    public func delete(_ query: ItemQuery) throws -> Int {
+        guard let files = try openStore(creatingIfMissing: false) else { return 0 }
+        return try files.withWriteLock {
+            let doomed = try files.items(matching: query)
+            for item in doomed { try files.remove(item.primaryKey) }
+            return doomed.count
+        }
+    }
+
+    // MARK: Passphrase
+
+    /// Re-wraps the master key under `newPassphrase`, with a fresh salt and the current KDF
+    /// settings. Items are untouched, so this is instant and cannot damage them; the header is
+    /// replaced atomically, so a crash leaves either passphrase working, never neither.
+    ///
+    /// `currentPassphrase` defaults to the configured source. It is always checked against the
+    /// header, even while the key is cached: knowing the passphrase is what authorizes the change.
+    public func changePassphrase(from currentPassphrase: SecretBytes? = nil, to newPassphrase: SecretBytes) throws {
+        let settings = try configuration.get()
+        guard !newPassphrase.isEmpty else {
+            throw KeychainError.fileBackend(errSecParam, "The new passphrase is empty; choose a real one.")
+        }
+        guard let top = try StoreDirectory.openTop(path: settings.directory, create: false),
+              try top.read(StoreHeader.fileName, limit: StoreHeader.size) != nil else {
+            throw KeychainError.fileBackend(errSecNoSuchKeychain, "There is no keychain store in \(settings.directory) yet; nothing to change.")
+        }
+        let current = try currentPassphrase ?? passphraseSource(settings).obtain(forNewStoreAt: nil, existingStorePath: settings.directory)
+        try top.withExclusiveLock {
+            guard let header = try readHeader(top) else {
+                throw KeychainError.fileBackend(errSecNoSuchKeychain, "The keychain store in \(settings.directory) disappeared.")
+            }
+            guard let masterKey = try header.unwrapMasterKey(with: current) else { throw wrongPassphrase(settings) }
+            let rewrapped = try StoreHeader(wrapping: masterKey, storeID: header.storeID, passphrase: newPassphrase, kdf: settings.kdf)
+            try top.removeStaleTemporaries()
+            try top.writeAtomically(StoreHeader.fileName, rewrapped.encoded)
+        }
+    }
+
+    // MARK: Unlocking
+
+    /// The store's item files with unlocked keys, or nil when there is no store and
+    /// `creatingIfMissing` is false (then nothing is created and nothing asked).
+    private func openStore(creatingIfMissing: Bool) throws -> ItemFiles? {
+        let settings = try configuration.get()
+        guard let top = try StoreDirectory.openTop(path: settings.directory, create: creatingIfMissing) else { return nil }
+        if let header = try readHeader(top) {
+            return ItemFiles(top: top, keys: try unlock(header, settings))
+        }
+        try refuseOrphanedItems(top)
+        guard creatingIfMissing else { return nil }
+        return ItemFiles(top: top, keys: try create(top, settings))
+    }
+
+    private func readHeader(_ top: StoreDirectory) throws -> StoreHeader? {
+        guard let contents = try top.read(StoreHeader.fileName, limit: StoreHeader.size) else { return nil }
+        return try StoreHeader(parsing: contents, path: "\(top.path)/\(StoreHeader.fileName)")
+    }
+
+    private func refuseOrphanedItems(_ top: StoreDirectory) throws {
+        if try ItemFiles.exist(in: top) {
+            throw KeychainError.damagedFile("\(top.path)/\(StoreHeader.fileName)",
+                "it is missing while item files exist; without it they cannot be opened. Restore it from a backup")
+        }
+    }
+
+    /// Makes a new store: a random master key and store id, wrapped under the passphrase.
+    /// The passphrase is asked before taking the lock (a prompt must not block other
+    /// processes); under the lock, a store another process created meanwhile is used instead.
+    private func create(_ top: StoreDirectory, _ settings: FileStoreSettings) throws -> StoreKeys {
+        let passphrase = try passphraseSource(settings).obtain(forNewStoreAt: settings.directory, existingStorePath: settings.directory)
+        return try top.withExclusiveLock {
+            if let header = try readHeader(top) { return try unlock(header, settings, passphrase: passphrase) }
+            try refuseOrphanedItems(top)
+            let masterKey = try GuardedBytes(randomCount: Sodium.keyBytes)
+            let storeID = Sodium.randomData(StoreHeader.storeIDBytes)
+            let header = try StoreHeader(wrapping: masterKey, storeID: storeID, passphrase: passphrase, kdf: settings.kdf)
+            try top.removeStaleTemporaries()
+            try top.writeAtomically(StoreHeader.fileName, header.encoded)
+            return try remember(masterKey, header, settings)
+        }
+    }
+
+    /// The keys for `header`: from this process's memory, else from the kernel keyring cache
+    /// (checked against the header), else by unwrapping with the passphrase.
+    private func unlock(_ header: StoreHeader, _ settings: FileStoreSettings, passphrase: SecretBytes? = nil) throws -> StoreKeys {
+        try unlockLock.withLock {
+            if let keys = unlocked, keys.storeID == header.storeID, header.matches(keys.masterKey) { return keys }
+            let cache = MasterKeyCache(lifetime: settings.cacheLifetime)
+            if let cached = cache.load(storeID: header.storeID) {
+                if header.matches(cached) { return try rememberLocked(cached, header) }
+                cache.forget(storeID: header.storeID)
+            }
+            let passphrase = try passphrase ?? passphraseSource(settings).obtain(forNewStoreAt: nil, existingStorePath: settings.directory)
+            guard let masterKey = try header.unwrapMasterKey(with: passphrase) else { throw wrongPassphrase(settings) }
+            let keys = try rememberLocked(masterKey, header)
+            cache.store(masterKey, storeID: header.storeID)
+            return keys
+        }
+    }
+
+    private func remember(_ masterKey: GuardedBytes, _ header: StoreHeader, _ settings: FileStoreSettings) throws -> StoreKeys {
+        let keys = try unlockLock.withLock { try rememberLocked(masterKey, header) }
+        MasterKeyCache(lifetime: settings.cacheLifetime).store(masterKey, storeID: header.storeID)
+        return keys
+    }
+
+    private func rememberLocked(_ masterKey: GuardedBytes, _ header: StoreHeader) throws -> StoreKeys {
+        let keys = try StoreKeys(masterKey: masterKey, storeID: header.storeID)
+        unlocked = keys
+        return keys
+    }
+
+    private func passphraseSource(_ settings: FileStoreSettings) throws -> PassphraseSource {
+        guard let source = settings.passphrase else {
+            throw KeychainError.fileBackend(errSecInteractionNotAllowed,
+                "The keychain store in \(settings.directory) needs its passphrase, and none is configured. \(PassphraseSource.howToSupply)")
+        }
+        return source
+    }
+
+    private func wrongPassphrase(_ settings: FileStoreSettings) -> KeychainError {
+        .fileBackend(errSecAuthFailed,
+            "The passphrase from \(settings.passphrase?.summary ?? "the caller") does not unlock the keychain store in \(settings.directory) (or its header was altered). Check the passphrase.")
+    }
+}

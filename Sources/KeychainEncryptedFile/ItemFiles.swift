@@ -1,0 +1,152 @@
+import Foundation
+import KeychainCore
+
+/// The item files of one unlocked store, for the duration of one operation.
+///
+/// Every file is replaced by an atomic rename, so a reader sees a whole old or a whole new file.
+/// Reads run under the shared lock (`withReadLock`) so that they never see a move half-done.
+/// Writes (`write`, `remove`) must run under the exclusive lock, which also makes their
+/// check-then-act sequences (is this key free? then write it) atomic.
+struct ItemFiles {
+    let top: StoreDirectory
+    let keys: StoreKeys
+
+    static let directoryName = "items"
+
+    /// Every item that matches `query`, decrypted in full (secrets included). Only the query's
+    /// bucket is read when it names one; otherwise every bucket. A file that fails to open is an
+    /// error naming it, never skipped: "not found" must mean "not there".
+    func items(matching query: ItemQuery) throws -> [KeychainItem] {
+        guard let items = try top.subdirectory(Self.directoryName, create: false) else { return [] }
+        let buckets = try keys.bucket(for: query).map { [$0] } ?? items.entries().filter(ItemLocation.isBucketName)
+        var found: [KeychainItem] = []
+        for bucket in buckets {
+            // A bucket or file removed since it was listed was deleted by a writer: not there.
+            guard let directory = try items.subdirectory(bucket, create: false) else { continue }
+            for file in try directory.entries() where ItemLocation.isFileName(file) {
+                guard let contents = try directory.read(file, limit: StoreKeys.maximumItemFile) else { continue }
+                let item = try keys.openFile(contents, at: ItemLocation(bucket: bucket, file: file), path: "\(directory.path)/\(file)")
+                if query.matches(item) { found.append(item) }
+            }
+        }
+        return found
+    }
+
+    /// Whether an item with `key` exists (whether or not its file is readable).
+    func contains(_ key: PrimaryKey) throws -> Bool {
+        try contains(at: keys.location(of: key))
+    }
+
+    private func contains(at location: ItemLocation) throws -> Bool {
+        guard let items = try top.subdirectory(Self.directoryName, create: false),
+              let bucket = try items.subdirectory(location.bucket, create: false) else { return false }
+        return try bucket.contains(location.file)
+    }
+
+    /// Writes `item` at its location, replacing any older version atomically and durably.
+    func write(_ item: KeychainItem) throws {
+        let location = keys.location(of: item.primaryKey)
+        let sealed = try keys.sealedFile(for: item)
+        let bucket = try writableDirectory(location.bucket)
+        try bucket.removeStaleTemporaries()
+        try bucket.writeAtomically(location.file, sealed)
+    }
+
+    /// Removes the item with `key`, durably, and its bucket if that became empty.
+    func remove(_ key: PrimaryKey) throws {
+        try remove(at: keys.location(of: key))
+    }
+
+    private func remove(at location: ItemLocation) throws {
+        guard let items = try top.subdirectory(Self.directoryName, create: false),
+              let bucket = try items.subdirectory(location.bucket, create: false) else { return }
+        guard try bucket.remove(location.file) else { return }
+        try bucket.sync()
+        try bucket.removeStaleTemporaries()
+        try items.removeSubdirectoryIfEmpty(location.bucket)
+        try items.sync()
+    }
+
+    // MARK: Locking and moves
+
+    /// Runs `body` holding the store lock, after finishing any update a crash interrupted.
+    func withWriteLock<Result>(_ body: () throws -> Result) throws -> Result {
+        try top.withExclusiveLock {
+            try finishInterruptedMoves()
+            return try body()
+        }
+    }
+
+    /// Runs `body` while no writer runs (the shared lock), so that a reader never sees an item
+    /// at both its old and new key, or at neither, while a move is in progress. A journal
+    /// found under the shared lock was left by a writer that died; the move is then settled
+    /// and `body` runs under the write lock.
+    func withReadLock<Result>(_ body: () throws -> Result) throws -> Result {
+        let settled = try top.withSharedLock { try top.contains(RenameJournal.fileName) ? nil : Optional(try body()) }
+        if let result = settled { return result }
+        return try withWriteLock(body)
+    }
+
+    /// Applies `plan`, whose new keys are known to be vacant, under the lock: items that keep
+    /// their primary key are rewritten in place; items that move do so all-or-nothing through
+    /// a `RenameJournal`, so a crash never leaves one at both keys or at neither.
+    func apply(_ plan: UpdatePlan) throws {
+        let moves = plan.changes.filter { $0.old != $0.new.primaryKey }
+            .map { (from: keys.location(of: $0.old), to: keys.location(of: $0.new.primaryKey)) }
+        guard moves.count <= RenameJournal.maximumMoves else {
+            throw KeychainError.fileBackend(errSecParam,
+                "The update would move \(moves.count) items to new primary keys; at most \(RenameJournal.maximumMoves) can move at once. Narrow the query and update in parts.")
+        }
+        if !moves.isEmpty {
+            try top.removeStaleTemporaries()
+            try top.writeAtomically(RenameJournal.fileName, RenameJournal(moves: moves).encoded)
+        }
+        do {
+            for (_, updated) in plan.changes { try write(updated) }
+        } catch {
+            // Undo the moves now rather than at the next write: the call fails, so the moved
+            // items must stay at their old keys. If undoing fails too, the journal stays and
+            // the next writer or reader undoes them.
+            try? finishInterruptedMoves(undoing: true)
+            throw error
+        }
+        // Every new file is written, so the update is done: from here a crash is completed, not
+        // undone. A failed removal therefore must not report it as failed; the journal stays,
+        // and the next reader or writer (who must settle it first) finishes the removals.
+        do {
+            for move in moves { try remove(at: move.from) }
+            if !moves.isEmpty { try removeJournal() }
+        } catch {}
+    }
+
+    /// Completes the journal's moves if every new file exists, else undoes them; `undoing`
+    /// forces the undo (for a failed update, which must leave every item where it was).
+    private func finishInterruptedMoves(undoing: Bool = false) throws {
+        guard let contents = try top.read(RenameJournal.fileName, limit: RenameJournal.maximumSize) else { return }
+        let journal = try RenameJournal(parsing: contents, path: "\(top.path)/\(RenameJournal.fileName)")
+        let complete = try !undoing && journal.moves.allSatisfy { try contains(at: $0.to) }
+        for move in journal.moves { try remove(at: complete ? move.from : move.to) }
+        try removeJournal()
+    }
+
+    private func removeJournal() throws {
+        try top.remove(RenameJournal.fileName)
+        try top.sync()
+    }
+
+    /// Whether `top` holds item directories, readable or not. Used when the header is missing:
+    /// a new header there would orphan them for good.
+    static func exist(in top: StoreDirectory) throws -> Bool {
+        guard let items = try top.subdirectory(directoryName, create: false) else { return false }
+        return try !items.entries().filter(ItemLocation.isBucketName).isEmpty
+    }
+
+    private func writableDirectory(_ bucket: String) throws -> StoreDirectory {
+        guard let items = try top.subdirectory(Self.directoryName, create: true),
+              let directory = try items.subdirectory(bucket, create: true) else {
+            // Only a writer can remove directories, and writers hold the lock we hold.
+            throw KeychainError.fileBackend(errSecIO, "The directory for an item in \(top.path) vanished while it was being written.")
+        }
+        return directory
+    }
+}

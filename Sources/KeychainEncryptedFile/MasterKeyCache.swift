@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CKeyutils
+import Foundation
+
+/// Keeps an unlocked master key in the user's kernel keyring for a while, so that the next
+/// process (the next `keychain get`) skips Argon2id.
+///
+/// The key is a `user` key named `linux-keychain:file:<store id>` in the user keyring (`@u`),
+/// readable only by its possessors (processes of this user that reach it from their keyrings),
+/// with a kernel-enforced timeout after which the kernel destroys it. It is first made in the
+/// process keyring, given its permissions and timeout, and only then linked into `@u`: a crash
+/// in between leaves nothing behind, never a key without a timeout.
+///
+/// The cache is an optimisation only: when the keyring is unusable (some containers), every
+/// method quietly does nothing, and the store unlocks with the passphrase as before. A cached
+/// key is only used after it is checked against the store header's key commitment.
+struct MasterKeyCache {
+    /// Seconds an unlocked key stays cached; 0 disables the cache.
+    let lifetime: UInt32
+
+    private static let possessorOnly: key_perm_t =
+        UInt32(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_WRITE | KEY_POS_SEARCH | KEY_POS_SETATTR | KEY_POS_LINK) | UInt32(KEY_USR_VIEW)
+
+    private static func description(for storeID: Data) -> String {
+        "linux-keychain:file:\(hexString(storeID))"
+    }
+
+    /// The cached master key of store `storeID`, if there is one. The caller checks it.
+    func load(storeID: Data) -> GuardedBytes? {
+        guard lifetime > 0 else { return nil }
+        let found = keyctl_search(KEY_SPEC_USER_KEYRING, "user", Self.description(for: storeID), 0)
+        guard found > 0 else { return nil }
+        var length = -1
+        let key = try? GuardedBytes(count: Sodium.keyBytes) { out in
+            length = keyctl_read(key_serial_t(found), out.baseAddress!.assumingMemoryBound(to: CChar.self), out.count)
+        }
+        guard let key, length == Sodium.keyBytes else { return nil }
+        return key
+    }
+
+    /// Caches `masterKey` for `lifetime` seconds, replacing an older entry for the store.
+    func store(_ masterKey: GuardedBytes, storeID: Data) {
+        guard lifetime > 0 else { return }
+        let serial = masterKey.withUnsafeBytes { bytes in
+            add_key("user", Self.description(for: storeID), bytes.baseAddress, bytes.count, KEY_SPEC_PROCESS_KEYRING)
+        }
+        guard serial > 0 else { return }
+        // Whatever happens next, the key must not outlive this call in the process keyring.
+        defer { _ = keyctl_unlink(serial, KEY_SPEC_PROCESS_KEYRING) }
+        guard keyctl_setperm(serial, Self.possessorOnly) == 0, keyctl_set_timeout(serial, UInt32(lifetime)) == 0 else {
+            _ = keyctl_revoke(serial)
+            return
+        }
+        // Linking displaces an older key of the same description in @u.
+        if keyctl_link(serial, KEY_SPEC_USER_KEYRING) != 0 { _ = keyctl_revoke(serial) }
+    }
+
+    /// Drops the cached key of store `storeID` (after a failed check, or to lock the store).
+    func forget(storeID: Data) {
+        let found = keyctl_search(KEY_SPEC_USER_KEYRING, "user", Self.description(for: storeID), 0)
+        if found > 0 { _ = keyctl_invalidate(key_serial_t(found)) }
+    }
+}

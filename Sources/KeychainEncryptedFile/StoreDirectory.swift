@@ -1,0 +1,398 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import KeychainCore
+
+/// One directory of the store, held open by descriptor.
+///
+/// Every file operation is relative to the descriptor (`openat`, `renameat`, ...) and refuses to
+/// follow symlinks, so once a directory passed its checks, nothing swapped in afterwards can
+/// redirect a read or a write elsewhere. Names given here are always names the store made
+/// (hex digests or fixed names), never parts of item names.
+final class StoreDirectory {
+    /// The path, for messages only; it is never used to reach files.
+    let path: String
+    private let descriptor: Int32
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        // Nothing was written through a directory descriptor, so a failed close loses nothing.
+        try? closeDescriptor(descriptor)
+    }
+
+    /// Prefix of temporary files; readers skip them, writers holding the lock remove stale ones.
+    static let temporaryPrefix = ".tmp-"
+
+    // MARK: Opening
+
+    /// Opens the store's top directory, creating it (and missing parents) with mode 0700 if
+    /// `create` is true. Returns nil when it does not exist and `create` is false.
+    ///
+    /// Refuses a directory that is a symlink, is not owned by this user, or is writable by
+    /// group or others: any of those would let someone else replace or read the files.
+    static func openTop(path: String, create: Bool) throws -> StoreDirectory? {
+        if create { try makeDirectories(path) }
+        let descriptor: Int32
+        do {
+            descriptor = try systemCall("open") { open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        } catch {
+            // With O_DIRECTORY, a symlink gives ENOTDIR rather than ELOOP; lstat tells them apart.
+            var status = stat()
+            let isSymlink = lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+            switch error.code {
+            case ENOENT where !create: return nil
+            case _ where isSymlink || error.code == ELOOP:
+                throw KeychainError.fileBackend(errSecNotAvailable,
+                    "The keychain store directory \(path) is a symbolic link; refused, because whoever can change the link can redirect the secrets. Point KEYCHAIN_FILE_DIR at the real directory.")
+            case ENOTDIR:
+                throw KeychainError.fileBackend(errSecNotAvailable,
+                    "The keychain store path \(path) is not a directory. Set KEYCHAIN_FILE_DIR to a directory.")
+            default:
+                throw KeychainError.fileStore(error, "open the store directory", path)
+            }
+        }
+        let directory = StoreDirectory(path: path, descriptor: descriptor)
+        try directory.checkOwnershipAndMode()
+        return directory
+    }
+
+    /// Opens (and with `create`, makes) the subdirectory `name`; nil when it does not exist.
+    func subdirectory(_ name: String, create: Bool) throws -> StoreDirectory? {
+        var created = false
+        if create {
+            do {
+                try systemCall("mkdirat") { mkdirat(descriptor, name, 0o700) }
+                created = true
+            } catch where error.code == EEXIST {
+            } catch {
+                throw KeychainError.fileStore(error, "create the directory", "\(path)/\(name)")
+            }
+        }
+        let opened: Int32
+        do {
+            opened = try systemCall("openat") { openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        } catch where error.code == ENOENT {
+            return nil
+        } catch where error.code == ELOOP || error.code == ENOTDIR {
+            throw KeychainError.damagedFile("\(path)/\(name)", "expected a directory, found a symbolic link or a file")
+        } catch {
+            throw KeychainError.fileStore(error, "open the directory", "\(path)/\(name)")
+        }
+        let directory = StoreDirectory(path: "\(path)/\(name)", descriptor: opened)
+        if created {
+            // mkdirat's mode passed through the umask; set it exactly, then make the new entry durable.
+            do {
+                try systemCall("fchmod") { fchmod(opened, 0o700) }
+            } catch {
+                throw KeychainError.fileStore(error, "set the mode of", directory.path)
+            }
+            try sync()
+        }
+        return directory
+    }
+
+    private static func makeDirectories(_ path: String) throws {
+        guard path.hasPrefix("/") else {
+            throw KeychainError.fileBackend(errSecParam, "The keychain store path '\(path)' is not absolute. Set KEYCHAIN_FILE_DIR to an absolute path.")
+        }
+        let components = path.split(separator: "/")
+        var prefix = ""
+        for (index, component) in components.enumerated() {
+            let parent = prefix.isEmpty ? "/" : prefix
+            prefix += "/" + component
+            do {
+                try systemCall("mkdir") { mkdir(prefix, 0o700) }
+                // Parents and the store itself are private (the XDG rule for data directories);
+                // mkdir's mode passed through the umask, so set it exactly on the store.
+                if index == components.count - 1 { try systemCall("chmod") { chmod(prefix, 0o700) } }
+            } catch where error.code == EEXIST {
+                continue
+            } catch {
+                throw KeychainError.fileStore(error, "create the directory", prefix)
+            }
+            // The new entry lives in the parent: unsynced, a power loss could take the new store
+            // away, with the first writes already reported durable in it.
+            try syncDirectory(atPath: parent)
+        }
+    }
+
+    private static func syncDirectory(atPath path: String) throws {
+        let parent: Int32
+        do {
+            parent = try systemCall("open") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        } catch {
+            throw KeychainError.fileStore(error, "open the directory", path)
+        }
+        defer { try? closeDescriptor(parent) }  // nothing was written through it
+        do {
+            try systemCall("fsync") { fsync(parent) }
+        } catch {
+            throw KeychainError.fileStore(error, "flush the directory", path)
+        }
+    }
+
+    private func checkOwnershipAndMode() throws {
+        var status = stat()
+        do {
+            try systemCall("fstat") { fstat(descriptor, &status) }
+        } catch {
+            throw KeychainError.fileStore(error, "inspect", path)
+        }
+        if status.st_uid != geteuid() {
+            throw KeychainError.fileBackend(errSecNotAvailable,
+                "The keychain store directory \(path) belongs to user \(status.st_uid), not to you (user \(geteuid())); refused. Use a directory you own (KEYCHAIN_FILE_DIR).")
+        }
+        if status.st_mode & 0o022 != 0 {
+            throw KeychainError.fileBackend(errSecNotAvailable,
+                "The keychain store directory \(path) is writable by group or others (mode \(String(status.st_mode & 0o7777, radix: 8))); refused, because they could replace its files. Run: chmod 700 '\(path)'.")
+        }
+    }
+
+    // MARK: Reading
+
+    /// The whole contents of the regular file `name`, or nil if it does not exist.
+    /// Files larger than `limit` are reported as damaged, so a huge file cannot exhaust memory.
+    func read(_ name: String, limit: Int) throws -> Data? {
+        let file: Int32
+        do {
+            file = try systemCall("openat") { openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        } catch where error.code == ENOENT {
+            return nil
+        } catch where error.code == ELOOP {
+            throw KeychainError.damagedFile("\(path)/\(name)", "it is a symbolic link")
+        } catch {
+            throw KeychainError.fileStore(error, "open", "\(path)/\(name)")
+        }
+        defer { try? closeDescriptor(file) }  // read-only: a failed close cannot lose data
+        var status = stat()
+        do {
+            try systemCall("fstat") { fstat(file, &status) }
+        } catch {
+            throw KeychainError.fileStore(error, "inspect", "\(path)/\(name)")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw KeychainError.damagedFile("\(path)/\(name)", "it is not a regular file")
+        }
+        guard Int(status.st_size) <= limit else {
+            throw KeychainError.damagedFile("\(path)/\(name)", "it is \(status.st_size) bytes, more than the \(limit) a valid file can have")
+        }
+        var contents = Data(count: Int(status.st_size) + 1)
+        var filled = 0
+        while true {
+            let room = contents.count - filled
+            if room == 0 {
+                // Grew since fstat (it is being replaced by rename, so this is another file); bound it.
+                guard contents.count <= limit else {
+                    throw KeychainError.damagedFile("\(path)/\(name)", "it is larger than the \(limit) bytes a valid file can have")
+                }
+                contents.count += 4096
+                continue
+            }
+            let count: Int
+            do {
+                count = try systemCall("read") {
+                    contents.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress! + filled, room) }
+                }
+            } catch {
+                throw KeychainError.fileStore(error, "read", "\(path)/\(name)")
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        contents.count = filled
+        return contents
+    }
+
+    /// The names in this directory, without `.`, `..` and temporary files. Order is unspecified.
+    func entries() throws -> [String] {
+        try allNames().filter { !$0.hasPrefix(Self.temporaryPrefix) }
+    }
+
+    private func allNames() throws -> [String] {
+        let duplicate: Int32
+        do {
+            duplicate = try systemCall("dup") { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+        } catch {
+            throw KeychainError.fileStore(error, "list", path)
+        }
+        // fdopendir owns the duplicate from here; closedir closes it.
+        guard let stream = fdopendir(duplicate) else {
+            let failure = SystemCallFailure(call: "fdopendir", code: errno)
+            try? closeDescriptor(duplicate)
+            throw KeychainError.fileStore(failure, "list", path)
+        }
+        defer { closedir(stream) }  // a listing wrote nothing, so a failed close loses nothing
+        // The duplicate shares its offset with `descriptor`; start from the beginning.
+        rewinddir(stream)
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                let code = errno
+                if code != 0 { throw KeychainError.fileStore(SystemCallFailure(call: "readdir", code: code), "list", path) }
+                break
+            }
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    // MARK: Writing (callers hold the store lock)
+
+    /// Replaces (or creates) `name` with `contents` so that, whatever happens, the name holds
+    /// either its old contents or all of the new ones, and the new ones are on disk on return.
+    ///
+    /// Steps, each checked: create a temporary file (`O_EXCL|O_NOFOLLOW|O_CLOEXEC`, mode 0600
+    /// whatever the umask), write everything, fsync it, close it, rename it over `name`, fsync
+    /// the directory. A crash before the rename leaves only a stale temporary file, which the
+    /// next writer removes; a crash after it leaves the new file, complete because it was
+    /// synced first. On failure before the rename, the temporary file is removed.
+    func writeAtomically(_ name: String, _ contents: Data) throws {
+        let temporary = Self.temporaryPrefix + randomHex(byteCount: 12)
+        let file: Int32
+        do {
+            file = try systemCall("openat") {
+                openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            }
+        } catch {
+            throw KeychainError.fileStore(error, "create a file in", path)
+        }
+        var open = true
+        do {
+            try systemCall("fchmod") { fchmod(file, 0o600) }
+            var written = 0
+            while written < contents.count {
+                written += try systemCall("write") {
+                    contents.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + written, $0.count - written) }
+                }
+            }
+            try systemCall("fsync") { fsync(file) }
+            open = false
+            try closeDescriptor(file)
+            try systemCall("renameat") { renameat(descriptor, temporary, descriptor, name) }
+        } catch {
+            if open { try? closeDescriptor(file) }
+            // Best effort: a temporary file that survives holds only ciphertext and is removed
+            // by the next writer (`removeStaleTemporaries`).
+            _ = unlinkat(descriptor, temporary, 0)
+            throw KeychainError.fileStore(error, "write", "\(path)/\(name)")
+        }
+        try sync()
+    }
+
+    /// Removes `name`; returns false if it did not exist. Not durable until `sync()`.
+    @discardableResult
+    func remove(_ name: String) throws -> Bool {
+        do {
+            try systemCall("unlinkat") { unlinkat(descriptor, name, 0) }
+            return true
+        } catch where error.code == ENOENT {
+            return false
+        } catch {
+            throw KeychainError.fileStore(error, "remove", "\(path)/\(name)")
+        }
+    }
+
+    /// Removes the subdirectory `name` if it is empty; anything else leaves it in place.
+    func removeSubdirectoryIfEmpty(_ name: String) throws {
+        do {
+            try systemCall("unlinkat") { unlinkat(descriptor, name, AT_REMOVEDIR) }
+        } catch where error.code == ENOTEMPTY || error.code == EEXIST || error.code == ENOENT {
+        } catch {
+            throw KeychainError.fileStore(error, "remove the directory", "\(path)/\(name)")
+        }
+    }
+
+    /// Whether `name` exists (of any type, links not followed).
+    func contains(_ name: String) throws -> Bool {
+        var status = stat()
+        do {
+            try systemCall("fstatat") { fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) }
+            return true
+        } catch where error.code == ENOENT {
+            return false
+        } catch {
+            throw KeychainError.fileStore(error, "inspect", "\(path)/\(name)")
+        }
+    }
+
+    /// Makes the directory's entries (created, renamed, removed) durable.
+    func sync() throws {
+        do {
+            try systemCall("fsync") { fsync(descriptor) }
+        } catch {
+            throw KeychainError.fileStore(error, "flush the directory", path)
+        }
+    }
+
+    /// Removes temporary files left by writers that died. Only call with the store lock held:
+    /// then no live writer can own one.
+    func removeStaleTemporaries() throws {
+        for name in try allNames() where name.hasPrefix(Self.temporaryPrefix) { try remove(name) }
+    }
+
+    // MARK: Locking
+
+    /// Runs `body` holding an exclusive `flock` on the file `lock` in this directory.
+    ///
+    /// `flock` locks belong to the open file description, not the process (unlike classic
+    /// `fcntl` locks, which any close in the process would drop), so two threads of one
+    /// process exclude each other just as two processes do. The kernel releases the lock
+    /// when the holder dies, so a `kill -9` never leaves the store locked.
+    func withExclusiveLock<Result>(_ body: () throws -> Result) throws -> Result {
+        try withLock(LOCK_EX, body)
+    }
+
+    /// Runs `body` holding a shared `flock` on `lock`: readers share it, writers (exclusive)
+    /// wait for them and they for writers. Where the lock file cannot be created (a read-only
+    /// copy of a store), no writer can run either, so `body` runs unlocked.
+    func withSharedLock<Result>(_ body: () throws -> Result) throws -> Result {
+        try withLock(LOCK_SH, body)
+    }
+
+    private func withLock<Result>(_ operation: Int32, _ body: () throws -> Result) throws -> Result {
+        let lockFile: Int32
+        do {
+            // Read-only is enough for flock, and keeps working whatever mode the umask gave the file.
+            lockFile = try systemCall("openat") { openat(descriptor, "lock", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        } catch where operation == LOCK_SH && [EROFS, EACCES].contains(error.code) {
+            return try body()
+        } catch {
+            throw KeychainError.fileStore(error, "open the lock file in", path)
+        }
+        defer { try? closeDescriptor(lockFile) }  // closing releases the lock; nothing was written
+        do {
+            try systemCall("flock") { flock(lockFile, operation) }
+        } catch {
+            throw KeychainError.fileStore(error, "lock", "\(path)/lock")
+        }
+        return try body()
+    }
+}
+
+/// `byteCount` random bytes from libsodium, as lowercase hex.
+func randomHex(byteCount: Int) -> String {
+    var bytes = [UInt8](repeating: 0, count: byteCount)
+    Sodium.randomBytes(&bytes)
+    return hexString(bytes)
+}
+
+func hexString<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    let digits = Array("0123456789abcdef".utf8)
+    var text = [UInt8]()
+    for byte in bytes {
+        text.append(digits[Int(byte >> 4)])
+        text.append(digits[Int(byte & 0x0f)])
+    }
+    return String(decoding: text, as: UTF8.self)
+}

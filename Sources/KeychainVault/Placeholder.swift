@@ -1,4 +1,0 @@
-import KeychainCore
-
-// Replaced by the backend's implementation; see the backend's issue.
-enum KeychainVaultPlaceholder {}

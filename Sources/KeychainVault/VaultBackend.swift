@@ -1,0 +1,205 @@
+import Foundation
+import KeychainCore
+
+/// The `vault` backend: items in an OpenBao or HashiCorp Vault KV version 2 engine, shared by
+/// every machine that uses the same server, mount and prefix.
+///
+/// Each item is one KV secret at the path `VaultItemLayout` gives it, with its secret and
+/// attributes as fields (`VaultItemFields`). Atomicity comes from KV check-and-set:
+///
+/// - **add** writes with `cas=0`, which Vault accepts only when the path has no live version,
+///   so of many machines adding one item exactly one succeeds and the others get
+///   `errSecDuplicateItem`.
+/// - **update** writes with `cas=<version read>` and, when another writer got there first,
+///   reads again, re-checks the query and reapplies the changes. An update that moves an item
+///   to a new primary key first creates the new path with `cas=0`, then deletes the old one:
+///   interrupted in between, both copies remain and nothing is lost; a collision rolls back the
+///   new paths already created, so a failed update changes nothing. Vault has no transactions
+///   across paths, so a concurrent update of the old item during a move may be lost.
+/// - **delete** removes the item's metadata and every version, so nothing can be recovered
+///   with `bao kv undelete` and a later add starts afresh.
+///
+/// It is never chosen by `auto`: sending secrets to a server must be a decision.
+public final class VaultBackend: KeychainBackend {
+    public static let backendName = "vault"
+    public var name: String { Self.backendName }
+
+    /// How many times an add or an update writes again after losing a check-and-set race.
+    private static let maximumWriteAttempts = 8
+
+    private let setup: Result<Connection, KeychainError>
+
+    private struct Connection: Sendable {
+        let kv: VaultKV
+        let layout: VaultItemLayout
+    }
+
+    /// An item as found on the server: where it is, which version was read, what it holds.
+    private struct StoredItem {
+        let path: String
+        let version: Int64
+        let item: KeychainItem
+    }
+
+    /// A backend for `configuration`.
+    public init(configuration: VaultConfiguration) {
+        setup = .success(Connection(kv: VaultKV(configuration: configuration),
+                                    layout: VaultItemLayout(prefix: configuration.prefix)))
+    }
+
+    /// A backend configured from the environment (see `VaultConfiguration.fromEnvironment`).
+    /// A missing or invalid setting makes it unavailable, with the reason.
+    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        do {
+            self.init(configuration: try VaultConfiguration.fromEnvironment(environment))
+        } catch {
+            self.init(unusable: error as? KeychainError
+                ?? KeychainError(errSecParam, "The Vault settings are invalid: \(error)", backend: Self.backendName))
+        }
+    }
+
+    private init(unusable reason: KeychainError) {
+        setup = .failure(reason.attributed(to: Self.backendName))
+    }
+
+    public func availability() -> BackendAvailability {
+        switch setup {
+        case .success(let connection): return VaultProbe(kv: connection.kv).availability()
+        case .failure(let reason): return .unavailable(reason)
+        }
+    }
+
+    public func add(_ item: KeychainItem) throws {
+        let connection = try setup.get()
+        try create(item, at: connection.layout.path(of: item.primaryKey), in: connection)
+    }
+
+    public func search(_ query: ItemQuery) throws -> [KeychainItem] {
+        try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: try setup.get()).map(\.item)
+    }
+
+    public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        let connection = try setup.get()
+        let matched = try locate(query, includeSecrets: true, limit: nil, in: connection)
+        let plan = try UpdatePlan(matched: matched.map(\.item), changes: changes)
+        let steps = zip(matched, plan.changes.map(\.new))
+        let moves = steps.filter { $0.0.item.primaryKey != $0.1.primaryKey }
+        let inPlace = steps.filter { $0.0.item.primaryKey == $0.1.primaryKey }
+
+        // Moves first, because only they can collide: create every new path, and on any
+        // failure remove the ones this call created, so the update changes nothing.
+        var created: [String] = []
+        do {
+            for (_, moved) in moves {
+                let path = connection.layout.path(of: moved.primaryKey)
+                try create(moved, at: path, in: connection)
+                created.append(path)
+            }
+        } catch {
+            // Best effort: the original failure is what the caller must see, and a rollback
+            // that fails too leaves only a copy of an item that still exists at its old path.
+            for path in created { try? connection.kv.destroy(path) }
+            throw error
+        }
+        for (old, _) in moves { try connection.kv.destroy(old.path) }
+
+        var changed = moves.count
+        for (stored, _) in inPlace where try replace(stored, matching: query, with: changes, in: connection) {
+            changed += 1
+        }
+        return changed
+    }
+
+    public func delete(_ query: ItemQuery) throws -> Int {
+        let connection = try setup.get()
+        let matched = try locate(query, includeSecrets: false, limit: nil, in: connection)
+        for stored in matched { try connection.kv.destroy(stored.path) }
+        return matched.count
+    }
+
+    // MARK: - Steps
+
+    /// Writes `item` at `path` only if no live item is there; `errSecDuplicateItem` otherwise.
+    private func create(_ item: KeychainItem, at path: String, in connection: Connection) throws {
+        let fields = VaultItemFields.body(of: item, secret: item.secret ?? SecretBytes(Data()))
+        // An item deleted with `bao kv delete` keeps its metadata, so `cas=0` fails on it; its
+        // current (deleted) version is then the one to name.
+        var expectedVersion: Int64 = 0
+        for _ in 0..<Self.maximumWriteAttempts {
+            if try connection.kv.write(path, fields: fields, checkAndSet: expectedVersion) == .written { return }
+            switch try connection.kv.read(path) {
+            case .present:
+                throw KeychainError(errSecDuplicateItem, "An item with \(item.primaryKey.readableName) already exists in Vault at '\(path)'.",
+                                    backend: Self.backendName)
+            case .absent(let deletedVersion):
+                expectedVersion = deletedVersion ?? 0
+            }
+        }
+        throw KeychainError(errSecDuplicateItem, "Other writers kept creating and deleting '\(path)' while this add ran; treat the item as already added.",
+                            backend: Self.backendName)
+    }
+
+    /// Applies `changes` to one item with check-and-set on the version read, rereading and
+    /// reapplying when another writer got there first. Returns false when the item was deleted
+    /// or stopped matching `query` meanwhile.
+    private func replace(_ stored: StoredItem, matching query: ItemQuery, with changes: ItemChanges,
+                         in connection: Connection) throws -> Bool {
+        var current = stored
+        for _ in 0..<Self.maximumWriteAttempts {
+            let updated = changes.applied(to: current.item)
+            let fields = VaultItemFields.body(of: updated, secret: updated.secret ?? SecretBytes(Data()))
+            if try connection.kv.write(current.path, fields: fields, checkAndSet: current.version) == .written { return true }
+            guard case .present(let storedFields, let version) = try connection.kv.read(current.path) else { return false }
+            let item = try VaultItemFields.item(at: current.path, primaryKey: current.item.primaryKey,
+                                                fields: storedFields, includeSecret: true)
+            guard query.matches(item) else { return false }
+            current = StoredItem(path: current.path, version: version, item: item)
+        }
+        throw KeychainError(errSecIO, "The Vault item at '\(stored.path)' kept changing under this update (\(Self.maximumWriteAttempts) attempts); retry it.",
+                            backend: Self.backendName)
+    }
+
+    /// The items matching `query`, in primary-key order, at most `limit` of them.
+    ///
+    /// Lists the service's (or server's) folder, or every folder of the class when the query
+    /// names none; decides the primary-key constraints from the entry names alone; reads only
+    /// the candidates, in order, until `limit` of them match in full.
+    private func locate(_ query: ItemQuery, includeSecrets: Bool, limit: Int?, in connection: Connection) throws -> [StoredItem] {
+        let layout = connection.layout
+        let itemClass = query.itemClass
+        let groupSegments: [String]
+        if let group = query.constrainedString(VaultItemLayout.groupAttribute(of: itemClass)) {
+            groupSegments = [VaultPathSegment.encode(group)]
+        } else {
+            groupSegments = try connection.kv.list(layout.classFolder(itemClass)).filter { $0.hasSuffix("/") }.map { String($0.dropLast()) }
+        }
+
+        var keyQuery = query
+        keyQuery.constraints = ItemAttributes(query.constraints.values.filter { itemClass.primaryKeyAttributes.contains($0.key) })
+        var candidates: [(path: String, key: PrimaryKey)] = []
+        for segment in groupSegments {
+            let folder = "\(layout.classFolder(itemClass))/\(segment)"
+            // Entries ending in "/" are folders someone made below a service; they hold no item.
+            for entry in try connection.kv.list(folder) where !entry.hasSuffix("/") {
+                let path = "\(folder)/\(entry)"
+                guard let key = layout.primaryKey(itemClass, groupSegment: segment, leaf: entry) else {
+                    throw KeychainError(errSecDecode, "The Vault entry '\(path)' does not name an item in this backend's layout; rename or delete it with `bao kv`.",
+                                        backend: Self.backendName)
+                }
+                if keyQuery.matches(itemClass, key.attributes) { candidates.append((path, key)) }
+            }
+        }
+        candidates.sort { $0.key < $1.key }
+
+        var found: [StoredItem] = []
+        for candidate in candidates {
+            if let limit, found.count >= limit { break }
+            // An entry that vanished or was soft-deleted since the listing is simply not there.
+            guard case .present(let fields, let version) = try connection.kv.read(candidate.path) else { continue }
+            let item = try VaultItemFields.item(at: candidate.path, primaryKey: candidate.key, fields: fields,
+                                                includeSecret: includeSecrets)
+            if query.matches(item) { found.append(StoredItem(path: candidate.path, version: version, item: item)) }
+        }
+        return found
+    }
+}

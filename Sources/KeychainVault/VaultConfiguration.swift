@@ -1,0 +1,145 @@
+import Foundation
+import KeychainCore
+
+/// A Vault token. It is sent only in the `X-Vault-Token` header; `description` never shows it,
+/// so it cannot leak into an error, a log line or a debugger's summary by accident.
+public struct VaultToken: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    let value: String
+
+    public init(_ value: String) { self.value = value }
+
+    public var description: String { "VaultToken(redacted)" }
+    public var debugDescription: String { description }
+}
+
+/// How to reach the server and where the items live.
+///
+/// `fromEnvironment` reads the settings the way the `vault` and `bao` CLIs do, so a shell that
+/// works with `bao kv get` works with this backend unchanged.
+public struct VaultConfiguration: Sendable {
+    /// The server's base URL, e.g. `https://vault.example.com:8200`, without a trailing slash.
+    public let address: String
+    public let token: VaultToken
+    /// The Vault Enterprise / OpenBao namespace, sent as `X-Vault-Namespace`, or nil.
+    public let namespace: String?
+    /// The KV version 2 mount, e.g. `secret`.
+    public let mount: String
+    /// The folder inside the mount that holds every item, e.g. `linux-keychain`.
+    public let prefix: String
+    /// Seconds an operation waits for each answer before failing with `errSecIO`.
+    public let requestTimeout: TimeInterval
+    /// Seconds `availability()` waits for each of its checks before calling the server unreachable.
+    public let probeTimeout: TimeInterval
+
+    public static let defaultMount = "secret"
+    public static let defaultPrefix = "linux-keychain"
+    public static let defaultRequestTimeout: TimeInterval = 10
+    public static let defaultProbeTimeout: TimeInterval = 1
+
+    /// Validates and normalizes the settings; throws `errSecParam` saying which one is wrong.
+    public init(address: String, token: VaultToken, namespace: String? = nil, mount: String = defaultMount,
+                prefix: String = defaultPrefix, requestTimeout: TimeInterval = defaultRequestTimeout,
+                probeTimeout: TimeInterval = defaultProbeTimeout) throws {
+        var address = address.trimmingCharacters(in: .whitespaces)
+        while address.hasSuffix("/") { address.removeLast() }
+        guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty, url.path.isEmpty, url.query == nil else {
+            throw Self.invalid("The Vault address '\(address)' is not an http:// or https:// URL of a server (e.g. https://vault.example.com:8200); set VAULT_ADDR or BAO_ADDR to one.")
+        }
+        guard !token.value.isEmpty, !token.value.contains(where: { $0.isNewline || $0 == "\0" }) else {
+            throw Self.invalid("The Vault token is empty or not a single line; set VAULT_TOKEN or BAO_TOKEN, or run `bao login`.")
+        }
+        guard requestTimeout > 0, requestTimeout <= 3600, probeTimeout > 0, probeTimeout <= 60 else {
+            throw Self.invalid("Vault timeouts are seconds: KEYCHAIN_VAULT_TIMEOUT above 0 and at most 3600, KEYCHAIN_VAULT_PROBE_TIMEOUT above 0 and at most 60.")
+        }
+        self.address = address
+        self.token = token
+        guard !(namespace ?? "").contains(where: { $0.isNewline || $0 == "\0" }) else {
+            throw Self.invalid("The Vault namespace must be a single line; check VAULT_NAMESPACE or BAO_NAMESPACE.")
+        }
+        self.namespace = namespace.flatMap { $0.isEmpty ? nil : $0 }
+        self.mount = try Self.folderPath(mount, variable: "KEYCHAIN_VAULT_MOUNT")
+        self.prefix = try Self.folderPath(prefix, variable: "KEYCHAIN_VAULT_PREFIX")
+        self.requestTimeout = requestTimeout
+        self.probeTimeout = probeTimeout
+    }
+
+    /// Reads the settings from `environment`:
+    ///
+    /// - the address from `BAO_ADDR`, else `VAULT_ADDR` (there is no default: sending secrets
+    ///   to a server must be configured on purpose);
+    /// - the token from `BAO_TOKEN`, else `VAULT_TOKEN`, else the file `~/.vault-token` that
+    ///   `bao login` and `vault login` write;
+    /// - the namespace from `BAO_NAMESPACE`, else `VAULT_NAMESPACE`;
+    /// - `KEYCHAIN_VAULT_MOUNT`, `KEYCHAIN_VAULT_PREFIX`, `KEYCHAIN_VAULT_TIMEOUT` and
+    ///   `KEYCHAIN_VAULT_PROBE_TIMEOUT`.
+    ///
+    /// TLS settings the platform cannot honour are errors, never silently ignored: see
+    /// `VaultTrustStore` for `VAULT_CACERT`.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> VaultConfiguration {
+        // The variable that sets `name`, BAO_ first as the bao CLI reads them, and its value.
+        func source(_ name: String) -> (variable: String, value: String)? {
+            for variable in ["BAO_\(name)", "VAULT_\(name)"] {
+                if let value = environment[variable], !value.isEmpty { return (variable, value) }
+            }
+            return nil
+        }
+        func setting(_ name: String) -> String? { source(name)?.value }
+        guard let address = setting("ADDR") else {
+            throw KeychainError(errSecNotAvailable, "No Vault server is configured: set VAULT_ADDR (or BAO_ADDR) to its URL, e.g. https://vault.example.com:8200.",
+                                backend: VaultBackend.backendName)
+        }
+        let skipVerify = source("SKIP_VERIFY").flatMap { ["1", "true", "t", "yes"].contains($0.value.lowercased()) ? $0 : nil }
+        let unsupported = ["CAPATH", "CLIENT_CERT", "CLIENT_KEY", "TLS_SERVER_NAME"].compactMap(source) + [skipVerify].compactMap { $0 }
+        if !unsupported.isEmpty {
+            let names = unsupported.map(\.variable).joined(separator: ", ")
+            throw KeychainError(errSecNotAvailable, "\(names) cannot be honoured: FoundationNetworking on Linux offers no way to change how TLS is verified or to present a client certificate. Unset \(unsupported.count == 1 ? "it" : "them"); for a private CA, add it to the system trust store (see the README).",
+                                backend: VaultBackend.backendName)
+        }
+        if let caFile = setting("CACERT") { try VaultTrustStore.requireSystemTrust(ofCertificatesIn: caFile) }
+        return try VaultConfiguration(
+            address: address, token: try token(setting("TOKEN"), environment: environment),
+            namespace: setting("NAMESPACE"),
+            mount: environment["KEYCHAIN_VAULT_MOUNT"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultMount,
+            prefix: environment["KEYCHAIN_VAULT_PREFIX"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultPrefix,
+            requestTimeout: try seconds(environment, "KEYCHAIN_VAULT_TIMEOUT", default: defaultRequestTimeout),
+            probeTimeout: try seconds(environment, "KEYCHAIN_VAULT_PROBE_TIMEOUT", default: defaultProbeTimeout))
+    }
+
+    private static func token(_ fromVariable: String?, environment: [String: String]) throws -> VaultToken {
+        if let fromVariable { return VaultToken(fromVariable.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let tokenFile = URL(fileURLWithPath: home).appendingPathComponent(".vault-token").path
+        guard FileManager.default.fileExists(atPath: tokenFile) else {
+            throw KeychainError(errSecNotAvailable, "No Vault token is configured: set VAULT_TOKEN (or BAO_TOKEN), or run `bao login` to write \(tokenFile).",
+                                backend: VaultBackend.backendName)
+        }
+        guard let contents = FileManager.default.contents(atPath: tokenFile) else {
+            throw KeychainError(errSecAuthFailed, "The Vault token file \(tokenFile) cannot be read; check its owner and permissions.",
+                                backend: VaultBackend.backendName, failedCall: "open")
+        }
+        return VaultToken(String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    private static func seconds(_ environment: [String: String], _ variable: String,
+                                default value: TimeInterval) throws -> TimeInterval {
+        guard let text = environment[variable], !text.isEmpty else { return value }
+        guard let seconds = TimeInterval(text), seconds.isFinite else {
+            throw invalid("\(variable) must be a number of seconds such as 5 or 0.5, not '\(text)'.")
+        }
+        return seconds
+    }
+
+    /// A mount or prefix as `a/b`: no empty, `.` or `..` segments, so it cannot point elsewhere.
+    private static func folderPath(_ text: String, variable: String) throws -> String {
+        let segments = text.split(separator: "/", omittingEmptySubsequences: true)
+        guard !segments.isEmpty, !segments.contains(where: { $0 == "." || $0 == ".." }) else {
+            throw invalid("\(variable) must be a folder path such as 'secret' or 'team/keychain', not '\(text)'.")
+        }
+        return segments.joined(separator: "/")
+    }
+
+    private static func invalid(_ message: String) -> KeychainError {
+        KeychainError(errSecParam, message, backend: VaultBackend.backendName)
+    }
+}

@@ -1,0 +1,102 @@
+import KeychainCore
+
+/// The KV version 2 calls the backend makes, with every answer other than the expected ones
+/// turned into a `KeychainError` by `VaultFailures`.
+///
+/// Paths are relative to the mount (`linux-keychain/generic/app/alice`).
+struct VaultKV: Sendable {
+    let client: VaultHTTPClient
+    let configuration: VaultConfiguration
+    let failures: VaultFailures
+
+    init(configuration: VaultConfiguration) {
+        self.configuration = configuration
+        self.client = VaultHTTPClient(configuration: configuration)
+        self.failures = VaultFailures(configuration: configuration)
+    }
+
+    enum ReadResult {
+        /// The current version's fields.
+        case present(fields: [String: VaultJSON], version: Int64)
+        /// No live version. `deletedVersion` is the current version when it was soft-deleted
+        /// or destroyed (by `bao kv delete`), which a new write must name in its check-and-set.
+        case absent(deletedVersion: Int64?)
+    }
+
+    enum WriteResult {
+        case written
+        /// The check-and-set version did not match: someone else wrote first.
+        case versionMismatch
+    }
+
+    /// GET `<mount>/data/<path>`.
+    func read(_ path: String) throws -> ReadResult {
+        let response = try exchange("GET", "data", path, action: "reading")
+        switch response.status {
+        case 200:
+            guard let payload = response.json?["data"], let fields = payload["data"]?.members,
+                  let version = payload["metadata"]?["version"]?.integer else {
+                throw failures.make(errSecDecode, "The Vault item at '\(path)' is not a KV version 2 secret with fields; is KEYCHAIN_VAULT_MOUNT a KV version 2 mount?", "GET \(apiPath("data", path))")
+            }
+            return .present(fields: fields, version: version)
+        case 404 where response.errorText.isEmpty:
+            return .absent(deletedVersion: response.json?["data"]?["metadata"]?["version"]?.integer)
+        default:
+            throw failures.error(response, action: "reading", path: path, call: "GET \(apiPath("data", path))")
+        }
+    }
+
+    /// POST `<mount>/data/<path>` with `options.cas`: 0 creates only a new item, a version
+    /// replaces only that version.
+    func write(_ path: String, fields: VaultRequestBody, checkAndSet version: Int64) throws -> WriteResult {
+        let body = VaultRequestBody.object([("options", .object([("cas", .integer(version))])), ("data", fields)])
+        let response = try exchange("POST", "data", path, body: body.serialized(), action: "writing")
+        switch response.status {
+        case 200, 204:
+            return .written
+        case 400 where response.errorText.contains("check-and-set"):
+            return .versionMismatch
+        default:
+            throw failures.error(response, action: "writing", path: path, call: "POST \(apiPath("data", path))")
+        }
+    }
+
+    /// LIST `<mount>/metadata/<folder>/`: the entry names, folders ending in `/`.
+    func list(_ folder: String) throws -> [String] {
+        let response = try exchange("GET", "metadata", folder + "/", query: "list=true", action: "listing")
+        switch response.status {
+        case 200:
+            guard let keys = response.json?["data"]?["keys"]?.array else {
+                throw failures.make(errSecDecode, "Vault's listing of '\(folder)' has no keys.", "LIST \(apiPath("metadata", folder))")
+            }
+            return keys.compactMap(\.text)
+        case 404 where response.errorText.isEmpty:
+            return []
+        default:
+            throw failures.error(response, action: "listing", path: folder, call: "LIST \(apiPath("metadata", folder))")
+        }
+    }
+
+    /// DELETE `<mount>/metadata/<path>`: the item's metadata and every version, for good.
+    func destroy(_ path: String) throws {
+        let response = try exchange("DELETE", "metadata", path, action: "deleting")
+        guard response.status == 204 || response.status == 200 else {
+            throw failures.error(response, action: "deleting", path: path, call: "DELETE \(apiPath("metadata", path))")
+        }
+    }
+
+    private func apiPath(_ area: String, _ path: String) -> String {
+        "\(configuration.mount)/\(area)/\(path)"
+    }
+
+    private func exchange(_ method: String, _ area: String, _ path: String, query: String? = nil,
+                          body: SecretBytes? = nil, action: String) throws -> VaultHTTPResponse {
+        let apiPath = apiPath(area, path)
+        switch client.send(method, apiPath, query: query, body: body, timeout: configuration.requestTimeout) {
+        case .success(let response):
+            return response
+        case .failure(let failure):
+            throw failures.error(failure, call: "\(method) \(apiPath)", probing: false)
+        }
+    }
+}

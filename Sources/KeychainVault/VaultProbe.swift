@@ -1,0 +1,76 @@
+import KeychainCore
+
+/// The checks behind `availability()`: the server answers, is unsealed, accepts the token,
+/// and has a KV version 2 engine at the mount. Each check waits at most
+/// `configuration.probeTimeout` seconds (1 by default) and the first failure ends the probe, so
+/// an unreachable or silent server is reported within about that time, and a healthy one
+/// within three round trips.
+struct VaultProbe: Sendable {
+    let kv: VaultKV
+
+    private var configuration: VaultConfiguration { kv.configuration }
+    private var failures: VaultFailures { kv.failures }
+
+    func availability() -> BackendAvailability {
+        do {
+            try checkHealth()
+            try checkToken()
+            try checkMount()
+        } catch let error as KeychainError {
+            return .unavailable(error)
+        } catch {
+            return .unavailable(failures.make(errSecNotAvailable, "The Vault probe failed: \(error)", "availability"))
+        }
+        let namespace = configuration.namespace.map { ", namespace '\($0)'" } ?? ""
+        return .available("Vault/OpenBao at \(configuration.address)\(namespace), KV v2 mount '\(configuration.mount)', items under '\(configuration.prefix)/'")
+    }
+
+    /// `sys/health` needs no token, so it tells an unreachable or sealed server apart from a
+    /// bad token. The query makes standby nodes answer 200 too; only the root namespace
+    /// answers it.
+    private func checkHealth() throws {
+        let call = "GET sys/health"
+        let response = try probe("sys/health", query: "standbyok=true&perfstandbyok=true", inNamespace: false, call: call)
+        if response.json?["sealed"]?.bool == true { throw failures.sealed(call) }
+        if response.json?["initialized"]?.bool == false {
+            throw failures.make(errSecNotAvailable, "The Vault server at \(configuration.address) is not initialized; run `bao operator init`.", call)
+        }
+        guard response.status == 200 else {
+            throw failures.error(response, action: "checking the health of", path: "sys/health", call: call)
+        }
+    }
+
+    private func checkToken() throws {
+        let call = "GET auth/token/lookup-self"
+        let response = try probe("auth/token/lookup-self", call: call)
+        guard response.status == 200 else {
+            if response.status == 403 || response.status == 401 {
+                throw failures.make(errSecAuthFailed, "The Vault server rejected the token (HTTP \(response.status)): it is invalid or expired, or lacks the default policy. Set VAULT_TOKEN (or BAO_TOKEN) or run `bao login`.", call)
+            }
+            throw failures.error(response, action: "looking up", path: "auth/token/lookup-self", call: call)
+        }
+    }
+
+    /// Writing KV version 2 requests to a version 1 mount would store them as plain secrets,
+    /// so the engine's version is checked before any item is touched.
+    private func checkMount() throws {
+        let path = "sys/internal/ui/mounts/\(configuration.mount)"
+        let call = "GET \(path)"
+        let response = try probe(path, call: call)
+        guard response.status == 200, let mount = response.json?["data"] else {
+            throw failures.make(errSecNotAvailable, "No KV mount '\(configuration.mount)' is visible to this token on \(configuration.address) (HTTP \(response.status)). Enable one (`bao secrets enable -path=\(configuration.mount) kv-v2`), grant the token access, or set KEYCHAIN_VAULT_MOUNT.", call)
+        }
+        let type = mount["type"]?.text ?? "unknown"
+        let version = mount["options"]?["version"]?.text ?? "1"
+        guard type == "kv", version == "2" else {
+            throw failures.make(errSecNotAvailable, "The mount '\(configuration.mount)' is a '\(type)' engine, version \(version), not KV version 2. Point KEYCHAIN_VAULT_MOUNT at a KV version 2 mount.", call)
+        }
+    }
+
+    private func probe(_ path: String, query: String? = nil, inNamespace: Bool = true, call: String) throws -> VaultHTTPResponse {
+        switch kv.client.send("GET", path, query: query, inNamespace: inNamespace, timeout: configuration.probeTimeout) {
+        case .success(let response): return response
+        case .failure(let failure): throw failures.error(failure, call: call, probing: true)
+        }
+    }
+}

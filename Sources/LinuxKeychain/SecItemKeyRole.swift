@@ -1,0 +1,82 @@
+/// What one key of an Apple query dictionary means here: the table behind the parser, and
+/// the one place that decides which of Apple's keys are stored, accepted without effect,
+/// refused, or unknown.
+enum SecItemKeyRole: Sendable, Equatable {
+    case itemClass
+    /// An attribute the library stores and matches.
+    case attribute(AttributeKey)
+    case accessControl
+    case valueData
+    case valueReference
+    case valuePersistentReference
+    case returnData
+    case returnAttributes
+    case returnReference
+    case returnPersistentReference
+    case matchLimit
+    /// A key with no effect on Linux (authentication UI, which keychain file, certificate
+    /// filters); its value is not interpreted.
+    case withoutEffect
+    /// A key whose meaning Linux cannot honour; using it fails with `errSecUnimplemented`
+    /// and this reason.
+    case unsupported(String)
+
+    /// The role of `name`, or nil when it is no key of Apple's password surface (those fail
+    /// with `errSecNoSuchAttr`, as unknown attributes do on Apple platforms).
+    static func of(_ name: String) -> SecItemKeyRole? {
+        if let key = AttributeKey(rawValue: name) { return .attribute(key) }
+        return fixedRoles[name]
+    }
+
+    /// The attributes an item of `itemClass` can carry; any other attribute key is
+    /// `errSecNoSuchAttr`, as in Apple's schema (a generic password has no server).
+    static func attributes(of itemClass: ItemClass) -> Set<AttributeKey> {
+        let common: Set<AttributeKey> = [.accessGroup, .account, .label, .itemDescription, .comment, .creator,
+                                         .type, .accessible, .synchronizable, .isInvisible, .isNegative,
+                                         .creationDate, .modificationDate]
+        switch itemClass {
+        case .genericPassword: return common.union([.service, .generic])
+        case .internetPassword:
+            return common.union([.server, .protocol, .port, .path, .authenticationType, .securityDomain])
+        }
+    }
+
+    /// The values `kSecAttrAccessible` accepts.
+    static let accessibilityValues: Set<String> = Set([
+        kSecAttrAccessibleWhenUnlocked, kSecAttrAccessibleAfterFirstUnlock, kSecAttrAccessibleAlways,
+        kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+        kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, kSecAttrAccessibleAlwaysThisDeviceOnly,
+    ].map { $0 as String })
+
+    private static let fixedRoles: [String: SecItemKeyRole] = {
+        var roles: [CFString: SecItemKeyRole] = [
+            kSecClass: .itemClass,
+            kSecAttrAccessControl: .accessControl,
+            kSecValueData: .valueData,
+            kSecValueRef: .valueReference,
+            kSecValuePersistentRef: .valuePersistentReference,
+            kSecAttrPersistentReference: .valuePersistentReference,
+            kSecReturnData: .returnData,
+            kSecReturnAttributes: .returnAttributes,
+            kSecReturnRef: .returnReference,
+            kSecReturnPersistentRef: .returnPersistentReference,
+            kSecMatchLimit: .matchLimit,
+            kSecAttrAccess: .unsupported(
+                "kSecAttrAccess (a macOS ACL) cannot be enforced on Linux; leave it out or use kSecAttrAccessible."),
+            kSecAttrTokenID: .unsupported("kSecAttrTokenID needs a hardware token (Secure Enclave), which Linux lacks."),
+            kSecMatchItemList: .unsupported("kSecMatchItemList is not supported; query by attributes or kSecValuePersistentRef."),
+            kSecMatchCaseInsensitive: .unsupported("Case-insensitive matching is not supported; match exact strings."),
+            kSecMatchDiacriticInsensitive: .unsupported("Diacritic-insensitive matching is not supported; match exact strings."),
+            kSecMatchWidthInsensitive: .unsupported("Width-insensitive matching is not supported; match exact strings."),
+        ]
+        let withoutEffect: [CFString] = [
+            kSecUseItemList, kSecUseKeychain, kSecUseOperationPrompt, kSecUseNoAuthenticationUI,
+            kSecUseAuthenticationUI, kSecUseAuthenticationContext, kSecUseDataProtectionKeychain,
+            kSecAttrSyncViewHint, kSecMatchSearchList, kSecMatchPolicy, kSecMatchIssuers,
+            kSecMatchEmailAddressIfPresent, kSecMatchSubjectContains, kSecMatchSubjectStartsWith,
+            kSecMatchSubjectEndsWith, kSecMatchSubjectWholeString, kSecMatchTrustedOnly, kSecMatchValidOnDate,
+        ]
+        for key in withoutEffect { roles[key] = .withoutEffect }
+        return Dictionary(uniqueKeysWithValues: roles.map { ($0.key as String, $0.value) })
+    }()
+}

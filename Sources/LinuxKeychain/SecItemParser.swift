@@ -1,0 +1,343 @@
+import Foundation
+
+/// What the `kSecReturn*` keys of a query asked for.
+struct SecItemReturns: Equatable, Sendable {
+    var data = false
+    var attributes = false
+    var reference = false
+    var persistentReference = false
+
+    /// How many kinds of result were asked for; more than one makes each result a dictionary.
+    var count: Int { [data, attributes, reference, persistentReference].filter { $0 }.count }
+    var isEmpty: Bool { count == 0 }
+}
+
+/// A parsed query of `SecItemCopyMatching`, `SecItemUpdate` or `SecItemDelete`.
+struct SecItemSearch: Sendable {
+    var query: ItemQuery
+    var returns: SecItemReturns
+    /// The query contradicts itself (a reference and an attribute disagree), so no item can match.
+    var matchesNothing: Bool
+}
+
+/// A parsed `SecItemAdd` dictionary.
+struct SecItemAddition: Sendable {
+    var item: KeychainItem
+    var returns: SecItemReturns
+}
+
+/// Parses Apple's dictionaries, once, into the typed requests that backends take.
+///
+/// Every problem is a `KeychainError` thrown before any store is touched, so bad input never
+/// changes stored data: `errSecParam` for a missing `kSecClass` or a value of the wrong type,
+/// `errSecNoSuchAttr` for a key that is no attribute of the item's class,
+/// `errSecUnimplemented` for what Linux cannot honour (certificates and keys, access control
+/// with user presence, biometry or passcode). Messages name keys and types, never values.
+struct SecItemParser {
+    /// The calls whose dictionaries are parsed, which differ in the keys they allow.
+    enum Purpose {
+        case copyMatching, updateQuery, delete
+    }
+
+    private let entries: [(name: String, value: Any)]
+
+    private init(_ dictionary: CFDictionary, name: String) throws {
+        var entries: [(name: String, value: Any)] = []
+        for (key, value) in dictionary {
+            guard let keyName = SecItemValue.text(key) else {
+                throw KeychainError.badParameter(
+                    "Every key of the \(name) dictionary must be a kSec constant (a string), not \(SecItemValue.typeName(of: key)).")
+            }
+            entries.append((keyName, value))
+        }
+        self.entries = entries
+    }
+
+    // MARK: Entry points
+
+    /// The query of `SecItemCopyMatching`, `SecItemUpdate` or `SecItemDelete`.
+    static func search(_ dictionary: CFDictionary, for purpose: Purpose) throws -> SecItemSearch {
+        try SecItemParser(dictionary, name: "query").search(for: purpose)
+    }
+
+    /// The attributes of `SecItemAdd`.
+    static func addition(_ dictionary: CFDictionary) throws -> SecItemAddition {
+        try SecItemParser(dictionary, name: "attributes").addition()
+    }
+
+    /// The `attributesToUpdate` of `SecItemUpdate`, for items of `itemClass`.
+    static func changes(_ dictionary: CFDictionary, for itemClass: ItemClass) throws -> ItemChanges {
+        try SecItemParser(dictionary, name: "attributesToUpdate").changes(for: itemClass)
+    }
+
+    // MARK: Per purpose
+
+    private func search(for purpose: Purpose) throws -> SecItemSearch {
+        var itemClass = try declaredClass()
+        var constraints = ItemAttributes()
+        var matchesNothing = false
+        var matchesAnySynchronizable = false
+        var returns = SecItemReturns()
+        var limit = MatchLimit.one
+        var referenced: PrimaryKey?
+
+        for (name, value) in entries {
+            switch try role(of: name) {
+            case .itemClass, .withoutEffect:
+                continue
+            case .attribute(.synchronizable) where SecItemValue.text(value) == kSecAttrSynchronizableAny as String:
+                matchesAnySynchronizable = true
+            case .attribute(let key):
+                Self.constrain(&constraints, key, try Self.attribute(value, for: key), conflict: &matchesNothing)
+            case .accessControl:
+                // No stored item carries constraints (adds refuse them), so a query for one
+                // matches nothing, as a search for a protected item that is absent would.
+                guard let protection = try Self.protectionIfStorable(value) else {
+                    matchesNothing = true
+                    continue
+                }
+                Self.constrain(&constraints, .accessible, .string(protection), conflict: &matchesNothing)
+            case .valueData:
+                // A secret never narrows a search (it is not an attribute); its type is still checked.
+                _ = try Self.secretData(value)
+            case .valueReference:
+                referenced = Self.merge(try Self.reference(value), into: referenced, conflict: &matchesNothing)
+            case .valuePersistentReference:
+                referenced = Self.merge(try Self.persistentReference(value), into: referenced, conflict: &matchesNothing)
+            case .returnData: returns.data = try Self.flag(value, name: "kSecReturnData")
+            case .returnAttributes: returns.attributes = try Self.flag(value, name: "kSecReturnAttributes")
+            case .returnReference: returns.reference = try Self.flag(value, name: "kSecReturnRef")
+            case .returnPersistentReference: returns.persistentReference = try Self.flag(value, name: "kSecReturnPersistentRef")
+            case .matchLimit: limit = try Self.limit(value)
+            case .unsupported(let reason): throw KeychainError(errSecUnimplemented, reason)
+            }
+        }
+
+        if let referenced {
+            if let itemClass, itemClass != referenced.itemClass { matchesNothing = true }
+            itemClass = referenced.itemClass
+            for (key, value) in referenced.attributes {
+                Self.constrain(&constraints, key, value, conflict: &matchesNothing)
+            }
+        }
+        guard let itemClass else {
+            throw KeychainError.badParameter("The query has no kSecClass; add kSecClass: kSecClassGenericPassword or kSecClassInternetPassword.")
+        }
+        try Self.checkBelong(constraints, to: itemClass)
+        if purpose != .copyMatching {
+            // Updates and deletes act on every match and return nothing, as on Apple platforms.
+            limit = .all
+            returns = SecItemReturns()
+        }
+        let query = ItemQuery(itemClass: itemClass, constraints: constraints, limit: limit,
+                              includeSecrets: returns.data, matchesAnySynchronizable: matchesAnySynchronizable)
+        return SecItemSearch(query: query, returns: returns, matchesNothing: matchesNothing)
+    }
+
+    private func addition() throws -> SecItemAddition {
+        guard let itemClass = try declaredClass() else {
+            throw KeychainError.badParameter("SecItemAdd needs kSecClass: kSecClassGenericPassword or kSecClassInternetPassword.")
+        }
+        var attributes = ItemAttributes()
+        var secret: SecretBytes?
+        var returns = SecItemReturns()
+        for (name, value) in entries {
+            switch try role(of: name) {
+            case .itemClass, .withoutEffect, .matchLimit:
+                continue
+            case .attribute(let key) where key.isMaintainedByLibrary:
+                // The library sets creation and modification dates itself.
+                continue
+            case .attribute(let key):
+                try Self.set(&attributes, key, try Self.storedAttribute(value, for: key))
+            case .accessControl:
+                try Self.set(&attributes, .accessible, .string(try Self.protection(of: value)))
+            case .valueData:
+                secret = try Self.secret(value)
+            case .valueReference, .valuePersistentReference:
+                throw KeychainError.badParameter("SecItemAdd takes the secret as kSecValueData; kSecValueRef and kSecValuePersistentRef name items that already exist.")
+            case .returnData: returns.data = try Self.flag(value, name: "kSecReturnData")
+            case .returnAttributes: returns.attributes = try Self.flag(value, name: "kSecReturnAttributes")
+            case .returnReference: returns.reference = try Self.flag(value, name: "kSecReturnRef")
+            case .returnPersistentReference: returns.persistentReference = try Self.flag(value, name: "kSecReturnPersistentRef")
+            case .unsupported(let reason): throw KeychainError(errSecUnimplemented, reason)
+            }
+        }
+        guard let secret else {
+            throw KeychainError.badParameter("SecItemAdd needs the secret as kSecValueData (Data).")
+        }
+        try Self.checkBelong(attributes, to: itemClass)
+        if attributes[.accessible] == nil {
+            // Apple stores every item with an accessibility class; this is its default.
+            attributes[.accessible] = .string(kSecAttrAccessibleWhenUnlocked as String)
+        }
+        return SecItemAddition(item: KeychainItem(itemClass: itemClass, attributes: attributes, secret: secret),
+                               returns: returns)
+    }
+
+    private func changes(for itemClass: ItemClass) throws -> ItemChanges {
+        if let declared = try declaredClass(), declared != itemClass {
+            throw KeychainError.badParameter("kSecClass in attributesToUpdate differs from the query's; an update cannot change an item's class.")
+        }
+        var changes = ItemChanges()
+        for (name, value) in entries {
+            switch try role(of: name) {
+            case .itemClass:
+                continue
+            case .withoutEffect where !name.hasPrefix("m_"):
+                continue
+            case .attribute(let key) where key.isMaintainedByLibrary:
+                continue
+            case .attribute(let key):
+                try Self.set(&changes.attributes, key, try Self.storedAttribute(value, for: key))
+            case .accessControl:
+                try Self.set(&changes.attributes, .accessible, .string(try Self.protection(of: value)))
+            case .valueData:
+                changes.secret = try Self.secret(value)
+            case .unsupported(let reason):
+                throw KeychainError(errSecUnimplemented, reason)
+            case .withoutEffect, .valueReference, .valuePersistentReference, .returnData, .returnAttributes,
+                 .returnReference, .returnPersistentReference, .matchLimit:
+                throw KeychainError.badParameter("'\(name)' belongs in the query of SecItemUpdate, not in attributesToUpdate; move it to the first dictionary.")
+            }
+        }
+        try Self.checkBelong(changes.attributes, to: itemClass)
+        return changes
+    }
+
+    // MARK: Keys
+
+    /// The class named by `kSecClass`, nil when absent; non-password classes are refused.
+    private func declaredClass() throws -> ItemClass? {
+        guard let value = entries.last(where: { $0.name == kSecClass as String })?.value else { return nil }
+        guard let name = SecItemValue.text(value) else {
+            throw KeychainError.badParameter("kSecClass must be a kSecClass constant (a string), not \(SecItemValue.typeName(of: value)).")
+        }
+        if let itemClass = ItemClass(rawValue: name) { return itemClass }
+        let unstored: Set<String> = [kSecClassCertificate as String, kSecClassKey as String, kSecClassIdentity as String]
+        if unstored.contains(name) {
+            throw KeychainError(errSecUnimplemented,
+                "Only passwords (kSecClassGenericPassword, kSecClassInternetPassword) are stored on Linux; certificates, keys and identities are not.")
+        }
+        throw KeychainError.badParameter("'\(name)' is not a kSecClass value; use kSecClassGenericPassword or kSecClassInternetPassword.")
+    }
+
+    private func role(of name: String) throws -> SecItemKeyRole {
+        guard let role = SecItemKeyRole.of(name) else {
+            throw KeychainError(errSecNoSuchAttr, "'\(name)' is not a key of Apple's password keychain API; remove it.")
+        }
+        return role
+    }
+
+    private static func checkBelong(_ attributes: ItemAttributes, to itemClass: ItemClass) throws {
+        let allowed = SecItemKeyRole.attributes(of: itemClass)
+        for (key, _) in attributes where !allowed.contains(key) {
+            let className = itemClass == .genericPassword ? "kSecClassGenericPassword" : "kSecClassInternetPassword"
+            throw KeychainError(errSecNoSuchAttr, "\(key.appleConstantName) is not an attribute of \(className) items; remove it.")
+        }
+    }
+
+    // MARK: Values
+
+    /// An attribute as a query constraint; `kSecAttrAccessible` must be one of Apple's values.
+    private static func attribute(_ value: Any, for key: AttributeKey) throws -> AttributeValue {
+        let parsed = try SecItemValue.attribute(value, for: key)
+        if key == .accessible, case .string(let name) = parsed, !SecItemKeyRole.accessibilityValues.contains(name) {
+            throw KeychainError.badParameter("'\(name)' is not a kSecAttrAccessible value; use e.g. kSecAttrAccessibleWhenUnlocked.")
+        }
+        return parsed
+    }
+
+    /// An attribute to store, which unlike a constraint cannot be `kSecAttrSynchronizableAny`.
+    private static func storedAttribute(_ value: Any, for key: AttributeKey) throws -> AttributeValue {
+        if key == .synchronizable, SecItemValue.text(value) == kSecAttrSynchronizableAny as String {
+            throw KeychainError.badParameter("kSecAttrSynchronizableAny is for queries; an item is stored with kSecAttrSynchronizable true or false.")
+        }
+        return try attribute(value, for: key)
+    }
+
+    /// Adds a constraint; a second, different value for the same key means nothing matches.
+    private static func constrain(_ constraints: inout ItemAttributes, _ key: AttributeKey, _ value: AttributeValue,
+                                  conflict: inout Bool) {
+        if let existing = constraints[key], existing != value { conflict = true }
+        constraints[key] = value
+    }
+
+    /// Sets an attribute to store; two different values (kSecAttrAccessible and the
+    /// protection of kSecAttrAccessControl) are a contradiction.
+    private static func set(_ attributes: inout ItemAttributes, _ key: AttributeKey, _ value: AttributeValue) throws {
+        if let existing = attributes[key], existing != value {
+            throw KeychainError.badParameter("\(key.appleConstantName) is given twice with different values (kSecAttrAccessControl's protection counts as kSecAttrAccessible).")
+        }
+        attributes[key] = value
+    }
+
+    /// The secret, copied into zeroed-on-release storage. The caller's `Data` stays the
+    /// caller's to clear: zeroing it here would only zero a copy-on-write duplicate.
+    private static func secret(_ value: Any) throws -> SecretBytes {
+        SecretBytes(try secretData(value))
+    }
+
+    /// The `kSecValueData` value, shared rather than copied.
+    private static func secretData(_ value: Any) throws -> Data {
+        guard let data = SecItemValue.data(value) else {
+            throw KeychainError.badParameter("kSecValueData must be Data (CFData), not \(SecItemValue.typeName(of: value)).")
+        }
+        return data
+    }
+
+    private static func flag(_ value: Any, name: String) throws -> Bool {
+        guard let flag = SecItemValue.flag(value) else {
+            throw KeychainError.badParameter("\(name) must be a Bool (kCFBooleanTrue or kCFBooleanFalse), not \(SecItemValue.typeName(of: value)).")
+        }
+        return flag
+    }
+
+    private static func limit(_ value: Any) throws -> MatchLimit {
+        if let name = SecItemValue.text(value) {
+            if name == kSecMatchLimitOne as String { return .one }
+            if name == kSecMatchLimitAll as String { return .all }
+        } else if let count = SecItemValue.integer(value), count >= 1, let maximum = Int(exactly: count) {
+            return maximum == 1 ? .one : .count(maximum)
+        }
+        throw KeychainError.badParameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number of at least 1.")
+    }
+
+    /// The accessibility class of a `kSecAttrAccessControl` value, or nil when it carries
+    /// constraints, which no stored item can have.
+    private static func protectionIfStorable(_ value: Any) throws -> String? {
+        guard let control = value as? SecAccessControl else {
+            throw KeychainError.badParameter("kSecAttrAccessControl must be a SecAccessControl from SecAccessControlCreateWithFlags, not \(SecItemValue.typeName(of: value)).")
+        }
+        return control.flags.isEmpty ? control.protection : nil
+    }
+
+    /// The accessibility class of a `kSecAttrAccessControl` value to store; refuses
+    /// constraints Linux cannot enforce rather than store the item without them.
+    private static func protection(of value: Any) throws -> String {
+        if let protection = try protectionIfStorable(value) { return protection }
+        let flags = (value as? SecAccessControl)?.flags.rawValue ?? 0
+        throw KeychainError(errSecUnimplemented,
+            "This item's access control demands user presence, biometry, a passcode, an application password or a Secure Enclave key (SecAccessControlCreateFlags \(flags)); Linux cannot enforce that, so the item is refused rather than stored unprotected. Pass no flags, or use kSecAttrAccessible alone.")
+    }
+
+    private static func reference(_ value: Any) throws -> PrimaryKey {
+        guard let item = value as? SecKeychainItem else {
+            throw KeychainError.badParameter("kSecValueRef must be a reference returned by kSecReturnRef, not \(SecItemValue.typeName(of: value)).")
+        }
+        return item.primaryKey
+    }
+
+    private static func persistentReference(_ value: Any) throws -> PrimaryKey {
+        guard let data = SecItemValue.data(value), let key = PrimaryKey(encoded: data) else {
+            throw KeychainError.badParameter("kSecValuePersistentRef must be Data returned by kSecReturnPersistentRef.")
+        }
+        return key
+    }
+
+    /// Two references in one query must name the same item.
+    private static func merge(_ key: PrimaryKey, into existing: PrimaryKey?, conflict: inout Bool) -> PrimaryKey {
+        if let existing, existing != key { conflict = true }
+        return key
+    }
+}

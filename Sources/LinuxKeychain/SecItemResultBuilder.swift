@@ -1,0 +1,78 @@
+import Foundation
+
+/// Builds what the SecItem functions hand back through their `result` pointer, in the shape
+/// Apple documents for each combination of return keys and match limit:
+///
+/// - one return key and `kSecMatchLimitOne`: that object alone (`Data` for data and for a
+///   persistent reference, a dictionary for attributes, a `SecKeychainItem` for a reference);
+/// - several return keys: a dictionary with the attributes (if asked) plus `kSecValueData`,
+///   `kSecValueRef` and `kSecValuePersistentRef` entries;
+/// - any other limit: an array of those, even when one item matched;
+/// - no return key: nothing.
+///
+/// Objects are Foundation classes (`NSData`, `NSString`, `NSNumber`, `NSDate`), as Core
+/// Foundation returns them, so `as? Data`, `as? [String: Any]` and `as? [CFString: AnyObject]`
+/// all work on the result. Secrets are copied out only when `kSecReturnData` asked for them.
+enum SecItemResultBuilder {
+    static func result(for items: [KeychainItem], returns: SecItemReturns, limit: MatchLimit) throws -> CFTypeRef? {
+        guard !returns.isEmpty else { return nil }
+        let each = try items.map { try result(for: $0, returns: returns) }
+        if limit == .one { return each.first }
+        return NSArray(array: each)
+    }
+
+    private static func result(for item: KeychainItem, returns: SecItemReturns) throws -> AnyObject {
+        if returns.count == 1 {
+            if returns.data { return try secret(of: item) }
+            if returns.attributes { return attributes(of: item) }
+            if returns.reference { return SecKeychainItem(item.primaryKey) }
+            return persistentReference(of: item)
+        }
+        let dictionary = returns.attributes ? attributes(of: item) : NSMutableDictionary()
+        if returns.data { dictionary[kSecValueData] = try secret(of: item) }
+        if returns.reference { dictionary[kSecValueRef] = SecKeychainItem(item.primaryKey) }
+        if returns.persistentReference { dictionary[kSecValuePersistentRef] = persistentReference(of: item) }
+        return dictionary
+    }
+
+    /// The item's attributes as Apple returns them: the class, every primary-key attribute
+    /// (an unset one as its empty default, which Apple also reports), an accessibility class,
+    /// and every other attribute the item has.
+    private static func attributes(of item: KeychainItem) -> NSMutableDictionary {
+        var attributes = item.primaryKey.attributes.merging(item.attributes)
+        if attributes[.accessible] == nil {
+            // Items written by the typed API or the CLI carry none; Apple's default applies.
+            attributes[.accessible] = .string(kSecAttrAccessibleWhenUnlocked as String)
+        }
+        let dictionary = NSMutableDictionary()
+        dictionary[kSecClass] = NSString(string: item.itemClass.rawValue)
+        for (key, value) in attributes {
+            dictionary[NSString(string: key.rawValue)] = foundationObject(value)
+        }
+        return dictionary
+    }
+
+    private static func foundationObject(_ value: AttributeValue) -> AnyObject {
+        switch value {
+        case .string(let text): return NSString(string: text)
+        case .data(let data): return NSData(data: data)
+        case .integer(let number): return NSNumber(value: number)
+        case .bool(let flag): return NSNumber(value: flag)
+        case .date(let date): return NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
+        }
+    }
+
+    /// A copy of the secret for the caller, who owns it from here on.
+    private static func secret(of item: KeychainItem) throws -> NSData {
+        guard let secret = item.secret else {
+            throw KeychainError(errSecDataNotAvailable, "The backend returned the item with \(item.primaryKey.readableName) without its secret.")
+        }
+        var copy = secret.makeData()
+        defer { SecretBytes.zero(&copy) }
+        return NSData(data: copy)
+    }
+
+    private static func persistentReference(of item: KeychainItem) -> NSData {
+        NSData(data: item.primaryKey.encoded)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import KeychainConformance
+import Testing
+
+/// The CLI holds secrets and unlocked keys, so it makes itself non-dumpable: no core dumps, and
+/// other processes of the same user cannot ptrace it or read its memory. The kernel shows this
+/// by giving the process's /proc files to root instead of the process's user.
+@Suite("keychain CLI: non-dumpable")
+struct NonDumpableCLITests {
+    @Test func theCLIIsNotDumpableWhileItWaitsForASecret() throws {
+        let cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            try Test.cancel("running the CLI as another user needs root and setpriv")
+        }
+        // As an unprivileged user, so that /proc ownership tells dumpable (that user) from not (root).
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", cli, "--backend", "memory", "set", "svc", "acct"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        let proc = "/proc/\(process.processIdentifier)"
+        // Blocked reading the secret from stdin means start-up, prctl included, is over.
+        var waiting = false
+        for _ in 0..<200 where !waiting {
+            let channel = (try? String(contentsOfFile: proc + "/wchan", encoding: .utf8)) ?? ""
+            let command = (try? String(contentsOfFile: proc + "/comm", encoding: .utf8)) ?? ""
+            waiting = command.hasPrefix("keychain") && channel.contains("pipe_read")
+            if !waiting { usleep(50_000) }
+        }
+        try #require(waiting, "the CLI did not start waiting for its secret within 10 seconds")
+        var status = stat()
+        #expect(stat(proc + "/environ", &status) == 0)
+        #expect(status.st_uid == 0, "/proc/PID/environ belongs to uid \(status.st_uid): the CLI is dumpable")
+    }
+}

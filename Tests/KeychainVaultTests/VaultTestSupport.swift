@@ -1,0 +1,213 @@
+import Foundation
+import KeychainConformance
+import KeychainCore
+import KeychainVault
+import Testing
+
+/// The OpenBao dev server that scripts/with-services.sh starts, and helpers around it.
+enum VaultTestServer {
+    /// The dev server's address and root token. Without them the test is skipped, or fails
+    /// when KEYCHAIN_REQUIRE_ALL_BACKENDS=1 (CI provides every backend).
+    static func root() throws -> (address: String, token: String) {
+        let environment = ProcessInfo.processInfo.environment
+        guard let address = environment["VAULT_ADDR"], let token = environment["VAULT_TOKEN"] else {
+            let reason = "no OpenBao server: run under scripts/with-services.sh, which exports VAULT_ADDR and VAULT_TOKEN"
+            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure(reason + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)") }
+            try Test.cancel(Comment(rawValue: reason))
+        }
+        return (address, token)
+    }
+
+    /// A prefix no other test uses, so each test sees only its own items.
+    static func uniquePrefix(_ label: String) -> String {
+        "lkc-test/\(label)-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    /// A configuration for the dev server under `prefix`, with the root token unless another is given.
+    static func configuration(prefix: String, token: String? = nil) throws -> VaultConfiguration {
+        let root = try root()
+        return try VaultConfiguration(address: root.address, token: VaultToken(token ?? root.token), prefix: prefix)
+    }
+
+    /// The environment a CLI process needs to reach the same items: the dev server, the root
+    /// token and the prefix.
+    static func cliEnvironment(prefix: String) throws -> [String: String] {
+        let root = try root()
+        return ["VAULT_ADDR": root.address, "VAULT_TOKEN": root.token, "KEYCHAIN_VAULT_PREFIX": prefix]
+    }
+
+    /// Runs the `bao` CLI against the dev server with the root token.
+    static func bao(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> KeychainCLIProcess.Result {
+        let root = try root()
+        let settings = ["VAULT_ADDR": root.address, "VAULT_TOKEN": root.token].merging(environment) { _, new in new }
+        return try KeychainCLIProcess.run(try executable("bao"), arguments, input: input, environment: settings)
+    }
+
+    /// The `keychain` CLI built beside the tests.
+    static func keychainCLI() throws -> String {
+        guard let path = ConformanceContext.locateCLI() else {
+            throw ConformanceFailure("the keychain CLI was not found beside the test binary; build with `swift build --build-tests`")
+        }
+        return path
+    }
+
+    /// The full path of `name` on PATH.
+    static func executable(_ name: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw ConformanceFailure("\(name) is not on PATH; run scripts/install-deps.sh")
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on (bound, then released).
+    static func unusedPort() throws -> Int {
+        let probe = try KeychainCLIProcess.run(try executable("python3"), ["-c",
+            "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
+        guard let port = Int(probe.outputText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ConformanceFailure("could not find a free port: \(probe.errorText)")
+        }
+        return port
+    }
+
+    /// A fresh directory for one test, inside with-services.sh's scratch directory (removed
+    /// when the run ends) when there is one.
+    static func temporaryDirectory() throws -> URL {
+        let base = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_SCRATCH"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory
+        let directory = base.appendingPathComponent("lkc-vault-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+}
+
+/// Shorthands for building items and queries in tests.
+enum VaultTestItems {
+    static func generic(_ service: String, _ account: String, _ secret: Data,
+                        extra: [AttributeKey: AttributeValue] = [:]) -> KeychainItem {
+        var values: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(account)]
+        values.merge(extra) { _, new in new }
+        return KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes(values), secret: SecretBytes(secret))
+    }
+
+    static func exact(_ service: String, _ account: String) -> ItemQuery {
+        ItemQuery(itemClass: .genericPassword,
+                  constraints: ItemAttributes([.service: .string(service), .account: .string(account)]),
+                  limit: .one, includeSecrets: true)
+    }
+
+    static func secret(_ backend: VaultBackend, _ service: String, _ account: String) throws -> Data? {
+        try backend.search(exact(service, account)).first?.secret?.makeData()
+    }
+}
+
+/// The KeychainError `body` throws; records an issue and returns nil if it throws none.
+func keychainError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> KeychainError? {
+    do {
+        try body()
+        Issue.record("expected a KeychainError, but the call succeeded", sourceLocation: sourceLocation)
+    } catch let error as KeychainError {
+        return error
+    } catch {
+        Issue.record("expected a KeychainError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
+
+/// A server process a test starts and stops itself: a second OpenBao dev server (to seal, or
+/// with TLS) or a misbehaving HTTP server.
+final class TestServerProcess {
+    let address: String
+    private let process = Process()
+    private var stopped = false
+
+    /// Starts `bao server -dev` on a free port with its own HOME (the dev server writes
+    /// ~/.vault-token), and waits until it answers.
+    static func baoDevServer(token: String, tlsDirectory: URL? = nil) throws -> TestServerProcess {
+        let port = try VaultTestServer.unusedPort()
+        let home = try VaultTestServer.temporaryDirectory()
+        var arguments = ["server", "-dev", "-dev-listen-address=127.0.0.1:\(port)", "-dev-root-token-id=\(token)"]
+        if let tlsDirectory { arguments += ["-dev-tls", "-dev-tls-cert-dir=\(tlsDirectory.path)"] }
+        let scheme = tlsDirectory == nil ? "http" : "https"
+        let server = try TestServerProcess(address: "\(scheme)://127.0.0.1:\(port)", executable: try VaultTestServer.executable("bao"),
+                                           arguments: arguments, environment: ["HOME": home.path])
+        try server.waitUntilUp {
+            var settings = ["VAULT_ADDR": server.address, "VAULT_TOKEN": token]
+            if let tlsDirectory { settings["VAULT_CACERT"] = tlsDirectory.appendingPathComponent("vault-ca.pem").path }
+            return try VaultTestServer.bao(["status"], environment: settings).status == 0
+        }
+        return server
+    }
+
+    /// An HTTP server that answers every request with `500 {"errors":["internal error"]}`
+    /// (`mode` "fail"), redirects it to another port (`mode` "redirect"), or accepts it and
+    /// never answers (`mode` "hang").
+    static func misbehaving(_ mode: String) throws -> TestServerProcess {
+        let port = try VaultTestServer.unusedPort()
+        let script = """
+            import http.server, socketserver, sys, time
+            class Handler(http.server.BaseHTTPRequestHandler):
+                def answer(self):
+                    if sys.argv[2] == "hang":
+                        time.sleep(60)
+                        return
+                    if sys.argv[2] == "redirect":
+                        self.send_response(307)
+                        self.send_header("Location", "http://127.0.0.1:9" + self.path)
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                        return
+                    body = b'{"errors":["internal error"]}'
+                    self.send_response(500)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                do_GET = do_POST = do_DELETE = answer
+                def log_message(self, *args):
+                    pass
+            socketserver.ThreadingTCPServer.daemon_threads = True
+            socketserver.ThreadingTCPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+            """
+        let server = try TestServerProcess(address: "http://127.0.0.1:\(port)", executable: try VaultTestServer.executable("python3"),
+                                           arguments: ["-c", script, String(port), mode], environment: [:])
+        try server.waitUntilUp {
+            let connect = try KeychainCLIProcess.run(try VaultTestServer.executable("python3"), ["-c",
+                "import socket; socket.create_connection(('127.0.0.1', \(port)), timeout=1).close()"])
+            return connect.status == 0
+        }
+        return server
+    }
+
+    private init(address: String, executable: String, arguments: [String], environment: [String: String]) throws {
+        self.address = address
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    private func waitUntilUp(_ isUp: () throws -> Bool) throws {
+        for _ in 0..<100 {
+            if try isUp() { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        stop()
+        throw ConformanceFailure("the test server at \(address) did not start within 10 s")
+    }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        // SIGKILL, not terminate(): children of test threads inherit a signal mask that
+        // blocks SIGTERM. No waitUntilExit either, which was seen to hang after the kill;
+        // Foundation reaps the child on its own.
+        kill(process.processIdentifier, SIGKILL)
+    }
+
+    deinit { stop() }
+}
