@@ -57,6 +57,18 @@ struct ItemKeyDescription: Hashable, Sendable {
         self.primaryKey = primaryKey
     }
 
+    /// The text that begins the description of every item `query` can match: the prefix and
+    /// class, then the service (or server) and account as far as the query gives them. A
+    /// listing skips keys without it before parsing their descriptions.
+    static func leadingText(ofMatchesOf query: ItemQuery) -> String {
+        var text = "\(prefix):\(query.itemClass.rawValue):"
+        let positional = positionalKeys(query.itemClass)
+        guard case .string(let first)? = query.constraints[positional[0]] else { return text }
+        text += escape(first) + ":"
+        guard case .string(let second)? = query.constraints[positional[1]] else { return text }
+        return text + escape(second)
+    }
+
     /// The attributes written bare, in this order, right after the class.
     private static func positionalKeys(_ itemClass: ItemClass) -> [AttributeKey] {
         switch itemClass {
@@ -68,11 +80,12 @@ struct ItemKeyDescription: Hashable, Sendable {
     private static func encode(_ primaryKey: PrimaryKey) -> String {
         let itemClass = primaryKey.itemClass
         let positional = positionalKeys(itemClass)
-        let values = Dictionary(uniqueKeysWithValues: zip(itemClass.primaryKeyAttributes, primaryKey.components))
+        let values = Array(zip(itemClass.primaryKeyAttributes, primaryKey.components))
+        func value(of key: AttributeKey) -> AttributeValue? { values.first { $0.0 == key }?.1 }
         var fields = [prefix, itemClass.rawValue]
-        fields += positional.map { escape(values[$0]?.encoded ?? "") }
-        for key in itemClass.primaryKeyAttributes where !positional.contains(key) {
-            guard let value = values[key], !isDefault(value) else { continue }
+        fields += positional.map { escape(value(of: $0)?.encoded ?? "") }
+        for (key, value) in values where !positional.contains(key) {
+            guard !isDefault(value) else { continue }
             fields.append("\(key.rawValue)=\(escape(value.encoded))")
         }
         return fields.joined(separator: ":")
@@ -94,6 +107,7 @@ struct ItemKeyDescription: Hashable, Sendable {
     }
 
     private static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: needsEscape) else { return text }
         var bytes: [UInt8] = []
         for byte in text.utf8 {
             if needsEscape(byte) {

@@ -18,74 +18,92 @@ import KeychainCore
 /// moved into the target in one `keyctl_move`: exclusively for an add, so the kernel itself
 /// decides which of racing adds wins, and displacing the old keyring for an update, so readers
 /// see the old item or the new one and never neither.
+///
+/// **Keys two levels down are never named by serial where they are.** Every keyctl call that
+/// names a key by serial makes the kernel prove that the caller possesses it, by searching the
+/// thread keyring and the keyrings nested in it. A key inside an item keyring is found only
+/// after the kernel has walked the item keyrings of the target (linked in the thread keyring)
+/// one by one: about 1 ms per call with 10,000 items. So a key inside an item keyring is
+/// created in the thread keyring itself and moved into its item keyring, and is linked into
+/// the thread keyring for as long as it is read; the kernel then finds it at once.
 struct ItemKeyrings: Sendable {
     let kernel: KernelKeys
 
     /// What each key grants. Nothing for group and other, and nothing for the user as such:
     /// the library always possesses its keys, through the target keyring linked into the
-    /// thread keyring. The possessor gets view (to list), read and search (to read and to
-    /// prove possession); item keyrings add link, which `keyctl_move` requires.
-    static let dataKeyPermissions = key_perm_t(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_SEARCH)
-    static let itemKeyringPermissions = dataKeyPermissions | key_perm_t(KEY_POS_LINK)
+    /// thread keyring. The possessor gets view (to list), read, search (to read and to prove
+    /// possession) and link, which `keyctl_move` requires and which lets a key be linked into
+    /// the thread keyring while it is read.
+    static let permissions = key_perm_t(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_SEARCH | KEY_POS_LINK)
 
     /// The kernel's limit on a `user` key's payload.
     static let maximumPayload = 32767
 
     // MARK: - Writing
 
-    /// The attributes payload of `item`, after checking that it and the secret fit in kernel
-    /// keys; call before anything reaches the kernel.
-    static func checkedAttributesPayload(of item: KeychainItem) throws -> Data {
-        let name = item.primaryKey.readableName
-        try checkSecretSize(item.secret, of: "the item with \(name)")
-        let attributes = try StoredAttributes(item).encoded()
+    /// The attributes payload of `item` as stored in keyring `target`, after checking that it
+    /// and the secret fit in kernel keys.
+    static func checkedAttributesPayload(of item: KeychainItem, storedIn target: key_serial_t) throws -> Data {
+        try checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
+        let attributes = StoredAttributes(item, storedIn: target).encoded()
         guard attributes.count <= maximumPayload else {
             throw KeychainError.keyring(errSecDataTooLarge,
-                "The attributes of the item with \(name) take \(attributes.count) bytes; a kernel key holds at most \(maximumPayload). Shorten the comment, description or generic data.")
+                "The attributes of the item with \(item.primaryKey.readableName) take \(attributes.count) bytes; a kernel key holds at most \(maximumPayload). Shorten the comment, description or generic data.")
         }
         return attributes
     }
 
     /// Throws `errSecDataTooLarge` for a secret the kernel cannot hold in one `user` key.
-    static func checkSecretSize(_ secret: SecretBytes?, of item: String) throws {
+    static func checkSecretSize(_ secret: SecretBytes?, of item: @autoclosure () -> String) throws {
         let size = secret?.count ?? 0
         guard size <= maximumPayload else {
             throw KeychainError.keyring(errSecDataTooLarge,
-                "The secret of \(item) is \(size) bytes; a kernel key holds at most \(maximumPayload). Use KEYCHAIN_BACKEND=file for larger secrets.")
+                "The secret of \(item()) is \(size) bytes; a kernel key holds at most \(maximumPayload). Use KEYCHAIN_BACKEND=file for larger secrets.")
         }
     }
 
-    /// Builds the keyring of `item` in the thread keyring and returns its serial. Sizes are
-    /// checked before the kernel is called; on failure nothing is left behind.
-    func stage(_ item: KeychainItem, as description: ItemKeyDescription) throws -> key_serial_t {
-        let name = description.primaryKey.readableName
-        let attributes = try Self.checkedAttributesPayload(of: item)
-        let doing = "storing the item with \(name)"
+    /// Builds the keyring of `item`, to be stored in keyring `target`, in the thread keyring and
+    /// returns its serial. Sizes are checked before the kernel is called; on failure nothing is
+    /// left behind.
+    func stage(_ item: KeychainItem, as description: ItemKeyDescription, storedIn target: key_serial_t) throws -> key_serial_t {
+        let attributes = try Self.checkedAttributesPayload(of: item, storedIn: target)
+        func doing() -> String { "storing the item with \(description.primaryKey.readableName)" }
         let keyring: key_serial_t
         do {
             keyring = try kernel.addKeyring(description.text, to: KernelKeys.threadKeyring)
         } catch let failure as KeyctlFailure {
-            throw failure.keychainError(doing)
+            throw failure.keychainError(doing())
         }
         do {
             if let secret = item.secret, !secret.isEmpty {
-                let key = try secret.withUnsafeBytes { try kernel.addUserKey(description.text, payload: $0, to: keyring) }
-                try kernel.setPermissions(key, Self.dataKeyPermissions)
+                try secret.withUnsafeBytes { try addKey(description.text, payload: $0, to: keyring) }
             }
-            let attributesKey = try attributes.withUnsafeBytes {
-                try kernel.addUserKey(StoredAttributes.keyDescription, payload: $0, to: keyring)
-            }
-            try kernel.setPermissions(attributesKey, Self.dataKeyPermissions)
-            try kernel.setPermissions(keyring, Self.itemKeyringPermissions)
+            try attributes.withUnsafeBytes { try addKey(StoredAttributes.keyDescription, payload: $0, to: keyring) }
+            try kernel.setPermissions(keyring, Self.permissions)
             return keyring
         } catch let failure as KeyctlFailure {
             discardStaged(keyring)
-            throw failure.keychainError(doing)
+            throw failure.keychainError(doing())
         }
     }
 
-    /// Moves a staged item keyring into `target`. With `exclusive`, an existing item of the
-    /// same description makes it fail with `errSecDuplicateItem`; without, it replaces it.
+    /// Adds a `user` key to the staged item keyring `keyring`: created in the thread keyring,
+    /// where the kernel finds it at once while its permissions are set, then moved. (`add_key`
+    /// would update a `user` key of the same name already there instead; there is none, as a
+    /// read unlinks the keys it linked there before it returns.)
+    private func addKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t) throws {
+        let key = try kernel.addUserKey(description, payload: payload, to: KernelKeys.threadKeyring)
+        do {
+            try kernel.setPermissions(key, Self.permissions)
+            try kernel.move(key, from: KernelKeys.threadKeyring, to: keyring, exclusive: true)
+        } catch {
+            discardStaged(key)
+            throw error
+        }
+    }
+
+    /// Moves a staged keyring into `target`. With `exclusive`, an existing item of the same
+    /// description makes it fail with `errSecDuplicateItem`; without, it replaces it.
     func commit(_ staged: key_serial_t, as description: ItemKeyDescription, into target: key_serial_t,
                 exclusive: Bool) throws {
         do {
@@ -101,13 +119,48 @@ struct ItemKeyrings: Sendable {
         }
     }
 
-    /// Unlinks a staged keyring; the kernel then frees it and the secret key inside.
-    private func discardStaged(_ keyring: key_serial_t) {
+    /// Unlinks a staged key from the thread keyring; the kernel then frees it and any key inside.
+    private func discardStaged(_ key: key_serial_t) {
         // Nothing else holds it: if this fails, the thread keyring keeps it until the thread ends.
-        try? kernel.unlink(keyring, from: KernelKeys.threadKeyring)
+        try? kernel.unlink(key, from: KernelKeys.threadKeyring)
     }
 
-    // MARK: - Reading
+    // MARK: - Finding one item
+
+    /// The item `description` names in `target`, or nil when `target` has none.
+    ///
+    /// The kernel finds an item keyring linked in `target` by name whatever the number of items
+    /// (see `KernelKeys.search`). Its search also reaches keyrings nested in `target`; an item
+    /// found there belongs to another store, and is not reported.
+    func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
+        guard let keyring = try searchItemKeyring(description, in: target) else { return nil }
+        let found = try load(keyring, description, in: target)
+        // The recorded keyring confirms it cheaply; without it (an item written by an earlier
+        // version, or moved by hand with `keyctl move`) the target's list of keys decides.
+        return found.storedIn == target || isLinked(keyring, in: target) ? found : nil
+    }
+
+    /// The serial of the item keyring `description` names, linked in `target` itself; throws
+    /// the item's own error when it is there but revoked, expired or not accessible. Reads the
+    /// whole target when there is one: for checks that are rare, not for reading items.
+    func itemKeyring(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        guard let keyring = try searchItemKeyring(description, in: target) else { return nil }
+        return isLinked(keyring, in: target) ? keyring : nil
+    }
+
+    /// The item keyring `description` names, in `target` or a keyring nested in it.
+    private func searchItemKeyring(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        do {
+            return try kernel.search(target, type: "keyring", description: description.text)
+        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
+            return nil
+        } catch let failure as KeyctlFailure {
+            // Revoked, expired or not accessible: the kernel says so only for a key of that name.
+            throw failure.keychainError("looking up the item with \(description.primaryKey.readableName)")
+        }
+    }
+
+    // MARK: - Reading every item
 
     /// One reading of a target keyring: the items `wanted` accepted, and every serial examined.
     struct Listing {
@@ -115,13 +168,15 @@ struct ItemKeyrings: Sendable {
         var serials: Set<key_serial_t>
     }
 
-    /// The items in `target` whose description `wanted` accepts, with their attributes.
+    /// The items in `target` whose description begins with `leadingText` and names a primary
+    /// key `wanted` accepts, with their attributes.
     ///
     /// An item keyring that disappears while it is read was deleted or replaced by another
     /// process. The keyring is then listed again and only the keys that are new since are
     /// read, so a replacement is found without starting over (which could starve a reader
     /// while others write); when an item was read in both forms, the later one wins.
-    func items(in target: key_serial_t, where wanted: (PrimaryKey) -> Bool) throws -> Listing {
+    func items(in target: key_serial_t, describedFrom leadingText: String,
+               where wanted: (PrimaryKey) -> Bool) throws -> Listing {
         var examined: Set<key_serial_t> = []
         var byDescription: [String: FoundItem] = [:]
         for _ in 0..<Self.listingRounds {
@@ -134,7 +189,9 @@ struct ItemKeyrings: Sendable {
             var sawVanished = false
             for serial in serials where examined.insert(serial).inserted {
                 do {
-                    if let item = try examine(serial, in: target, wanted) { byDescription[item.description.text] = item }
+                    if let item = try examine(serial, in: target, leadingText, wanted) {
+                        byDescription[item.description.text] = item
+                    }
                 } catch is ItemVanished {
                     sawVanished = true
                 }
@@ -147,8 +204,8 @@ struct ItemKeyrings: Sendable {
 
     private static let listingRounds = 50
 
-    /// The item in `serial`, or nil for a key that is not an item `wanted` accepts.
-    private func examine(_ serial: key_serial_t, in target: key_serial_t,
+    /// The item in `serial`, or nil for a key that is not an item `items(in:)` asks for.
+    private func examine(_ serial: key_serial_t, in target: key_serial_t, _ leadingText: String,
                          _ wanted: (PrimaryKey) -> Bool) throws -> FoundItem? {
         let record: KeyDescriptionRecord
         do {
@@ -156,106 +213,103 @@ struct ItemKeyrings: Sendable {
         } catch let failure as KeyctlFailure {
             if failure.isNoSuchKey || !isLinked(serial, in: target) { throw ItemVanished() }
             // A key that cannot be described (revoked, expired, not viewable) is not known to
-            // be an item; `KernelKeyringBackend.checkNamedItem` reports the one a query names.
+            // be an item; `KernelKeyringBackend` reports the one a query names.
             return nil
         }
-        guard record.type == "keyring", let description = ItemKeyDescription(parsing: record.description),
+        guard record.type == "keyring", record.description.hasPrefix(leadingText),
+              let description = ItemKeyDescription(parsing: record.description),
               wanted(description.primaryKey) else { return nil }
         return try load(serial, description, in: target)
     }
 
     /// Whether `key` is linked in `target` now; true when that cannot be read, so that a
-    /// failure is reported rather than retried.
+    /// failure is reported rather than retried. Reads the whole target.
     private func isLinked(_ key: key_serial_t, in target: key_serial_t) -> Bool {
         (try? kernel.contents(of: target).contains(key)) ?? true
     }
 
+    // MARK: - Reading one item
+
     private func load(_ keyring: key_serial_t, _ description: ItemKeyDescription,
                       in target: key_serial_t) throws -> FoundItem {
-        let name = description.primaryKey.readableName
-        return try whileLinked(keyring, in: target, doing: "reading the item with \(name)") {
-            var secretKey: key_serial_t?
-            var attributesKey: key_serial_t?
-            var unreadable: KeyctlFailure?
-            for child in try kernel.contents(of: keyring) {
-                do {
-                    let record = try kernel.describe(child)
-                    guard record.type == "user" else { continue }
-                    if record.description == description.text { secretKey = child }
-                    if record.description == StoredAttributes.keyDescription { attributesKey = child }
-                } catch let failure as KeyctlFailure {
-                    unreadable = unreadable ?? failure
-                }
-            }
-            guard let attributesKey else {
-                if let unreadable { throw unreadable }
-                throw KeychainError.keyring(errSecDecode,
-                    "The item with \(name) has no attributes key in its keyring \(keyring); delete the item and add it again.")
-            }
-            let stored = try StoredAttributes(decoding: try kernel.readPublicPayload(attributesKey), item: name)
-            let attributes = try stored.itemAttributes()
-            let item = KeychainItem(itemClass: description.primaryKey.itemClass, attributes: attributes)
-            guard item.primaryKey == description.primaryKey else {
-                throw KeychainError.keyring(errSecDecode,
-                    "The attributes stored in keyring \(keyring) do not belong to the item with \(name); delete the item and add it again.")
-            }
-            let secret: FoundItem.Secret
-            if stored.secretIsEmpty {
-                secret = .empty
-            } else if let secretKey {
-                secret = .key(secretKey)
-            } else {
-                secret = .unreadable(unreadable)
-            }
-            return FoundItem(keyring: keyring, description: description, item: item, secret: secret)
+        var name: String { description.primaryKey.readableName }
+        let payload = try whileLinked(keyring, in: target, doing: "reading the item with \(name)") {
+            try readKey(StoredAttributes.keyDescription, in: keyring, of: target, kernel.readPublicPayload)
         }
+        guard let payload else {
+            throw KeychainError.keyring(errSecDecode,
+                "The item with \(name) has no attributes key in its keyring \(keyring); delete the item and add it again.")
+        }
+        let stored = try StoredAttributes(decoding: payload, item: name)
+        let item = KeychainItem(itemClass: description.primaryKey.itemClass, attributes: try stored.itemAttributes())
+        guard item.primaryKey == description.primaryKey else {
+            throw KeychainError.keyring(errSecDecode,
+                "The attributes stored in keyring \(keyring) do not belong to the item with \(name); delete the item and add it again.")
+        }
+        return FoundItem(keyring: keyring, description: description, item: item,
+                         secretIsEmpty: stored.secretIsEmpty, storedIn: stored.keyring)
     }
 
     /// The secret of `found`, read from the kernel.
     func secret(of found: FoundItem, in target: key_serial_t) throws -> SecretBytes {
-        let name = found.description.primaryKey.readableName
-        switch found.secret {
-        case .empty:
-            return SecretBytes(Data())
-        case .key(let key):
-            return try whileLinked(found.keyring, in: target, doing: "reading the secret of the item with \(name)") {
-                try kernel.readSecret(key)
-            }
-        case .unreadable(let failure?):
-            throw failure.keychainError("reading the secret of the item with \(name)")
-        case .unreadable(nil):
+        if found.secretIsEmpty { return SecretBytes(Data()) }
+        var name: String { found.description.primaryKey.readableName }
+        let secret = try whileLinked(found.keyring, in: target, doing: "reading the secret of the item with \(name)") {
+            try readKey(found.description.text, in: found.keyring, of: target, kernel.readSecret)
+        }
+        guard let secret else {
             throw KeychainError.keyring(errSecDecode,
                 "The secret key of the item with \(name) is missing from its keyring \(found.keyring) (it may have expired and been collected); delete the item and add it again.")
         }
+        return secret
+    }
+
+    /// The `user` key `description` in item keyring `keyring` (linked in `target`), read by
+    /// `read` while it is also linked into the thread keyring; nil when the item keyring holds
+    /// no such key.
+    private func readKey<Payload>(_ description: String, in keyring: key_serial_t, of target: key_serial_t,
+                                  _ read: (key_serial_t) throws -> Payload) throws -> Payload? {
+        let key: key_serial_t
+        do {
+            key = try kernel.search(keyring, type: "user", description: description,
+                                    linkingInto: KernelKeys.threadKeyring)
+        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
+            // The kernel says the same when the item keyring itself is gone.
+            guard isLinked(keyring, in: target) else { throw ItemVanished() }
+            return nil
+        } catch let failure as KeyctlFailure where failure.code == EACCES || failure.code == EDQUOT {
+            // A key that does not grant link (written by an earlier version), or no quota left for
+            // the link: read it where it is, and pay for the walk. A key that cannot be searched
+            // fails here too, with its own error.
+            return try read(try kernel.search(keyring, type: "user", description: description))
+        }
+        defer { try? kernel.unlink(key, from: KernelKeys.threadKeyring) }
+        return try read(key)
     }
 
     /// Runs `body`, which reads keys under `keyring`. A failure while `keyring` is no longer
     /// linked in `target` means another process replaced or deleted the item: that is
     /// `ItemVanished`, not an error of the item. Any other failure is reported as what it is.
-    private func whileLinked<Result>(_ keyring: key_serial_t, in target: key_serial_t, doing: String,
+    private func whileLinked<Result>(_ keyring: key_serial_t, in target: key_serial_t, doing: @autoclosure () -> String,
                                      _ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let failure as KeyctlFailure {
             if failure.isNoSuchKey || !isLinked(keyring, in: target) { throw ItemVanished() }
-            throw failure.keychainError(doing)
+            throw failure.keychainError(doing())
         }
     }
 }
 
 /// An item read from the kernel, without its secret.
 struct FoundItem: Sendable {
-    enum Secret: Sendable {
-        case empty
-        case key(key_serial_t)
-        /// The secret key could not be described; the failure says why, if there was one.
-        case unreadable(KeyctlFailure?)
-    }
-
     let keyring: key_serial_t
     let description: ItemKeyDescription
     let item: KeychainItem
-    let secret: Secret
+    /// Whether the item has an empty secret, and so no secret key.
+    let secretIsEmpty: Bool
+    /// The keyring the item was stored in, if it recorded that (`StoredAttributes.keyring`).
+    let storedIn: key_serial_t?
 }
 
 /// An item keyring disappeared while it was being read.

@@ -12,9 +12,10 @@ import KeychainCore
 ///
 /// Items go to the user's persistent keyring unless `KEYCHAIN_KEYRING` says otherwise (see
 /// `KeyringChoice`); the layout is described in `ItemKeyrings`, the key names in
-/// `ItemKeyDescription`. Every call resolves the keyring afresh on the calling thread, so the
-/// backend holds no mutable state and is safe from any thread and any process; the kernel
-/// serializes the writes.
+/// `ItemKeyDescription`. Every call resolves the keyring on the calling thread (remembering
+/// only, per thread, which keyrings that thread has linked: `ThreadKeyringLinks`), so the
+/// backend itself holds no mutable state and is safe from any thread and any process; the
+/// kernel serializes the writes.
 public final class KernelKeyringBackend: KeychainBackend {
     public static let backendName = "keyring"
     /// Chooses the keyring: `persistent`, `user` or `session`.
@@ -73,7 +74,8 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     public func availability() -> BackendAvailability {
         do {
-            return .available(try target().detail)
+            // Links the keyring afresh: a link this thread made earlier proves nothing now.
+            return .available(try target(reusingLinks: false).detail)
         } catch let error as KeychainError {
             return .unavailable(error)
         } catch {
@@ -83,9 +85,11 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     public func add(_ item: KeychainItem) throws {
         let description = try ItemKeyDescription(item.primaryKey)
-        _ = try ItemKeyrings.checkedAttributesPayload(of: item)
+        // The secret's size is checked before the kernel is called; the attributes', which
+        // name the target keyring, as the item is staged.
+        try ItemKeyrings.checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
         let keyring = try target()
-        let staged = try store.stage(item, as: description)
+        let staged = try store.stage(item, as: description, storedIn: keyring.serial)
         try store.commit(staged, as: description, into: keyring.serial, exclusive: true)
     }
 
@@ -123,7 +127,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         let plan = try UpdatePlan(matched: matched.map(\.1), changes: changes)
         for key in plan.keysNeedingVacancy {
             let description = try ItemKeyDescription(key)
-            if try occupant(of: description, in: keyring) != nil {
+            if try store.itemKeyring(named: description, in: keyring.serial) != nil {
                 throw KeychainError.keyring(errSecDuplicateItem,
                     "The update would collide with the item with \(key.readableName).")
             }
@@ -131,7 +135,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         for ((entry, _), change) in zip(matched, plan.changes) {
             let description = try ItemKeyDescription(change.new.primaryKey)
             let renamed = change.new.primaryKey != change.old
-            let staged = try store.stage(change.new, as: description)
+            let staged = try store.stage(change.new, as: description, storedIn: keyring.serial)
             try store.commit(staged, as: description, into: keyring.serial, exclusive: renamed)
             // The new item is in place; if the old one is already gone, another process deleted it.
             if renamed { try? kernel.unlink(entry.keyring, from: keyring.serial) }
@@ -159,7 +163,8 @@ public final class KernelKeyringBackend: KeychainBackend {
                 try kernel.unlink(serial, from: keyring.serial)
                 return true
             } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
-                guard let replacement = try occupant(of: entry.description, in: keyring), replacement != serial else {
+                guard let replacement = try store.itemKeyring(named: entry.description, in: keyring.serial),
+                      replacement != serial else {
                     return false
                 }
                 serial = replacement
@@ -173,10 +178,10 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     // MARK: - Reading consistently
 
-    private func target() throws -> ResolvedKeyring {
+    private func target(reusingLinks: Bool = true) throws -> ResolvedKeyring {
         let choice = try self.choice.get()
         do {
-            return try kernel.resolve(choice)
+            return try kernel.resolve(choice, reusingLinks: reusingLinks)
         } catch let failure as KeyctlFailure {
             throw failure.keychainError("opening the \(choice?.rawValue ?? "persistent") keyring")
         }
@@ -184,24 +189,12 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     /// The items matching `query`, sorted and limited, passed through `finish` (which may read
     /// secrets). When an item changes under the read, the whole read starts again, so the
-    /// result never misses an item that was only being replaced. An empty result is checked
-    /// against the item the query names, so a revoked or unreadable item is an error, not
-    /// "not found".
+    /// result never misses an item that was only being replaced.
     private func consistentRead<Result>(_ query: ItemQuery, in keyring: ResolvedKeyring,
                                         _ finish: ([FoundItem]) throws -> [Result]) throws -> [Result] {
-        let primaryConstraints = query.constraints.values.filter {
-            query.itemClass.primaryKeyAttributes.contains($0.key)
-        }
-        var coarse = query
-        coarse.constraints = ItemAttributes(primaryConstraints)
         for _ in 0..<Self.readAttempts {
             do {
-                let listing = try store.items(in: keyring.serial) { coarse.matches($0.itemClass, $0.attributes) }
-                var found = listing.items.filter { query.matches($0.item) }
-                    .sorted { $0.description.primaryKey < $1.description.primaryKey }
-                if let maximum = query.limit.maximum, found.count > maximum { found.removeLast(found.count - maximum) }
-                if found.isEmpty { try checkNamedItem(query, in: keyring, listed: listing.serials) }
-                return try finish(found)
+                return try finish(try matchingItems(query, in: keyring))
             } catch is ItemVanished {
                 continue
             }
@@ -212,7 +205,52 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     private static let readAttempts = 20
 
-    /// When a search finds nothing, asks the kernel directly for the item the query names (its
+    /// The items matching `query`, sorted by primary key and limited.
+    ///
+    /// A query that fixes the primary key (as the CLI's and the typed API's do) names the only
+    /// items that can match, and they are looked up by name: the cost does not grow with the
+    /// store. A query for one item whose first possible match exists is answered by name too.
+    /// Any other query reads every item in the keyring.
+    private func matchingItems(_ query: ItemQuery, in keyring: ResolvedKeyring) throws -> [FoundItem] {
+        if let keys = query.possiblePrimaryKeys {
+            // A name beyond the kernel's limit belongs to no item.
+            let descriptions = keys.compactMap { try? ItemKeyDescription($0) }
+            let found = try descriptions.compactMap { try store.item(named: $0, in: keyring.serial) }
+            return ordered(found.filter { query.matches($0.item) }, limit: query.limit)
+        }
+        // Short of a matching item (none, a broken one, one replaced under the read), the full
+        // read below decides, and reports what is wrong.
+        if query.limit.maximum == 1, let key = query.firstPossiblePrimaryKey,
+           let description = try? ItemKeyDescription(key),
+           let found = try? store.item(named: description, in: keyring.serial), query.matches(found.item) {
+            return [found]
+        }
+        return try listedItems(query, in: keyring)
+    }
+
+    /// The items matching `query`, found by reading every item in the keyring whose primary key
+    /// can match. An empty result is checked against the item the query names, so a revoked or
+    /// unreadable item, which cannot be listed, is an error and not "not found".
+    private func listedItems(_ query: ItemQuery, in keyring: ResolvedKeyring) throws -> [FoundItem] {
+        let primaryConstraints = query.constraints.values.filter {
+            query.itemClass.primaryKeyAttributes.contains($0.key)
+        }
+        var coarse = query
+        coarse.constraints = ItemAttributes(primaryConstraints)
+        let listing = try store.items(in: keyring.serial, describedFrom: ItemKeyDescription.leadingText(ofMatchesOf: query)) {
+            coarse.matches($0.itemClass, $0.attributes)
+        }
+        let found = ordered(listing.items.filter { query.matches($0.item) }, limit: query.limit)
+        if found.isEmpty { try checkNamedItem(query, in: keyring, listed: listing.serials) }
+        return found
+    }
+
+    private func ordered(_ items: [FoundItem], limit: MatchLimit) -> [FoundItem] {
+        let sorted = items.sorted { $0.description.primaryKey < $1.description.primaryKey }
+        return limit.maximum.map { Array(sorted.prefix($0)) } ?? sorted
+    }
+
+    /// When a listing finds nothing, asks the kernel directly for the item the query names (its
     /// service and account, with the other primary-key attributes at their defaults). The
     /// kernel still finds a revoked, expired or inaccessible item that cannot be listed, and
     /// says which it is. An item that is there but was not in the listing arrived during the
@@ -222,20 +260,8 @@ public final class KernelKeyringBackend: KeychainBackend {
         guard query.constraints[naming] != nil, query.constraints[.account] != nil,
               let description = try? ItemKeyDescription(PrimaryKey(itemClass: query.itemClass,
                                                                     attributes: query.constraints)) else { return }
-        if let serial = try occupant(of: description, in: keyring), !listed.contains(serial) {
+        if let serial = try store.itemKeyring(named: description, in: keyring.serial), !listed.contains(serial) {
             throw ItemVanished()
-        }
-    }
-
-    /// The item keyring with `description` in the keyring, if any. Throws the item's own
-    /// error when it is there but revoked, expired or not accessible.
-    private func occupant(of description: ItemKeyDescription, in keyring: ResolvedKeyring) throws -> key_serial_t? {
-        do {
-            return try kernel.search(keyring.serial, type: "keyring", description: description.text)
-        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
-            return nil
-        } catch let failure as KeyctlFailure {
-            throw failure.keychainError("looking up the item with \(description.primaryKey.readableName)")
         }
     }
 }

@@ -111,18 +111,26 @@ struct KernelKeys: Sendable {
     /// The key of `type` and exact `description` reachable from `keyring`, searching nested
     /// keyrings. Fails with `ENOKEY` when there is none, and with `EKEYREVOKED`,
     /// `EKEYEXPIRED` or `EACCES` when the matching key is revoked, expired or not searchable.
-    func search(_ keyring: key_serial_t, type: String, description: String) throws -> key_serial_t {
-        key_serial_t(try perform("keyctl_search") { keyctl_search(keyring, type, description, 0) })
+    ///
+    /// The kernel looks among the keys linked in `keyring` itself first, so finding one of them
+    /// costs the same however many keys `keyring` holds; only then, and so whenever there is no
+    /// such key, does it walk every keyring nested in `keyring`.
+    ///
+    /// With `destination`, the key found is also linked there, which fails with `EACCES` when
+    /// the key does not grant link.
+    func search(_ keyring: key_serial_t, type: String, description: String,
+                linkingInto destination: key_serial_t = 0) throws -> key_serial_t {
+        key_serial_t(try perform("keyctl_search") { keyctl_search(keyring, type, description, destination) })
     }
 
     // MARK: - Reading
 
+    /// What the kernel says about `key`.
     func describe(_ key: key_serial_t) throws -> KeyDescriptionRecord {
-        var buffer: UnsafeMutablePointer<CChar>?
-        try perform("keyctl_describe") { Int(keyctl_describe_alloc(key, &buffer)) }
-        defer { free(buffer) }
+        let bytes = try readGrowing("keyctl_describe", from: Self.typicalDescription) { keyctl_describe(key, $0, $1) }
+        // The kernel counts and copies the terminating NUL.
+        let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         // "type;uid;gid;perm;description": the description is last and may itself hold ';'.
-        let text = buffer.map { String(cString: $0) } ?? ""
         let fields = text.split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
         guard fields.count == 5, let permissions = key_perm_t(fields[3], radix: 16) else {
             throw KeyctlFailure(call: "keyctl_describe", code: EBADMSG)
@@ -140,20 +148,31 @@ struct KernelKeys: Sendable {
     }
 
     /// The payload of a key that holds no secret (a keyring listing, stored attributes).
-    /// Grows the buffer and retries when the key grew between the size query and the read.
     func readPublicPayload(_ key: key_serial_t) throws -> [UInt8] {
-        var capacity = try perform("keyctl_read") { keyctl_read(key, nil, 0) }
+        try readGrowing("keyctl_read", from: Self.typicalPublicPayload) { keyctl_read(key, $0, $1) }
+    }
+
+    /// What `call` writes through `fill(buffer, capacity)`, which returns the length of the
+    /// whole text and copies it only if it fits. Tries a buffer of a typical size first, so
+    /// that most reads take one call, then one as large as the text needs while it grows.
+    private func readGrowing(_ call: String, from typicalSize: Int,
+                             _ fill: (UnsafeMutablePointer<CChar>?, Int) -> Int) throws -> [UInt8] {
+        var capacity = typicalSize
         while true {
-            var buffer = [UInt8](repeating: 0, count: max(capacity, 1))
+            var buffer = [UInt8](repeating: 0, count: capacity)
             let length = try buffer.withUnsafeMutableBytes { raw in
-                try perform("keyctl_read") {
-                    keyctl_read(key, raw.baseAddress?.assumingMemoryBound(to: CChar.self), capacity)
-                }
+                try perform(call) { fill(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count) }
             }
-            if length <= capacity { return Array(buffer.prefix(length)) }
+            if length <= capacity {
+                buffer.removeLast(capacity - length)
+                return buffer
+            }
             capacity = length
         }
     }
+
+    private static let typicalPublicPayload = 4096
+    private static let typicalDescription = 512
 
     /// The payload of a secret key, read straight into zeroed-on-release storage so that no
     /// other copy of the secret is left in this process.

@@ -35,38 +35,59 @@ extension KernelKeys {
     /// has no persistent keyrings) and links it into this thread's keyring.
     ///
     /// The link makes the thread possess the keyring, so the possessor permissions of the keys
-    /// under it apply, whatever session the process runs in (cron, systemd). It is redone on
-    /// every operation because operations run on whatever thread calls them and because
-    /// `keyctl_get_persistent` restarts the persistent keyring's expiry timer.
-    func resolve(_ choice: KeyringChoice?) throws -> ResolvedKeyring {
+    /// under it apply, whatever session the process runs in (cron, systemd). Operations run on
+    /// whatever thread calls them, so each thread links the keyring itself, and with
+    /// `reusingLinks` does not link it again when it already has (see `ThreadKeyringLinks`):
+    ///
+    /// - The user and session keyrings are looked up on every call, which is cheap, and linked
+    ///   when this thread has not linked that same keyring yet.
+    /// - The persistent keyring can only be looked up by linking it (`keyctl_get_persistent`),
+    ///   which also restarts its expiry timer. A thread links it again once its last link is
+    ///   more than a second old, so the timer still restarts within a second of every use.
+    func resolve(_ choice: KeyringChoice?, reusingLinks: Bool = true) throws -> ResolvedKeyring {
+        let links = ThreadKeyringLinks.current
         switch choice {
-        case .persistent?:
-            do {
-                return ResolvedKeyring(serial: try persistentKeyringLinkedIntoThread(), kind: .persistent, note: nil)
-            } catch let failure as KeyctlFailure where failure.code == EOPNOTSUPP {
+        case .user?:
+            return try resolveLinked(KEY_SPEC_USER_KEYRING, kind: .user, for: choice, in: links, reusingLinks)
+        case .session?:
+            return try resolveLinked(KEY_SPEC_SESSION_KEYRING, kind: .session, for: choice, in: links, reusingLinks)
+        case .persistent?, nil:
+            if reusingLinks, let recent = links.keyring(for: choice, linkedWithin: Self.persistentRelinkInterval) {
+                return recent
+            }
+            let resolved = try resolvePersistent(fallingBackToUserKeyring: choice == nil)
+            links.recordLink(resolved, for: choice)
+            return resolved
+        }
+    }
+
+    /// Seconds after which a thread links the persistent keyring again.
+    static let persistentRelinkInterval = 1.0
+
+    private func resolvePersistent(fallingBackToUserKeyring fallBack: Bool) throws -> ResolvedKeyring {
+        do {
+            return ResolvedKeyring(serial: try persistentKeyringLinkedIntoThread(), kind: .persistent, note: nil)
+        } catch let failure as KeyctlFailure where failure.code == EOPNOTSUPP {
+            guard fallBack else {
                 throw KeychainError.keyring(errSecNotAvailable,
                     "KEYCHAIN_KEYRING=persistent, but this kernel has no persistent keyrings (CONFIG_PERSISTENT_KEYRINGS is off). Set KEYCHAIN_KEYRING=user.",
                     failedCall: failure.call)
             }
-        case nil:
-            do {
-                return ResolvedKeyring(serial: try persistentKeyringLinkedIntoThread(), kind: .persistent, note: nil)
-            } catch let failure as KeyctlFailure where failure.code == EOPNOTSUPP {
-                return try resolveLinked(KEY_SPEC_USER_KEYRING, kind: .user,
-                                         note: "this kernel has no persistent keyrings")
-            }
-        case .user?:
-            return try resolveLinked(KEY_SPEC_USER_KEYRING, kind: .user, note: nil)
-        case .session?:
-            return try resolveLinked(KEY_SPEC_SESSION_KEYRING, kind: .session, note: nil)
+            let serial = try serial(of: KEY_SPEC_USER_KEYRING, create: true)
+            try link(serial, into: Self.threadKeyring)
+            return ResolvedKeyring(serial: serial, kind: .user, note: "this kernel has no persistent keyrings")
         }
     }
 
-    private func resolveLinked(_ special: key_serial_t, kind: KeyringChoice, note: String?) throws -> ResolvedKeyring {
+    private func resolveLinked(_ special: key_serial_t, kind: KeyringChoice, for choice: KeyringChoice?,
+                               in links: ThreadKeyringLinks, _ reusingLinks: Bool) throws -> ResolvedKeyring {
         // No "create" for the session keyring: that would give this thread a new, empty
         // session keyring that no other process shares.
-        let serial = try serial(of: special, create: kind == .user)
-        try link(serial, into: Self.threadKeyring)
-        return ResolvedKeyring(serial: serial, kind: kind, note: note)
+        let resolved = ResolvedKeyring(serial: try serial(of: special, create: kind == .user), kind: kind, note: nil)
+        if !reusingLinks || !links.hasLinked(resolved.serial, for: choice) {
+            try link(resolved.serial, into: Self.threadKeyring)
+            links.recordLink(resolved, for: choice)
+        }
+        return resolved
     }
 }

@@ -5,7 +5,9 @@ import KeychainCore
 @testable import KeychainKeyring
 import Testing
 
-/// Items whose keys exist but cannot be used are errors of their own, never "not found".
+/// Items whose keys exist but cannot be used are errors of their own, never "not found",
+/// whether the query fixes the whole primary key (and the item is looked up by name) or names
+/// only service and account.
 ///
 /// The backend's own keys cannot be revoked or given a timeout (they grant neither write nor
 /// setattr), so each test builds an item in the backend's layout with the kernel's default
@@ -15,34 +17,14 @@ struct BrokenKeyTests {
     let backend = KernelKeyringBackend(keyring: nil)
     let kernel = KernelKeys()
 
-    struct CraftedItem {
-        let service: String
-        let target: key_serial_t
-        let keyring: key_serial_t
-        let secretKey: key_serial_t
-        let attributesKey: key_serial_t
-    }
-
     /// Sync tests stay on one thread, which possesses the target once `resolve` linked it.
     func craftItem(_ purpose: String, attributes payload: Data? = nil) throws -> CraftedItem {
-        let service = uniqueService(purpose)
         let target = try kernel.resolve(nil).serial
-        let item = genericItem(service, "acct", Data("secret".utf8))
-        let description = try ItemKeyDescription(item.primaryKey)
-        let keyring = try kernel.addKeyring(description.text, to: target)
-        let secretKey = try Data("secret".utf8).withUnsafeBytes {
-            try kernel.addUserKey(description.text, payload: $0, to: keyring)
-        }
-        let attributes = try payload ?? StoredAttributes(item).encoded()
-        let attributesKey = try attributes.withUnsafeBytes {
-            try kernel.addUserKey(StoredAttributes.keyDescription, payload: $0, to: keyring)
-        }
-        return CraftedItem(service: service, target: target, keyring: keyring, secretKey: secretKey,
-                           attributesKey: attributesKey)
+        return try kernel.craftItem(uniqueService(purpose), in: target, attributes: payload, storedIn: target)
     }
 
     func remove(_ crafted: CraftedItem) {
-        try? kernel.unlink(crafted.keyring, from: crafted.target)
+        try? kernel.unlink(crafted.keyring, from: crafted.parent)
     }
 
     @Test func theCraftedLayoutReadsLikeTheBackendsOwn() throws {
@@ -52,19 +34,23 @@ struct BrokenKeyTests {
         #expect(found.first?.secret?.makeData() == Data("secret".utf8))
     }
 
-    @Test func aRevokedSecretKeyIsNotAvailableNotMissing() throws {
+    @Test(arguments: [false, true])
+    func aRevokedSecretKeyIsNotAvailableNotMissing(byPrimaryKey: Bool) throws {
+        let query = byPrimaryKey ? primaryKeyQuery : exactQuery
         let crafted = try craftItem("revoked")
         defer { remove(crafted) }
         #expect(keyctl_revoke(crafted.secretKey) == 0)
-        #expect(try backend.search(exactQuery(crafted.service, "acct", secrets: false)).count == 1)
+        #expect(try backend.search(query(crafted.service, "acct", false)).count == 1)
         let error = expectKeychainError(errSecDataNotAvailable) {
-            try backend.search(exactQuery(crafted.service, "acct", secrets: true))
+            try backend.search(query(crafted.service, "acct", true))
         }
         #expect(error?.message.contains("revoked") == true)
-        #expect(try backend.delete(exactQuery(crafted.service, "acct", secrets: false)) == 1)
+        #expect(try backend.delete(query(crafted.service, "acct", false)) == 1)
     }
 
-    @Test func anExpiredSecretKeyIsNotAvailableNotMissing() throws {
+    @Test(arguments: [false, true])
+    func anExpiredSecretKeyIsNotAvailableNotMissing(byPrimaryKey: Bool) throws {
+        let query = byPrimaryKey ? primaryKeyQuery : exactQuery
         let crafted = try craftItem("expired")
         defer { remove(crafted) }
         #expect(keyctl_set_timeout(crafted.secretKey, 1) == 0)
@@ -76,43 +62,49 @@ struct BrokenKeyTests {
         }
         try #require(expired, "the kernel did not expire the key within 5 seconds")
         let error = expectKeychainError(errSecDataNotAvailable) {
-            try backend.search(exactQuery(crafted.service, "acct", secrets: true))
+            try backend.search(query(crafted.service, "acct", true))
         }
         #expect(error?.message.contains("expired") == true)
     }
 
-    @Test func anUnreadableSecretKeyIsAnAccessError() throws {
+    @Test(arguments: [false, true])
+    func anUnreadableSecretKeyIsAnAccessError(byPrimaryKey: Bool) throws {
+        let query = byPrimaryKey ? primaryKeyQuery : exactQuery
         let crafted = try craftItem("unreadable")
         defer { remove(crafted) }
         // View only: without search the thread does not possess it, and a possessed, searchable
         // key would be readable even without the read bit.
         #expect(keyctl_setperm(crafted.secretKey, key_perm_t(KEY_POS_VIEW)) == 0)
         expectKeychainError(errSecAuthFailed) {
-            try backend.search(exactQuery(crafted.service, "acct", secrets: true))
+            try backend.search(query(crafted.service, "acct", true))
         }
     }
 
-    @Test func aRevokedItemKeyringIsNotAvailableNotMissing() throws {
+    @Test(arguments: [false, true])
+    func aRevokedItemKeyringIsNotAvailableNotMissing(byPrimaryKey: Bool) throws {
+        let query = byPrimaryKey ? primaryKeyQuery : exactQuery
         let crafted = try craftItem("revoked-ring")
         defer { remove(crafted) }
         #expect(keyctl_revoke(crafted.keyring) == 0)
         expectKeychainError(errSecDataNotAvailable) {
-            try backend.search(exactQuery(crafted.service, "acct", secrets: false))
+            try backend.search(query(crafted.service, "acct", false))
         }
         expectKeychainError(errSecDataNotAvailable) {
-            try backend.delete(exactQuery(crafted.service, "acct", secrets: false))
+            try backend.delete(query(crafted.service, "acct", false))
         }
         expectKeychainError(errSecDataNotAvailable) {
-            try backend.update(exactQuery(crafted.service, "acct", secrets: false),
+            try backend.update(query(crafted.service, "acct", false),
                                with: ItemChanges(secret: SecretBytes(Data("new".utf8))))
         }
     }
 
-    @Test func malformedAttributesAreADecodeError() throws {
+    @Test(arguments: [false, true])
+    func malformedAttributesAreADecodeError(byPrimaryKey: Bool) throws {
+        let query = byPrimaryKey ? primaryKeyQuery : exactQuery
         let crafted = try craftItem("malformed", attributes: Data("not json".utf8))
         defer { remove(crafted) }
         expectKeychainError(errSecDecode) {
-            try backend.search(exactQuery(crafted.service, "acct", secrets: false))
+            try backend.search(query(crafted.service, "acct", false))
         }
     }
 }

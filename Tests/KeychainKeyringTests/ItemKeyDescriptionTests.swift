@@ -60,6 +60,18 @@ struct ItemKeyDescriptionTests {
         #expect(ItemKeyDescription(parsing: text) == nil)
     }
 
+    @Test func theLeadingTextIsWhatTheDescriptionsOfMatchesBeginWith() throws {
+        func leading(_ itemClass: ItemClass, _ constraints: [AttributeKey: AttributeValue]) -> String {
+            ItemKeyDescription.leadingText(ofMatchesOf: ItemQuery(itemClass: itemClass, constraints: ItemAttributes(constraints)))
+        }
+        #expect(leading(.genericPassword, [.service: .string("a:b"), .account: .string("c")]) == "linux-keychain:genp:a%3Ab:c")
+        #expect(leading(.genericPassword, [.service: .string("a:b")]) == "linux-keychain:genp:a%3Ab:")
+        #expect(leading(.genericPassword, [.account: .string("c")]) == "linux-keychain:genp:")
+        #expect(leading(.internetPassword, [.server: .string("host"), .port: .integer(1)]) == "linux-keychain:inet:host:")
+        let grouped = try ItemKeyDescription(generic("a:b", "c", [.accessGroup: .string("g")]))
+        #expect(grouped.text.hasPrefix(leading(.genericPassword, [.service: .string("a:b"), .account: .string("c")])))
+    }
+
     @Test func namesBeyondTheKernelLimitAreAParameterError() {
         expectKeychainError(errSecParam) {
             try ItemKeyDescription(generic(String(repeating: "s", count: 4000), String(repeating: "a", count: 100)))

@@ -101,10 +101,13 @@ struct KeyringBehaviourTests {
         expectKeychainError(errSecNotAvailable) { try blocked.delete(exactQuery("s", "a", secrets: false)) }
     }
 
-    @Test func updatesNeverHideTheItemFromReaders() throws {
+    @Test(arguments: [false, true])
+    func updatesNeverHideTheItemFromReaders(byPrimaryKey: Bool) throws {
         let service = uniqueService("window")
+        // The CLI's queries fix the whole primary key; Apple-style ones name service and account.
+        let query = byPrimaryKey ? primaryKeyQuery : exactQuery
         try backend.add(genericItem(service, "a", Data("v0".utf8)))
-        defer { _ = try? backend.delete(exactQuery(service, "a", secrets: false)) }
+        defer { _ = try? backend.delete(query(service, "a", false)) }
         let updates = 150
         let written = Set((0...updates).map { Data("v\($0)".utf8) })
         let finished = Flag()
@@ -118,14 +121,14 @@ struct KeyringBehaviourTests {
                         let changes = round.isMultiple(of: 2)
                             ? ItemChanges(secret: SecretBytes(Data("v\(round)".utf8)))
                             : ItemChanges(attributes: ItemAttributes([.label: .string("round \(round)")]))
-                        let changed = try backend.update(exactQuery(service, "a", secrets: false), with: changes)
+                        let changed = try backend.update(query(service, "a", false), with: changes)
                         if changed != 1 { problems.add("update \(round) changed \(changed) items") }
                     }
                 } else {
                     var reads = 0
                     while !finished.isSet || reads == 0 {
                         reads += 1
-                        let found = try backend.search(exactQuery(service, "a", secrets: true))
+                        let found = try backend.search(query(service, "a", true))
                         guard found.count == 1, let secret = found[0].secret?.makeData(), written.contains(secret) else {
                             problems.add("reader \(worker) read \(found.count) items on read \(reads)")
                             return
@@ -137,7 +140,7 @@ struct KeyringBehaviourTests {
             }
         }
         #expect(problems.all.isEmpty, "\(problems.all)")
-        #expect(try backend.search(exactQuery(service, "a", secrets: true)).first?.secret?.makeData() == Data("v\(updates)".utf8))
+        #expect(try backend.search(query(service, "a", true)).first?.secret?.makeData() == Data("v\(updates)".utf8))
     }
 }
 

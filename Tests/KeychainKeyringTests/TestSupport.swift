@@ -1,5 +1,7 @@
+import CKeyutils
 import Foundation
 import KeychainCore
+@testable import KeychainKeyring
 import Testing
 
 /// The error `body` throws, which must be a `KeychainError` with `status`.
@@ -34,4 +36,42 @@ func exactQuery(_ service: String, _ account: String, secrets: Bool) -> ItemQuer
     ItemQuery(itemClass: .genericPassword,
               constraints: ItemAttributes([.service: .string(service), .account: .string(account)]),
               limit: .one, includeSecrets: secrets)
+}
+
+/// A query that fixes the whole primary key, as the CLI and the typed API send.
+func primaryKeyQuery(_ service: String, _ account: String, secrets: Bool) -> ItemQuery {
+    ItemQuery(primaryKey: genericItem(service, account, Data()).primaryKey, includeSecrets: secrets)
+}
+
+/// An item built by hand in the backend's layout.
+struct CraftedItem {
+    let service: String
+    /// The keyring the item keyring is linked in.
+    let parent: key_serial_t
+    let keyring: key_serial_t
+    let secretKey: key_serial_t
+    let attributesKey: key_serial_t
+}
+
+extension KernelKeys {
+    /// Builds the item `service`, account "acct", secret "secret" in keyring `parent`, the
+    /// way an administrator with `keyctl` could: with the kernel's default permissions (which
+    /// let the test revoke, expire or restrict its keys), and with `payload` as its attributes
+    /// or else its real attributes recording `storedIn` as its keyring. The calling thread
+    /// must possess `parent`.
+    func craftItem(_ service: String, in parent: key_serial_t, attributes payload: Data? = nil,
+                   storedIn: key_serial_t?) throws -> CraftedItem {
+        let item = genericItem(service, "acct", Data("secret".utf8))
+        let description = try ItemKeyDescription(item.primaryKey)
+        let keyring = try addKeyring(description.text, to: parent)
+        let secretKey = try Data("secret".utf8).withUnsafeBytes {
+            try addUserKey(description.text, payload: $0, to: keyring)
+        }
+        let attributes = payload ?? StoredAttributes(item, storedIn: storedIn).encoded()
+        let attributesKey = try attributes.withUnsafeBytes {
+            try addUserKey(StoredAttributes.keyDescription, payload: $0, to: keyring)
+        }
+        return CraftedItem(service: service, parent: parent, keyring: keyring, secretKey: secretKey,
+                           attributesKey: attributesKey)
+    }
 }

@@ -1,0 +1,45 @@
+import KeychainCore
+
+/// What a query says about the primary keys of the items it can match. An item's primary key
+/// is its kernel key name (`ItemKeyDescription`), so a query that pins it down lets the backend
+/// ask the kernel for the item by name instead of reading every item in the keyring.
+extension ItemQuery {
+    /// Every primary key an item matching this query can have, when the query constrains each
+    /// primary-key attribute: one key, or two when `kSecAttrSynchronizableAny` admits both values
+    /// of the synchronizable flag (left unconstrained, the flag must be false). Nil otherwise.
+    var possiblePrimaryKeys: [PrimaryKey]? {
+        guard hasWellTypedPrimaryKeyConstraints else { return nil }
+        for key in itemClass.primaryKeyAttributes where key != .synchronizable && constraints[key] == nil {
+            return nil
+        }
+        guard matchesAnySynchronizable else { return [PrimaryKey(itemClass: itemClass, attributes: constraints)] }
+        return [false, true].map { flag in
+            var attributes = constraints
+            attributes[.synchronizable] = .bool(flag)
+            return PrimaryKey(itemClass: itemClass, attributes: attributes)
+        }
+    }
+
+    /// The primary key that sorts first among all those this query can match: the constrained
+    /// primary-key attributes as given, every other one at its default. When an item with it
+    /// exists and matches, a search sorted by primary key returns it first.
+    ///
+    /// Nil when an unconstrained attribute is a number: an empty string and false sort before
+    /// every other value, but zero does not (`PrimaryKey` compares length-prefixed text, and
+    /// "10:1000000000" sorts before "1:0").
+    var firstPossiblePrimaryKey: PrimaryKey? {
+        guard hasWellTypedPrimaryKeyConstraints else { return nil }
+        for key in itemClass.primaryKeyAttributes where constraints[key] == nil {
+            guard key.valueKind == .string || key.valueKind == .bool else { return nil }
+        }
+        var attributes = constraints
+        if matchesAnySynchronizable { attributes[.synchronizable] = nil }
+        return PrimaryKey(itemClass: itemClass, attributes: attributes)
+    }
+
+    /// Whether each primary-key constraint holds the kind of value its attribute takes, so that
+    /// a primary key built from the constraints names the items they match.
+    private var hasWellTypedPrimaryKeyConstraints: Bool {
+        itemClass.primaryKeyAttributes.allSatisfy { key in constraints[key].map { $0.kind == key.valueKind } ?? true }
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CKeyutils
+
+/// The target keyrings the calling thread has linked into its thread keyring, so that calls
+/// in quick succession need not link them again.
+///
+/// Linking a keyring makes the kernel check that no cycle forms by walking every keyring nested
+/// in it, and the target holds one keyring per item: relinking it on every call would make
+/// every call cost as much as a walk of the whole store (0.1 ms at 1,000 items, 4 ms at 10,000).
+///
+/// Each thread has its own record, as it has its own thread keyring. A record is ignored in
+/// another process (a `fork` child's thread starts without a thread keyring) and under another
+/// effective user (whose keyrings are other keyrings).
+final class ThreadKeyringLinks {
+    private struct Link {
+        let keyring: ResolvedKeyring
+        let process: pid_t
+        let user: uid_t
+        let linkedAt: Double
+
+        var isStillOurs: Bool { process == getpid() && user == geteuid() }
+    }
+
+    private var links: [KeyringChoice?: Link] = [:]
+
+    /// The record of the calling thread.
+    static var current: ThreadKeyringLinks {
+        if let stored = pthread_getspecific(storageKey) {
+            return Unmanaged<ThreadKeyringLinks>.fromOpaque(stored).takeUnretainedValue()
+        }
+        let created = ThreadKeyringLinks()
+        pthread_setspecific(storageKey, Unmanaged.passRetained(created).toOpaque())
+        return created
+    }
+
+    private static let storageKey: pthread_key_t = {
+        var key = pthread_key_t()
+        // Releases a thread's record when the thread exits.
+        pthread_key_create(&key) { stored in
+            if let stored { Unmanaged<ThreadKeyringLinks>.fromOpaque(stored).release() }
+        }
+        return key
+    }()
+
+    /// The keyring linked for `choice` by this thread within the last `maximumAge` seconds.
+    func keyring(for choice: KeyringChoice?, linkedWithin maximumAge: Double) -> ResolvedKeyring? {
+        guard let link = links[choice], link.isStillOurs, Self.now() - link.linkedAt < maximumAge else { return nil }
+        return link.keyring
+    }
+
+    /// Whether this thread linked `serial` for `choice`, however long ago.
+    func hasLinked(_ serial: key_serial_t, for choice: KeyringChoice?) -> Bool {
+        guard let link = links[choice], link.isStillOurs else { return false }
+        return link.keyring.serial == serial
+    }
+
+    /// Records that this thread just linked `keyring` for `choice`.
+    func recordLink(_ keyring: ResolvedKeyring, for choice: KeyringChoice?) {
+        links[choice] = Link(keyring: keyring, process: getpid(), user: geteuid(), linkedAt: Self.now())
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
