@@ -45,14 +45,7 @@ public struct PrimaryKey: Hashable, Sendable, Comparable {
     }
 
     private static func normalized(_ value: AttributeValue?, kind: AttributeValue.Kind) -> AttributeValue {
-        if let value { return value }
-        switch kind {
-        case .string: return .string("")
-        case .data: return .data(Data())
-        case .integer: return .integer(0)
-        case .bool: return .bool(false)
-        case .date: return .date(Date(timeIntervalSince1970: 0))
-        }
+        value ?? .missingPrimaryKeyValue(of: kind)
     }
 
     /// An unambiguous byte encoding: each component is length-prefixed, so no choice of
@@ -109,5 +102,24 @@ public struct PrimaryKey: Hashable, Sendable, Comparable {
 
     public static func < (lhs: PrimaryKey, rhs: PrimaryKey) -> Bool {
         lhs.encoded.lexicographicallyPrecedes(rhs.encoded)
+    }
+}
+
+extension AttributeValue {
+    /// What `PrimaryKey` fills in for a missing attribute of `kind`: empty, zero or false.
+    public static func missingPrimaryKeyValue(of kind: Kind) -> AttributeValue {
+        switch kind {
+        case .string: return .string("")
+        case .data: return .data(Data())
+        case .integer: return .integer(0)
+        case .bool: return .bool(false)
+        case .date: return .date(Date(timeIntervalSince1970: 0))
+        }
+    }
+
+    /// Whether this equals what `PrimaryKey` fills in for a missing attribute, so that a
+    /// store's naming scheme can leave it out without two keys colliding.
+    public var isMissingPrimaryKeyValue: Bool {
+        self == .missingPrimaryKeyValue(of: kind)
     }
 }

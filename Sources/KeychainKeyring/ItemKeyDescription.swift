@@ -85,21 +85,10 @@ struct ItemKeyDescription: Hashable, Sendable {
         var fields = [prefix, itemClass.rawValue]
         fields += positional.map { escape(value(of: $0)?.encoded ?? "") }
         for (key, value) in values where !positional.contains(key) {
-            guard !isDefault(value) else { continue }
+            guard !value.isMissingPrimaryKeyValue else { continue }
             fields.append("\(key.rawValue)=\(escape(value.encoded))")
         }
         return fields.joined(separator: ":")
-    }
-
-    /// Whether `value` is what `PrimaryKey` fills in for a missing attribute.
-    private static func isDefault(_ value: AttributeValue) -> Bool {
-        switch value {
-        case .string(let text): return text.isEmpty
-        case .integer(let number): return number == 0
-        case .bool(let flag): return !flag
-        case .data(let data): return data.isEmpty
-        case .date(let date): return date.timeIntervalSince1970 == 0
-        }
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {

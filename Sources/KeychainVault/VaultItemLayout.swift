@@ -36,14 +36,13 @@ struct VaultItemLayout: Sendable {
         "\(prefix)/\(Self.classFolderName(itemClass))"
     }
 
-
     /// The one path of the item with `key`.
     func path(of key: PrimaryKey) -> String {
         let attributes = key.attributes
         let group = attributes.string(Self.groupAttribute(of: key.itemClass)) ?? ""
         var leaf = VaultPathSegment.encode(attributes.string(.account) ?? "")
         for qualifier in Self.qualifierAttributes(of: key.itemClass) {
-            guard let value = attributes[qualifier], !Self.isDefault(value) else { continue }
+            guard let value = attributes[qualifier], !value.isMissingPrimaryKeyValue else { continue }
             leaf += ";\(VaultItemFields.fieldName(qualifier))=\(VaultPathSegment.encode(value.encoded))"
         }
         return "\(classFolder(key.itemClass))/\(VaultPathSegment.encode(group))/\(leaf)"
@@ -72,16 +71,6 @@ struct VaultItemLayout: Sendable {
         let key = PrimaryKey(itemClass: itemClass, attributes: attributes)
         guard path(of: key) == "\(classFolder(itemClass))/\(groupSegment)/\(leaf)" else { return nil }
         return key
-    }
-
-    private static func isDefault(_ value: AttributeValue) -> Bool {
-        switch value {
-        case .string(let text): return text.isEmpty
-        case .integer(let number): return number == 0
-        case .bool(let flag): return !flag
-        case .data(let data): return data.isEmpty
-        case .date(let date): return date.timeIntervalSince1970 == 0
-        }
     }
 }
 
