@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The full benchmark: installs what is missing, builds in release mode, starts every store in
 # a throwaway environment (private D-Bus with gnome-keyring, OpenBao dev server, file store)
-# and runs keychain-bench on every backend usable there. Writes docs/benchmark.json and
-# docs/benchmark.svg, from which the README's performance section is taken.
+# and runs keychain-bench on every backend usable there. Writes docs/benchmark.json,
+# docs/benchmark.svg and docs/benchmark.md, from which the README's performance section is taken.
 # Extra arguments go to keychain-bench (e.g. --quick, --backend keyring).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,4 +11,5 @@ swift build -c release --product keychain-bench
 swift build -c release --product keychain
 bin="$(swift build -c release --show-bin-path)"
 mkdir -p docs
-bash scripts/with-services.sh "$bin/keychain-bench" --json docs/benchmark.json --svg docs/benchmark.svg "$@"
+bash scripts/with-services.sh "$bin/keychain-bench" --json docs/benchmark.json --svg docs/benchmark.svg \
+    --markdown docs/benchmark.md "$@"

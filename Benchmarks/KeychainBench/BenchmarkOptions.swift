@@ -4,14 +4,16 @@ struct BenchmarkOptions {
     var quick = false
     var jsonPath: String?
     var svgPath: String?
+    var markdownPath: String?
     /// Only these backends, or all available when empty.
     var backends: [String] = []
 
     static let usage = """
-    usage: keychain-bench [--quick] [--json PATH] [--svg PATH] [--backend NAME]...
+    usage: keychain-bench [--quick] [--json PATH] [--svg PATH] [--markdown PATH] [--backend NAME]...
       --quick          a short smoke run (CI); its times are not meaningful
       --json PATH      write the figures as JSON
       --svg PATH       draw p50 per backend and operation, with raw baselines, on a log scale
+      --markdown PATH  write the table as Markdown, for the README
       --backend NAME   measure only NAME (repeatable); default: every backend usable here
     """
 
@@ -22,6 +24,7 @@ struct BenchmarkOptions {
             case "--quick": quick = true
             case "--json": jsonPath = try Self.value(after: argument, in: &remaining)
             case "--svg": svgPath = try Self.value(after: argument, in: &remaining)
+            case "--markdown": markdownPath = try Self.value(after: argument, in: &remaining)
             case "--backend": backends.append(try Self.value(after: argument, in: &remaining))
             default: throw BenchmarkUsageError(message: "unknown argument \(argument)")
             }

@@ -2,9 +2,30 @@ import Foundation
 
 /// The terminal table, the JSON file and the SVG chart, all from one set of results.
 enum ReportWriter {
+    static let header = ["backend", "operation", "items", "p50 µs", "p90 µs", "p99 µs", "ops/s", "raw p50 µs", "x raw", "peer p50 µs"]
+
     static func table(_ results: [BenchmarkResult]) -> String {
-        let header = ["backend", "operation", "items", "p50 µs", "p90 µs", "p99 µs", "ops/s", "raw p50 µs", "x raw", "peer p50 µs"]
-        let rows = results.map { result -> [String] in
+        let table = [header] + rows(results)
+        let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        return table.map { row in
+            row.enumerated().map { column, cell in cell.padding(toLength: widths[column], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    /// The same table in Markdown, with the raw baseline's name beside its figure.
+    static func writeMarkdown(_ results: [BenchmarkResult], to path: String) throws {
+        var lines = ["| " + header.joined(separator: " | ") + " |", "|" + String(repeating: "---|", count: header.count)]
+        for (result, row) in zip(results, rows(results)) {
+            var cells = row
+            if let baseline = result.baseline, cells[7] != "-" { cells[7] += " (`\(baseline)`)" }
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    private static func rows(_ results: [BenchmarkResult]) -> [[String]] {
+        results.map { result -> [String] in
             [result.backend, result.operation, String(result.items),
              format(result.p50Microseconds), format(result.p90Microseconds), format(result.p99Microseconds),
              format(result.operationsPerSecond),
@@ -12,12 +33,6 @@ enum ReportWriter {
              result.ratioToBaseline.map { String(format: "%.2f", $0) } ?? "-",
              result.peerP50Microseconds.map { "\(format($0)) (\(result.peer ?? ""))" } ?? "-"]
         }
-        let table = [header] + rows
-        let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
-        return table.map { row in
-            row.enumerated().map { column, cell in cell.padding(toLength: widths[column], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
-        }.joined(separator: "\n")
     }
 
     static func writeJSON(_ results: [BenchmarkResult], to path: String) throws {

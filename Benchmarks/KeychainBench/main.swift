@@ -16,6 +16,7 @@ do {
     print(ReportWriter.table(results))
     if let path = options.jsonPath { try ReportWriter.writeJSON(results, to: path) }
     if let path = options.svgPath { try ReportWriter.writeSVG(results, to: path) }
+    if let path = options.markdownPath { try ReportWriter.writeMarkdown(results, to: path) }
 } catch {
     FileHandle.standardError.write(Data("keychain-bench: \(error)\n".utf8))
     exit(1)
