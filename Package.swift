@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "CShims/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CPrctl", path: "CShims/CPrctl"),
+        .systemLibrary(name: "CFileSystem", path: "CShims/CFileSystem"),
 
         // The model, the backend protocol, the registry and the memory backend. No C.
         .target(name: "KeychainCore"),
@@ -23,7 +24,7 @@ let package = Package(
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
         .target(name: "KeychainSecretService", dependencies: ["KeychainCore"]),
-        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils"]),
+        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
         .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
 
         // The SecItem front end, the typed API and registration of the built-in backends.

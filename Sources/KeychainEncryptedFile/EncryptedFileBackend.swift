@@ -25,6 +25,10 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     // wait for one Argon2id run instead of each starting their own.
     private var unlocked: StoreKeys?
     private let unlockLock = NSLock()
+    // The store as last opened, reused while it is still current (`StoreSession`).
+    // Guarded by `sessionLock`, which is never held across file operations.
+    private var session: StoreSession?
+    private let sessionLock = NSLock()
 
     /// A backend configured from the environment (`FileStoreSettings.fromEnvironment`).
     public convenience init() {
@@ -139,20 +143,42 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
 
     /// The store's item files with unlocked keys, or nil when there is no store and
     /// `creatingIfMissing` is false (then nothing is created and nothing asked).
+    ///
+    /// Reuses the session of an earlier call while the store at the path is still the same
+    /// (`StoreSession.isCurrent`); otherwise opens it in full and keeps the result.
     private func openStore(creatingIfMissing: Bool) throws -> ItemFiles? {
         let settings = try configuration.get()
+        if let kept = sessionLock.withLock({ session }), kept.isCurrent(at: settings.directory) { return kept.files }
+        let opened = try openStoreFully(settings, creatingIfMissing: creatingIfMissing)
+        let replacement = try opened.map { try StoreSession(files: $0.files, header: $0.header) }
+        sessionLock.withLock { session = replacement }
+        return opened?.files
+    }
+
+    /// Opens the directory, reads the header and unlocks (or creates) the store; also returns
+    /// the header's bytes, for `StoreSession`.
+    private func openStoreFully(_ settings: FileStoreSettings, creatingIfMissing: Bool) throws -> (files: ItemFiles, header: Data)? {
         guard let top = try StoreDirectory.openTop(path: settings.directory, create: creatingIfMissing) else { return nil }
-        if let header = try readHeader(top) {
-            return ItemFiles(top: top, keys: try unlock(header, settings))
+        if let (header, bytes) = try readHeaderWithBytes(top) {
+            return (ItemFiles(top: top, keys: try unlock(header, settings)), bytes)
         }
         try refuseOrphanedItems(top)
         guard creatingIfMissing else { return nil }
-        return ItemFiles(top: top, keys: try create(top, settings))
+        let keys = try create(top, settings)
+        // Read back what `create` wrote (or found another process had written meanwhile).
+        guard let (_, bytes) = try readHeaderWithBytes(top) else {
+            throw KeychainError.fileBackend(errSecIO, "The keychain store header in \(settings.directory) vanished right after it was written.")
+        }
+        return (ItemFiles(top: top, keys: keys), bytes)
     }
 
     private func readHeader(_ top: StoreDirectory) throws -> StoreHeader? {
+        try readHeaderWithBytes(top)?.header
+    }
+
+    private func readHeaderWithBytes(_ top: StoreDirectory) throws -> (header: StoreHeader, bytes: Data)? {
         guard let contents = try top.read(StoreHeader.fileName, limit: StoreHeader.size) else { return nil }
-        return try StoreHeader(parsing: contents, path: "\(top.path)/\(StoreHeader.fileName)")
+        return (try StoreHeader(parsing: contents, path: "\(top.path)/\(StoreHeader.fileName)"), contents)
     }
 
     private func refuseOrphanedItems(_ top: StoreDirectory) throws {
