@@ -265,7 +265,7 @@ final class StoreDirectory: Sendable {
     private func allNames() throws -> [String] {
         // Listing moves the descriptor's file offset. A subdirectory's descriptor is this
         // call's own; the top one is shared, so it is listed through a description of its own.
-        guard case .top = location else { return try Self.names(listing: descriptor, path: path) }
+        guard case .top = location else { return try Self.names(listing: descriptor, path: self.path) }
         let own: Int32
         do {
             own = try systemCall("openat") { openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
@@ -273,12 +273,12 @@ final class StoreDirectory: Sendable {
             throw KeychainError.fileStore(error, "list", path)
         }
         defer { try? closeDescriptor(own) }  // a listing wrote nothing, so a failed close loses nothing
-        return try Self.names(listing: own, path: path)
+        return try Self.names(listing: own, path: self.path)
     }
 
     /// The names in the directory open as `listing`, read from its current offset with
     /// getdents64 (opendir would add three system calls to set itself up).
-    private static func names(listing: Int32, path: String) throws -> [String] {
+    private static func names(listing: Int32, path: @autoclosure () -> String) throws -> [String] {
         // Records: u64 inode, i64 offset, u16 record length, u8 type, then the NUL-terminated name.
         let nameOffset = 19
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 8)
@@ -289,7 +289,7 @@ final class StoreDirectory: Sendable {
             do {
                 filled = try systemCall("getdents64") { CFileSystem_getdents64(listing, buffer.baseAddress, buffer.count) }
             } catch {
-                throw KeychainError.fileStore(error, "list", path)
+                throw KeychainError.fileStore(error, "list", path())
             }
             if filled == 0 { return names }
             var offset = 0
