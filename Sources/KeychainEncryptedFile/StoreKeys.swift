@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import Synchronization
 
 /// Where an item lives: `items/<bucket>/<file>`.
 ///
@@ -79,8 +80,27 @@ final class StoreKeys: Sendable {
     }
 
     private func bucketName(_ itemClass: ItemClass, _ values: [AttributeValue]) -> String {
-        digest("bucket", itemClass, values, length: ItemLocation.bucketNameLength / 2)
+        let key = BucketNameKey(itemClass: itemClass, values: values)
+        if let known = knownBucketNames.withLock({ $0[key] }) { return known }
+        let name = digest("bucket", itemClass, values, length: ItemLocation.bucketNameLength / 2)
+        knownBucketNames.withLock { names in
+            if names.count >= Self.knownBucketNamesLimit { names.removeAll(keepingCapacity: true) }
+            names[key] = name
+        }
+        return name
     }
+
+    private struct BucketNameKey: Hashable {
+        let itemClass: ItemClass
+        let values: [AttributeValue]
+    }
+
+    /// Bucket names computed before: a get needs the same one twice (for the query, then to
+    /// check the item it opened), and each is a keyed BLAKE2b, several times the cost of a
+    /// lookup here. Emptied when full, so its size stays bounded. It holds only item names,
+    /// which this process has in memory anyway while it works on them.
+    private let knownBucketNames = Mutex<[BucketNameKey: String]>([:])
+    private static let knownBucketNamesLimit = 1024
 
     /// Keyed digest of a purpose, a class and typed values, each length-prefixed so that no two
     /// different inputs encode alike.
