@@ -15,7 +15,8 @@ import KeychainCore
 /// an item is always at its old or its new value, and costs the same however many items the
 /// store holds. The passphrase is stretched once per unlock: the master key then stays in
 /// guarded memory for the life of the backend and, for other processes, in the kernel keyring
-/// for `cacheLifetime` seconds. Thread-safe and multi-process-safe.
+/// for `cacheLifetime` seconds. The opened store is kept between calls and re-validated at
+/// each (`StoreSession`). Thread-safe and multi-process-safe.
 public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     public static let backendName = "file"
     public var name: String { Self.backendName }
@@ -164,11 +165,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
         }
         try refuseOrphanedItems(top)
         guard creatingIfMissing else { return nil }
-        let keys = try create(top, settings)
-        // Read back what `create` wrote (or found another process had written meanwhile).
-        guard let (_, bytes) = try readHeaderWithBytes(top) else {
-            throw KeychainError.fileBackend(errSecIO, "The keychain store header in \(settings.directory) vanished right after it was written.")
-        }
+        let (keys, bytes) = try create(top, settings)
         return (ItemFiles(top: top, keys: keys), bytes)
     }
 
@@ -191,17 +188,19 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     /// Makes a new store: a random master key and store id, wrapped under the passphrase.
     /// The passphrase is asked before taking the lock (a prompt must not block other
     /// processes); under the lock, a store another process created meanwhile is used instead.
-    private func create(_ top: StoreDirectory, _ settings: FileStoreSettings) throws -> StoreKeys {
+    /// Returns the keys with the bytes of the header they belong to.
+    private func create(_ top: StoreDirectory, _ settings: FileStoreSettings) throws -> (keys: StoreKeys, header: Data) {
         let passphrase = try passphraseSource(settings).obtain(forNewStoreAt: settings.directory, existingStorePath: settings.directory)
         return try top.withExclusiveLock {
-            if let header = try readHeader(top) { return try unlock(header, settings, passphrase: passphrase) }
+            if let (header, bytes) = try readHeaderWithBytes(top) { return (try unlock(header, settings, passphrase: passphrase), bytes) }
             try refuseOrphanedItems(top)
             let masterKey = try GuardedBytes(randomCount: Sodium.keyBytes)
             let storeID = Sodium.randomData(StoreHeader.storeIDBytes)
             let header = try StoreHeader(wrapping: masterKey, storeID: storeID, passphrase: passphrase, kdf: settings.kdf)
             try top.removeStaleTemporaries()
-            try top.writeAtomically(StoreHeader.fileName, header.encoded)
-            return try remember(masterKey, header, settings)
+            let bytes = header.encoded
+            try top.writeAtomically(StoreHeader.fileName, bytes)
+            return (try remember(masterKey, header, settings), bytes)
         }
     }
 
