@@ -264,8 +264,16 @@ final class StoreDirectory: Sendable {
 
     private func allNames() throws -> [String] {
         // Listing moves the descriptor's file offset. A subdirectory's descriptor is this
-        // call's own; the top one is shared, so it is listed through a description of its own.
-        guard case .top = location else { return try Self.names(listing: descriptor, path: self.path) }
+        // call's own: rewound, it can be listed again. The top one is shared between threads,
+        // so it is listed through an open file description of its own.
+        guard case .top = location else {
+            do {
+                try systemCall("lseek") { lseek(descriptor, 0, SEEK_SET) }
+            } catch {
+                throw KeychainError.fileStore(error, "list", path)
+            }
+            return try Self.names(listing: descriptor, path: self.path)
+        }
         let own: Int32
         do {
             own = try systemCall("openat") { openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
