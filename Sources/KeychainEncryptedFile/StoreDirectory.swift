@@ -87,7 +87,7 @@ final class StoreDirectory: Sendable {
         do {
             try systemCall("mkdirat") { mkdirat(descriptor, name, 0o700) }
         } catch where error.code == EEXIST {
-            // Another writer made it meanwhile (one not holding this store's lock: a new store).
+            // Made since the open failed, by something not holding the lock we hold: use it.
             return try openSubdirectory(name)
         } catch {
             throw KeychainError.fileStore(error, "create the directory", "\(path)/\(name)")
