@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "CShims/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CPrctl", path: "CShims/CPrctl"),
+        .systemLibrary(name: "CFileSystem", path: "CShims/CFileSystem"),
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
         .target(name: "CSecretService", path: "CShims/CSecretService"),
 
@@ -25,7 +26,7 @@ let package = Package(
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
         .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "CSecretService"]),
-        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils"]),
+        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
         .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
 
         // The SecItem front end, the typed API and registration of the built-in backends.

@@ -34,28 +34,31 @@ struct ByteReader {
     var remaining: Int { bytes.count - offset }
     var isAtEnd: Bool { remaining == 0 }
 
+    // `what` names the part for an error message. It is an autoclosure because reading an item
+    // reads a dozen fields, and building their names eagerly cost more than the decryption.
+
     /// The next `count` bytes, without copying; valid as long as the underlying buffer.
-    mutating func take(_ count: Int, _ what: String) throws(MalformedBytes) -> UnsafeRawBufferPointer {
-        guard count >= 0, count <= remaining else { throw MalformedBytes("\(what) runs past the end") }
+    mutating func take(_ count: Int, _ what: @autoclosure () -> String) throws(MalformedBytes) -> UnsafeRawBufferPointer {
+        guard count >= 0, count <= remaining else { throw MalformedBytes("\(what()) runs past the end") }
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
     }
 
-    mutating func data(_ count: Int, _ what: String) throws(MalformedBytes) -> Data {
-        Data(try take(count, what))
+    mutating func data(_ count: Int, _ what: @autoclosure () -> String) throws(MalformedBytes) -> Data {
+        Data(try take(count, what()))
     }
 
-    mutating func integer<Integer: FixedWidthInteger>(_ type: Integer.Type, _ what: String) throws(MalformedBytes) -> Integer {
-        let raw = try take(MemoryLayout<Integer>.size, what)
+    mutating func integer<Integer: FixedWidthInteger>(_ type: Integer.Type, _ what: @autoclosure () -> String) throws(MalformedBytes) -> Integer {
+        let raw = try take(MemoryLayout<Integer>.size, what())
         var value: Integer = 0
         for byte in raw { value = (value << 8) | Integer(byte) }
         return value
     }
 
     /// A field written by `ByteWriter.appendField`, without copying.
-    mutating func field(_ what: String) throws(MalformedBytes) -> UnsafeRawBufferPointer {
-        let length = try integer(UInt32.self, "\(what) length")
-        return try take(Int(length), what)
+    mutating func field(_ what: @autoclosure () -> String) throws(MalformedBytes) -> UnsafeRawBufferPointer {
+        let length = try integer(UInt32.self, "\(what()) length")
+        return try take(Int(length), what())
     }
 
     func expectEnd(_ what: String) throws(MalformedBytes) {

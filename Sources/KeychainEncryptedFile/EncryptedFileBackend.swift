@@ -15,7 +15,8 @@ import KeychainCore
 /// an item is always at its old or its new value, and costs the same however many items the
 /// store holds. The passphrase is stretched once per unlock: the master key then stays in
 /// guarded memory for the life of the backend and, for other processes, in the kernel keyring
-/// for `cacheLifetime` seconds. Thread-safe and multi-process-safe.
+/// for `cacheLifetime` seconds. The opened store is kept between calls and re-validated at
+/// each (`StoreSession`). Thread-safe and multi-process-safe.
 public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     public static let backendName = "file"
     public var name: String { Self.backendName }
@@ -25,6 +26,10 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     // wait for one Argon2id run instead of each starting their own.
     private var unlocked: StoreKeys?
     private let unlockLock = NSLock()
+    // The store as last opened, reused while it is still current (`StoreSession`).
+    // Guarded by `sessionLock`, which is never held across file operations.
+    private var session: StoreSession?
+    private let sessionLock = NSLock()
 
     /// A backend configured from the environment (`FileStoreSettings.fromEnvironment`).
     public convenience init() {
@@ -139,20 +144,38 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
 
     /// The store's item files with unlocked keys, or nil when there is no store and
     /// `creatingIfMissing` is false (then nothing is created and nothing asked).
+    ///
+    /// Reuses the session of an earlier call while the store at the path is still the same
+    /// (`StoreSession.isCurrent`); otherwise opens it in full and keeps the result.
     private func openStore(creatingIfMissing: Bool) throws -> ItemFiles? {
         let settings = try configuration.get()
+        if let kept = sessionLock.withLock({ session }), kept.isCurrent(at: settings.directory) { return kept.files }
+        let opened = try openStoreFully(settings, creatingIfMissing: creatingIfMissing)
+        let replacement = try opened.map { try StoreSession(files: $0.files, header: $0.header) }
+        sessionLock.withLock { session = replacement }
+        return opened?.files
+    }
+
+    /// Opens the directory, reads the header and unlocks (or creates) the store; also returns
+    /// the header's bytes, for `StoreSession`.
+    private func openStoreFully(_ settings: FileStoreSettings, creatingIfMissing: Bool) throws -> (files: ItemFiles, header: Data)? {
         guard let top = try StoreDirectory.openTop(path: settings.directory, create: creatingIfMissing) else { return nil }
-        if let header = try readHeader(top) {
-            return ItemFiles(top: top, keys: try unlock(header, settings))
+        if let (header, bytes) = try readHeaderWithBytes(top) {
+            return (ItemFiles(top: top, keys: try unlock(header, settings)), bytes)
         }
         try refuseOrphanedItems(top)
         guard creatingIfMissing else { return nil }
-        return ItemFiles(top: top, keys: try create(top, settings))
+        let (keys, bytes) = try create(top, settings)
+        return (ItemFiles(top: top, keys: keys), bytes)
     }
 
     private func readHeader(_ top: StoreDirectory) throws -> StoreHeader? {
+        try readHeaderWithBytes(top)?.header
+    }
+
+    private func readHeaderWithBytes(_ top: StoreDirectory) throws -> (header: StoreHeader, bytes: Data)? {
         guard let contents = try top.read(StoreHeader.fileName, limit: StoreHeader.size) else { return nil }
-        return try StoreHeader(parsing: contents, path: "\(top.path)/\(StoreHeader.fileName)")
+        return (try StoreHeader(parsing: contents, path: "\(top.path)/\(StoreHeader.fileName)"), contents)
     }
 
     private func refuseOrphanedItems(_ top: StoreDirectory) throws {
@@ -165,17 +188,19 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     /// Makes a new store: a random master key and store id, wrapped under the passphrase.
     /// The passphrase is asked before taking the lock (a prompt must not block other
     /// processes); under the lock, a store another process created meanwhile is used instead.
-    private func create(_ top: StoreDirectory, _ settings: FileStoreSettings) throws -> StoreKeys {
+    /// Returns the keys with the bytes of the header they belong to.
+    private func create(_ top: StoreDirectory, _ settings: FileStoreSettings) throws -> (keys: StoreKeys, header: Data) {
         let passphrase = try passphraseSource(settings).obtain(forNewStoreAt: settings.directory, existingStorePath: settings.directory)
         return try top.withExclusiveLock {
-            if let header = try readHeader(top) { return try unlock(header, settings, passphrase: passphrase) }
+            if let (header, bytes) = try readHeaderWithBytes(top) { return (try unlock(header, settings, passphrase: passphrase), bytes) }
             try refuseOrphanedItems(top)
             let masterKey = try GuardedBytes(randomCount: Sodium.keyBytes)
             let storeID = Sodium.randomData(StoreHeader.storeIDBytes)
             let header = try StoreHeader(wrapping: masterKey, storeID: storeID, passphrase: passphrase, kdf: settings.kdf)
             try top.removeStaleTemporaries()
-            try top.writeAtomically(StoreHeader.fileName, header.encoded)
-            return try remember(masterKey, header, settings)
+            let bytes = header.encoded
+            try top.writeAtomically(StoreHeader.fileName, bytes)
+            return (try remember(masterKey, header, settings), bytes)
         }
     }
 

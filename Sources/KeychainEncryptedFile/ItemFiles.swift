@@ -7,7 +7,7 @@ import KeychainCore
 /// Reads run under the shared lock (`withReadLock`) so that they never see a move half-done.
 /// Writes (`write`, `remove`) must run under the exclusive lock, which also makes their
 /// check-then-act sequences (is this key free? then write it) atomic.
-struct ItemFiles {
+struct ItemFiles: Sendable {
     let top: StoreDirectory
     let keys: StoreKeys
 

@@ -38,6 +38,10 @@ enum ItemPlaintext {
         }
     }
 
+    /// `AttributeKey(rawValue:)` compares the name with every case in turn; a get decodes
+    /// several names, so they are looked up by hash instead.
+    private static let keysByName = Dictionary(uniqueKeysWithValues: AttributeKey.allCases.map { ($0.rawValue, $0) })
+
     /// The item, with its secret copied into its own `SecretBytes`.
     /// Throws `MalformedBytes` for anything that is not a whole, valid plaintext.
     static func decode(_ plaintext: SecretBytes) throws -> KeychainItem {
@@ -53,7 +57,7 @@ enum ItemPlaintext {
                 let kind = try reader.integer(UInt8.self, "attribute kind")
                 let bytes = try reader.field("attribute value")
                 // Names a newer version added are skipped, so its items still read here.
-                guard let key = AttributeKey(rawValue: name) else { continue }
+                guard let key = keysByName[name] else { continue }
                 let value = try decode(kind: kind, bytes)
                 guard value.kind == key.valueKind else { throw MalformedBytes("attribute \(name) has the wrong kind") }
                 attributes[key] = value

@@ -35,7 +35,7 @@ enum Sodium {
 
     /// Seals `plaintext` under `key` with a fresh random nonce; returns nonce followed by
     /// ciphertext and tag.
-    static func seal(_ plaintext: UnsafeRawBufferPointer, associatedData: Data, key: GuardedBytes) -> Data {
+    static func seal(_ plaintext: UnsafeRawBufferPointer, associatedData: some ContiguousBytes, key: GuardedBytes) -> Data {
         let nonce = randomData(nonceBytes)
         var sealed = nonce + Data(count: plaintext.count + tagBytes)
         var sealedLength: UInt64 = 0
@@ -55,34 +55,38 @@ enum Sodium {
         return sealed
     }
 
-    /// Opens what `seal` produced into `output`, which must hold `openedCount(of:)` bytes, at
+    /// Opens what `seal` produced into `output`, which must hold `openedCount(of:)` of its size, at
     /// least one (the store never seals an empty plaintext). Returns false when the tag does
     /// not verify: wrong key, other associated data, or any changed bit; libsodium then
     /// leaves `output` without any unverified plaintext.
-    static func open(_ sealed: Data, associatedData: Data, key: GuardedBytes, into output: UnsafeMutableRawBufferPointer) -> Bool {
-        guard let target = output.baseAddress, sealed.count >= nonceBytes + tagBytes,
-              output.count == sealed.count - nonceBytes - tagBytes else { return false }
+    static func open(_ sealed: Data, associatedData: some ContiguousBytes, key: GuardedBytes,
+                     into output: UnsafeMutableRawBufferPointer) -> Bool {
+        sealed.withUnsafeBytes { open($0, associatedData: associatedData, key: key, into: output) }
+    }
+
+    static func open(_ input: UnsafeRawBufferPointer, associatedData: some ContiguousBytes, key: GuardedBytes,
+                     into output: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let target = output.baseAddress, input.count >= nonceBytes + tagBytes,
+              output.count == input.count - nonceBytes - tagBytes else { return false }
         var openedLength: UInt64 = 0
-        let result = sealed.withUnsafeBytes { input in
-            associatedData.withUnsafeBytes { ad in
-                key.withUnsafeBytes { keyBytes in
-                    crypto_aead_xchacha20poly1305_ietf_decrypt(
-                        target.assumingMemoryBound(to: UInt8.self),
-                        &openedLength, nil,
-                        input.baseAddress!.advanced(by: nonceBytes).assumingMemoryBound(to: UInt8.self),
-                        UInt64(input.count - nonceBytes),
-                        ad.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(ad.count),
-                        input.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                        keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                }
+        let result = associatedData.withUnsafeBytes { ad in
+            key.withUnsafeBytes { keyBytes in
+                crypto_aead_xchacha20poly1305_ietf_decrypt(
+                    target.assumingMemoryBound(to: UInt8.self),
+                    &openedLength, nil,
+                    input.baseAddress!.advanced(by: nonceBytes).assumingMemoryBound(to: UInt8.self),
+                    UInt64(input.count - nonceBytes),
+                    ad.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(ad.count),
+                    input.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
         }
         return result == 0 && Int(openedLength) == output.count
     }
 
     /// The plaintext length of a sealed blob, or nil when it is too short to be one.
-    static func openedCount(of sealed: Data) -> Int? {
-        let count = sealed.count - nonceBytes - tagBytes
+    static func openedCount(of sealedCount: Int) -> Int? {
+        let count = sealedCount - nonceBytes - tagBytes
         return count >= 0 ? count : nil
     }
 
@@ -100,6 +104,55 @@ enum Sodium {
             }
         }
         return digest
+    }
+
+    /// Keyed BLAKE2b over input fed in pieces, so that hot paths (every item name) hash their
+    /// fields where they lie instead of first copying them into one buffer.
+    struct KeyedHasher: ~Copyable {
+        // libsodium's state wants 64-byte alignment (Swift imports it as opaque and cannot place one).
+        private let state: UnsafeMutableRawPointer
+        private let length: Int
+
+        /// Starts a `length`-byte digest (16...64) under `key`.
+        init(key: GuardedBytes, length: Int) {
+            self.length = length
+            state = .allocate(byteCount: crypto_generichash_statebytes(), alignment: 64)
+            key.withUnsafeBytes { keyBytes in
+                // Cannot fail for the sizes used here (16...64-byte output, 32-byte key).
+                _ = crypto_generichash_init(OpaquePointer(state),
+                                            keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes.count, length)
+            }
+        }
+
+        deinit {
+            // The state is derived from the key.
+            sodium_memzero(state, crypto_generichash_statebytes())
+            state.deallocate()
+        }
+
+        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            _ = crypto_generichash_update(OpaquePointer(state),
+                                          bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+        }
+
+        mutating func update<Integer: FixedWidthInteger>(bigEndian value: Integer) {
+            withUnsafeBytes(of: value.bigEndian) { update($0) }
+        }
+
+        /// `text` as a `ByteWriter.appendField` would write it: u32 length, then the UTF-8 bytes.
+        mutating func updateField(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                update(bigEndian: UInt32(bytes.count))
+                update(UnsafeRawBufferPointer(bytes))
+            }
+        }
+
+        consuming func finalize() -> [UInt8] {
+            var digest = [UInt8](repeating: 0, count: length)
+            _ = crypto_generichash_final(OpaquePointer(state), &digest, length)
+            return digest
+        }
     }
 
     /// Unkeyed BLAKE2b-256, a checksum against accidental damage.

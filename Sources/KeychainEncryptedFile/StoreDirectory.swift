@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CFileSystem
 import Foundation
 import KeychainCore
 
@@ -12,13 +13,27 @@ import KeychainCore
 /// follow symlinks, so once a directory passed its checks, nothing swapped in afterwards can
 /// redirect a read or a write elsewhere. Names given here are always names the store made
 /// (hex digests or fixed names), never parts of item names.
-final class StoreDirectory {
-    /// The path, for messages only; it is never used to reach files.
-    let path: String
+final class StoreDirectory: Sendable {
+    /// The path, for messages only; it is never used to reach files. Built when asked for:
+    /// a get opens several directories and needs none of their paths unless it fails.
+    var path: String {
+        switch location {
+        case .top(let path): return path
+        case .inside(let parent, let name): return "\(parent.path)/\(name)"
+        }
+    }
+    private let location: Location
     private let descriptor: Int32
 
-    private init(path: String, descriptor: Int32) {
-        self.path = path
+    private enum Location {
+        /// The store's top directory, which a `StoreSession` shares between threads.
+        case top(path: String)
+        /// A subdirectory, which belongs to the one call that opened it.
+        case inside(StoreDirectory, name: String)
+    }
+
+    private init(_ location: Location, descriptor: Int32) {
+        self.location = location
         self.descriptor = descriptor
     }
 
@@ -58,23 +73,39 @@ final class StoreDirectory {
                 throw KeychainError.fileStore(error, "open the store directory", path)
             }
         }
-        let directory = StoreDirectory(path: path, descriptor: descriptor)
-        try directory.checkOwnershipAndMode()
+        let directory = StoreDirectory(.top(path: path), descriptor: descriptor)
+        try checkOwnershipAndMode(directory.status(), path: path)
         return directory
     }
 
     /// Opens (and with `create`, makes) the subdirectory `name`; nil when it does not exist.
+    ///
+    /// Opens first and makes the directory only when it is missing: nearly every call finds it.
     func subdirectory(_ name: String, create: Bool) throws -> StoreDirectory? {
-        var created = false
-        if create {
-            do {
-                try systemCall("mkdirat") { mkdirat(descriptor, name, 0o700) }
-                created = true
-            } catch where error.code == EEXIST {
-            } catch {
-                throw KeychainError.fileStore(error, "create the directory", "\(path)/\(name)")
-            }
+        if let existing = try openSubdirectory(name) { return existing }
+        guard create else { return nil }
+        do {
+            try systemCall("mkdirat") { mkdirat(descriptor, name, 0o700) }
+        } catch where error.code == EEXIST {
+            // Made since the open failed, by something not holding the lock we hold: use it.
+            return try openSubdirectory(name)
+        } catch {
+            throw KeychainError.fileStore(error, "create the directory", "\(path)/\(name)")
         }
+        guard let directory = try openSubdirectory(name) else {
+            throw KeychainError.fileBackend(errSecIO, "The directory \(path)/\(name) vanished right after it was made.")
+        }
+        // mkdirat's mode passed through the umask; set it exactly, then make the new entry durable.
+        do {
+            try systemCall("fchmod") { fchmod(directory.descriptor, 0o700) }
+        } catch {
+            throw KeychainError.fileStore(error, "set the mode of", directory.path)
+        }
+        try sync()
+        return directory
+    }
+
+    private func openSubdirectory(_ name: String) throws -> StoreDirectory? {
         let opened: Int32
         do {
             opened = try systemCall("openat") { openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
@@ -85,17 +116,7 @@ final class StoreDirectory {
         } catch {
             throw KeychainError.fileStore(error, "open the directory", "\(path)/\(name)")
         }
-        let directory = StoreDirectory(path: "\(path)/\(name)", descriptor: opened)
-        if created {
-            // mkdirat's mode passed through the umask; set it exactly, then make the new entry durable.
-            do {
-                try systemCall("fchmod") { fchmod(opened, 0o700) }
-            } catch {
-                throw KeychainError.fileStore(error, "set the mode of", directory.path)
-            }
-            try sync()
-        }
-        return directory
+        return StoreDirectory(.inside(self, name: name), descriptor: opened)
     }
 
     private static func makeDirectories(_ path: String) throws {
@@ -138,13 +159,8 @@ final class StoreDirectory {
         }
     }
 
-    private func checkOwnershipAndMode() throws {
-        var status = stat()
-        do {
-            try systemCall("fstat") { fstat(descriptor, &status) }
-        } catch {
-            throw KeychainError.fileStore(error, "inspect", path)
-        }
+    /// Refuses a directory that is not this user's or that group or others can write.
+    static func checkOwnershipAndMode(_ status: stat, path: String) throws {
         if status.st_uid != geteuid() {
             throw KeychainError.fileBackend(errSecNotAvailable,
                 "The keychain store directory \(path) belongs to user \(status.st_uid), not to you (user \(geteuid())); refused. Use a directory you own (KEYCHAIN_FILE_DIR).")
@@ -152,6 +168,42 @@ final class StoreDirectory {
         if status.st_mode & 0o022 != 0 {
             throw KeychainError.fileBackend(errSecNotAvailable,
                 "The keychain store directory \(path) is writable by group or others (mode \(String(status.st_mode & 0o7777, radix: 8))); refused, because they could replace its files. Run: chmod 700 '\(path)'.")
+        }
+    }
+
+    // MARK: Identity
+
+    /// This directory's own status (`fstat`).
+    func status() throws -> stat {
+        var status = stat()
+        do {
+            try systemCall("fstat") { fstat(descriptor, &status) }
+        } catch {
+            throw KeychainError.fileStore(error, "inspect", path)
+        }
+        return status
+    }
+
+    /// The status of `name` in this directory, links not followed; nil if it does not exist.
+    func status(of name: String) throws -> stat? {
+        var status = stat()
+        do {
+            try systemCall("fstatat") { fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) }
+            return status
+        } catch where error.code == ENOENT {
+            return nil
+        } catch {
+            throw KeychainError.fileStore(error, "inspect", "\(path)/\(name)")
+        }
+    }
+
+    /// The status of `path` itself (`lstat`: a symlink is reported as one), or nil when it
+    /// cannot be inspected.
+    static func linkStatus(ofPath path: String) -> stat? {
+        var status = stat()
+        while true {
+            if lstat(path, &status) == 0 { return status }
+            if errno != EINTR { return nil }
         }
     }
 
@@ -183,26 +235,21 @@ final class StoreDirectory {
         guard Int(status.st_size) <= limit else {
             throw KeychainError.damagedFile("\(path)/\(name)", "it is \(status.st_size) bytes, more than the \(limit) a valid file can have")
         }
-        var contents = Data(count: Int(status.st_size) + 1)
+        // Store files are never changed in place (every write renames a new file over the old
+        // one), so the size fstat gave is final: read that much, without a read to find the end.
+        let size = Int(status.st_size)
+        var contents = Data(count: size)
         var filled = 0
-        while true {
-            let room = contents.count - filled
-            if room == 0 {
-                // Grew since fstat (it is being replaced by rename, so this is another file); bound it.
-                guard contents.count <= limit else {
-                    throw KeychainError.damagedFile("\(path)/\(name)", "it is larger than the \(limit) bytes a valid file can have")
-                }
-                contents.count += 4096
-                continue
-            }
+        while filled < size {
             let count: Int
             do {
                 count = try systemCall("read") {
-                    contents.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress! + filled, room) }
+                    contents.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress! + filled, size - filled) }
                 }
             } catch {
                 throw KeychainError.fileStore(error, "read", "\(path)/\(name)")
             }
+            // Shorter than fstat said: edited in place by something else; parsing will tell.
             if count == 0 { break }
             filled += count
         }
@@ -216,35 +263,52 @@ final class StoreDirectory {
     }
 
     private func allNames() throws -> [String] {
-        let duplicate: Int32
+        // Listing moves the descriptor's file offset. A subdirectory's descriptor is this
+        // call's own: rewound, it can be listed again. The top one is shared between threads,
+        // so it is listed through an open file description of its own.
+        guard case .top = location else {
+            do {
+                try systemCall("lseek") { lseek(descriptor, 0, SEEK_SET) }
+            } catch {
+                throw KeychainError.fileStore(error, "list", path)
+            }
+            return try Self.names(listing: descriptor, path: self.path)
+        }
+        let own: Int32
         do {
-            duplicate = try systemCall("dup") { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+            own = try systemCall("openat") { openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         } catch {
             throw KeychainError.fileStore(error, "list", path)
         }
-        // fdopendir owns the duplicate from here; closedir closes it.
-        guard let stream = fdopendir(duplicate) else {
-            let failure = SystemCallFailure(call: "fdopendir", code: errno)
-            try? closeDescriptor(duplicate)
-            throw KeychainError.fileStore(failure, "list", path)
-        }
-        defer { closedir(stream) }  // a listing wrote nothing, so a failed close loses nothing
-        // The duplicate shares its offset with `descriptor`; start from the beginning.
-        rewinddir(stream)
+        defer { try? closeDescriptor(own) }  // a listing wrote nothing, so a failed close loses nothing
+        return try Self.names(listing: own, path: self.path)
+    }
+
+    /// The names in the directory open as `listing`, read from its current offset with
+    /// getdents64 (opendir would add three system calls to set itself up).
+    private static func names(listing: Int32, path: @autoclosure () -> String) throws -> [String] {
+        // Records: u64 inode, i64 offset, u16 record length, u8 type, then the NUL-terminated name.
+        let nameOffset = 19
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 8)
+        defer { buffer.deallocate() }
         var names: [String] = []
         while true {
-            errno = 0
-            guard let entry = readdir(stream) else {
-                let code = errno
-                if code != 0 { throw KeychainError.fileStore(SystemCallFailure(call: "readdir", code: code), "list", path) }
-                break
+            let filled: Int
+            do {
+                filled = try systemCall("getdents64") { CFileSystem_getdents64(listing, buffer.baseAddress, buffer.count) }
+            } catch {
+                throw KeychainError.fileStore(error, "list", path())
             }
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            if filled == 0 { return names }
+            var offset = 0
+            while offset + nameOffset < filled {
+                let recordLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
+                guard recordLength > nameOffset, offset + recordLength <= filled else { break }
+                let name = String(cString: buffer.baseAddress!.advanced(by: offset + nameOffset).assumingMemoryBound(to: CChar.self))
+                if name != "." && name != ".." { names.append(name) }
+                offset += recordLength
             }
-            if name != "." && name != ".." { names.append(name) }
         }
-        return names
     }
 
     // MARK: Writing (callers hold the store lock)
@@ -315,15 +379,7 @@ final class StoreDirectory {
 
     /// Whether `name` exists (of any type, links not followed).
     func contains(_ name: String) throws -> Bool {
-        var status = stat()
-        do {
-            try systemCall("fstatat") { fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) }
-            return true
-        } catch where error.code == ENOENT {
-            return false
-        } catch {
-            throw KeychainError.fileStore(error, "inspect", "\(path)/\(name)")
-        }
+        try status(of: name) != nil
     }
 
     /// Makes the directory's entries (created, renamed, removed) durable.
@@ -387,12 +443,19 @@ func randomHex(byteCount: Int) -> String {
     return hexString(bytes)
 }
 
-func hexString<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-    let digits = Array("0123456789abcdef".utf8)
-    var text = [UInt8]()
-    for byte in bytes {
-        text.append(digits[Int(byte >> 4)])
-        text.append(digits[Int(byte & 0x0f)])
+func hexString<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    // Written straight into the string's storage: item names are made on every get.
+    String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+        var index = 0
+        for byte in bytes {
+            text[index] = hexDigit(byte >> 4)
+            text[index + 1] = hexDigit(byte & 0x0f)
+            index += 2
+        }
+        return index
     }
-    return String(decoding: text, as: UTF8.self)
+}
+
+private func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
 }

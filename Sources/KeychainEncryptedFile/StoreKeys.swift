@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import Synchronization
 
 /// Where an item lives: `items/<bucket>/<file>`.
 ///
@@ -60,8 +61,12 @@ final class StoreKeys: Sendable {
     }
 
     func location(of key: PrimaryKey) -> ItemLocation {
-        let attributes = key.attributes
-        let lookup = Self.lookupAttributes(of: key.itemClass).map { attributes[$0] ?? .string("") }
+        // Picked from the components by position, rather than through `key.attributes`, which
+        // builds a dictionary: this runs for every item file opened.
+        let order = key.itemClass.primaryKeyAttributes
+        let lookup = Self.lookupAttributes(of: key.itemClass).map { attribute in
+            order.firstIndex(of: attribute).map { key.components[$0] } ?? .string("")
+        }
         return ItemLocation(bucket: bucketName(key.itemClass, lookup),
                             file: digest("file", key.itemClass, key.components, length: ItemLocation.fileNameLength / 2))
     }
@@ -75,20 +80,42 @@ final class StoreKeys: Sendable {
     }
 
     private func bucketName(_ itemClass: ItemClass, _ values: [AttributeValue]) -> String {
-        digest("bucket", itemClass, values, length: ItemLocation.bucketNameLength / 2)
+        let key = BucketNameKey(itemClass: itemClass, values: values)
+        if let known = knownBucketNames.withLock({ $0[key] }) { return known }
+        let name = digest("bucket", itemClass, values, length: ItemLocation.bucketNameLength / 2)
+        knownBucketNames.withLock { names in
+            if names.count >= Self.knownBucketNamesLimit { names.removeAll(keepingCapacity: true) }
+            names[key] = name
+        }
+        return name
     }
+
+    private struct BucketNameKey: Hashable {
+        let itemClass: ItemClass
+        let values: [AttributeValue]
+    }
+
+    /// Bucket names computed before: a get needs the same one twice (for the query, then to
+    /// check the item it opened), and each is a keyed BLAKE2b, several times the cost of a
+    /// lookup here. Emptied when full, so its size stays bounded. It holds only item names,
+    /// which this process has in memory anyway while it works on them.
+    private let knownBucketNames = Mutex<[BucketNameKey: String]>([:])
+    private static let knownBucketNamesLimit = 1024
 
     /// Keyed digest of a purpose, a class and typed values, each length-prefixed so that no two
     /// different inputs encode alike.
+    ///
+    /// The pieces are hashed where they lie: this runs two or three times per get, and copying
+    /// them into one buffer first cost more than all of a get's file operations together.
     private func digest(_ purpose: String, _ itemClass: ItemClass, _ values: [AttributeValue], length: Int) -> String {
-        var writer = ByteWriter()
-        writer.appendField(Data(purpose.utf8))
-        writer.appendField(Data(itemClass.rawValue.utf8))
+        var hasher = Sodium.KeyedHasher(key: nameKey, length: length)
+        hasher.updateField(purpose)
+        hasher.updateField(itemClass.rawValue)
         for value in values {
-            writer.append(UInt8(value.kindTag))
-            writer.appendField(Data(value.encoded.utf8))
+            hasher.update(bigEndian: UInt8(value.kindTag))
+            hasher.updateField(value.encoded)
         }
-        return hexString(Sodium.keyedHash(writer.bytes, key: nameKey, length: length))
+        return hexString(hasher.finalize())
     }
 
     // MARK: Item files
@@ -113,40 +140,47 @@ final class StoreKeys: Sendable {
     }
 
     /// Opens an item file found at `location`. Anything that does not verify, or that decodes
-    /// to an item that does not belong at `location`, is `errSecDecode` naming `path`.
-    func openFile(_ contents: Data, at location: ItemLocation, path: String) throws -> KeychainItem {
+    /// to an item that does not belong at `location`, is `errSecDecode` naming `path` (only
+    /// built on failure: a search opens many files).
+    func openFile(_ contents: Data, at location: ItemLocation, path: @autoclosure () -> String) throws -> KeychainItem {
         do {
-            let sealed = try contents.withUnsafeBytes { raw throws(MalformedBytes) in
+            let plaintext = try contents.withUnsafeBytes { raw in
                 var reader = ByteReader(raw)
-                guard Data(try reader.take(4, "magic")) == Self.itemMagic else { throw MalformedBytes("it is not a keychain item file") }
+                guard try reader.take(4, "magic").elementsEqual(Self.itemMagic) else { throw MalformedBytes("it is not a keychain item file") }
                 let version = try reader.integer(UInt16.self, "format version")
                 guard version == Self.itemFormatVersion else {
                     throw MalformedBytes("format version \(version); this library reads version \(Self.itemFormatVersion) only")
                 }
-                return try reader.data(reader.remaining, "sealed item")
-            }
-            guard let count = Sodium.openedCount(of: sealed), count > 0 else { throw MalformedBytes("it is too short") }
-            let associatedData = associatedData(location)
-            let plaintext = try SecretBytes(count: count) { out in
-                guard Sodium.open(sealed, associatedData: associatedData, key: itemKey, into: out) else {
-                    throw MalformedBytes("it does not verify under this store's key: altered, truncated, or copied from elsewhere")
-                }
+                return try open(try reader.take(reader.remaining, "sealed item"), at: location)
             }
             let item = try ItemPlaintext.decode(plaintext)
             guard self.location(of: item.primaryKey) == location else { throw MalformedBytes("it holds another item than its name says") }
             return item
         } catch let malformed as MalformedBytes {
-            throw KeychainError.damagedFile(path, malformed.reason)
+            throw KeychainError.damagedFile(path(), malformed.reason)
         }
     }
 
-    private func associatedData(_ location: ItemLocation) -> Data {
-        var writer = ByteWriter()
-        writer.append(Self.itemMagic)
-        writer.append(Self.itemFormatVersion)
-        writer.append(storeID)
-        writer.append(Data("\(location.bucket)/\(location.file)".utf8))
-        return writer.bytes
+    private func open(_ sealed: UnsafeRawBufferPointer, at location: ItemLocation) throws -> SecretBytes {
+        guard let count = Sodium.openedCount(of: sealed.count), count > 0 else { throw MalformedBytes("it is too short") }
+        let associatedData = associatedData(location)
+        return try SecretBytes(count: count) { out in
+            guard Sodium.open(sealed, associatedData: associatedData, key: itemKey, into: out) else {
+                throw MalformedBytes("it does not verify under this store's key: altered, truncated, or copied from elsewhere")
+            }
+        }
+    }
+
+    private func associatedData(_ location: ItemLocation) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.itemMagic.count + 2 + storeID.count + ItemLocation.bucketNameLength + 1 + ItemLocation.fileNameLength)
+        bytes += Self.itemMagic
+        withUnsafeBytes(of: Self.itemFormatVersion.bigEndian) { bytes += $0 }
+        bytes += storeID
+        bytes += location.bucket.utf8
+        bytes.append(UInt8(ascii: "/"))
+        bytes += location.file.utf8
+        return bytes
     }
 }
 
