@@ -69,8 +69,15 @@ struct ItemKeyDescription: Hashable, Sendable {
         return text + escape(second)
     }
 
+    /// Whether the description names any primary-key attribute beyond service (or server) and
+    /// account: an access group, the synchronizable flag, or for internet passwords a protocol,
+    /// port, path, authentication type or security domain. See `TaggedItemsMarker`.
+    var isTagged: Bool {
+        text.split(separator: ":", omittingEmptySubsequences: false).count > 4
+    }
+
     /// The attributes written bare, in this order, right after the class.
-    private static func positionalKeys(_ itemClass: ItemClass) -> [AttributeKey] {
+    static func positionalKeys(_ itemClass: ItemClass) -> [AttributeKey] {
         switch itemClass {
         case .genericPassword: return [.service, .account]
         case .internetPassword: return [.server, .account]

@@ -87,11 +87,13 @@ struct ItemKeyrings: Sendable {
         }
     }
 
-    /// Adds a `user` key to the staged item keyring `keyring`: created in the thread keyring,
-    /// where the kernel finds it at once while its permissions are set, then moved. (`add_key`
-    /// would update a `user` key of the same name already there instead; there is none, as a
-    /// read unlinks the keys it linked there before it returns.)
-    private func addKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t) throws {
+    /// Adds a `user` key to `keyring` (a staged item keyring, or the target for the
+    /// `TaggedItemsMarker`): created in the thread keyring, where the kernel finds it at once
+    /// while its permissions are set, then moved exclusively, so it fails with `EEXIST` when
+    /// `keyring` already holds one of that name. (`add_key` would update a `user` key of the
+    /// same name already in the thread keyring instead; there is none, as a read unlinks the
+    /// keys it linked there before it returns.)
+    func addKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t) throws {
         let key = try kernel.addUserKey(description, payload: payload, to: KernelKeys.threadKeyring)
         do {
             try kernel.setPermissions(key, Self.permissions)
@@ -106,6 +108,15 @@ struct ItemKeyrings: Sendable {
     /// description makes it fail with `errSecDuplicateItem`; without, it replaces it.
     func commit(_ staged: key_serial_t, as description: ItemKeyDescription, into target: key_serial_t,
                 exclusive: Bool) throws {
+        if description.isTagged {
+            // Before the item can be seen: readers rely on it (`TaggedItemsMarker`).
+            do {
+                try markTaggedItems(in: target)
+            } catch {
+                discardStaged(staged)
+                throw error
+            }
+        }
         do {
             try kernel.move(staged, from: KernelKeys.threadKeyring, to: target, exclusive: exclusive)
         } catch let failure as KeyctlFailure {

@@ -29,6 +29,8 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// The keyring asked for (nil: the default), or why the setting is invalid.
     private let choice: Result<KeyringChoice?, KeychainError>
     private let store: ItemKeyrings
+    /// Set only by `init(testingIn:)`.
+    private let fixedTarget: ResolvedKeyring?
     private var kernel: KernelKeys { store.kernel }
 
     /// Uses `keyring`, or the default (the persistent keyring, else the user keyring) when nil.
@@ -56,6 +58,15 @@ public final class KernelKeyringBackend: KeychainBackend {
     init(choice: Result<KeyringChoice?, KeychainError>, kernel: KernelKeys) {
         self.choice = choice
         self.store = ItemKeyrings(kernel: kernel)
+        self.fixedTarget = nil
+    }
+
+    /// For tests: stores items in `keyring`, which every calling thread must possess (a keyring
+    /// linked in the session keyring is), so that a test can start from a keyring of its own.
+    init(testingIn keyring: key_serial_t) {
+        self.choice = .success(.session)
+        self.store = ItemKeyrings(kernel: KernelKeys())
+        self.fixedTarget = ResolvedKeyring(serial: keyring, kind: .session, note: "a test's own keyring")
     }
 
     private static func simulatedRefusal(in environment: [String: String]) -> Int32? {
@@ -179,6 +190,7 @@ public final class KernelKeyringBackend: KeychainBackend {
     // MARK: - Reading consistently
 
     private func target(reusingLinks: Bool = true) throws -> ResolvedKeyring {
+        if let fixedTarget { return fixedTarget }
         let choice = try self.choice.get()
         do {
             return try kernel.resolve(choice, reusingLinks: reusingLinks)
@@ -225,7 +237,31 @@ public final class KernelKeyringBackend: KeychainBackend {
            let found = try? store.item(named: description, in: keyring.serial), query.matches(found.item) {
             return [found]
         }
+        if let found = untaggedStoreAnswer(query, in: keyring) {
+            return found
+        }
         return try listedItems(query, in: keyring)
+    }
+
+    /// The items matching `query` when the keyring holds no tagged item, found by looking up by
+    /// name the only item that can then match; nil when tagged items may exist, the query does
+    /// not name service (or server) and account, or the lookup failed, and every item must be
+    /// read. Why the lookup comes before the marker check: `TaggedItemsMarker`.
+    ///
+    /// A failed lookup (a revoked or unreadable item, one replaced under the read) is left to
+    /// the full read, which reports a broken item the query could match as an error of its
+    /// own, never "not found". A lookup that finds nothing is trusted: the kernel says "no
+    /// such key" only when no key of that name is there, broken or not.
+    private func untaggedStoreAnswer(_ query: ItemQuery, in keyring: ResolvedKeyring) -> [FoundItem]? {
+        guard let key = query.untaggedPrimaryKey, let description = try? ItemKeyDescription(key) else { return nil }
+        let found: FoundItem?
+        do {
+            found = try store.item(named: description, in: keyring.serial)
+        } catch {
+            return nil
+        }
+        guard !store.mayHoldTaggedItems(keyring.serial) else { return nil }
+        return ordered(found.map { [$0] }?.filter { query.matches($0.item) } ?? [], limit: query.limit)
     }
 
     /// The items matching `query`, found by reading every item in the keyring whose primary key

@@ -37,6 +37,19 @@ extension ItemQuery {
         return PrimaryKey(itemClass: itemClass, attributes: attributes)
     }
 
+    /// The primary key of the one untagged item (`TaggedItemsMarker`) this query can match: its
+    /// service (or server) and account, every other primary-key attribute at its default. Nil
+    /// unless the query gives both, so that one lookup by name covers every untagged item.
+    var untaggedPrimaryKey: PrimaryKey? {
+        guard hasWellTypedPrimaryKeyConstraints else { return nil }
+        var attributes = ItemAttributes()
+        for key in ItemKeyDescription.positionalKeys(itemClass) {
+            guard let value = constraints[key] else { return nil }
+            attributes[key] = value
+        }
+        return PrimaryKey(itemClass: itemClass, attributes: attributes)
+    }
+
     /// Whether each primary-key constraint holds the kind of value its attribute takes, so that
     /// a primary key built from the constraints names the items they match.
     private var hasWellTypedPrimaryKeyConstraints: Bool {

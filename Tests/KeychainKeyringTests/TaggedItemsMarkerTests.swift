@@ -1,0 +1,165 @@
+import CKeyutils
+import Foundation
+import KeychainCore
+@testable import KeychainKeyring
+import Testing
+
+/// A query by service and account with the other primary-key attributes open is answered by
+/// one lookup by name while the keyring holds no tagged item (no marker), and by reading every
+/// item once one may exist (`TaggedItemsMarker`). Each test starts from a keyring of its own,
+/// linked in the session keyring so that every thread of the test possesses it, since the
+/// shared persistent keyring carries the marker of every test that ever stored a tagged item.
+@Suite("kernel keyring tagged-items marker")
+struct TaggedItemsMarkerTests {
+    let kernel = KernelKeys()
+
+    /// Runs `body` with a backend storing items in a new, empty keyring, removed afterwards.
+    func withOwnKeyring(_ body: (KernelKeyringBackend, key_serial_t) throws -> Void) throws {
+        let keyring = try kernel.addKeyring(uniqueService("marker-store"), to: KEY_SPEC_SESSION_KEYRING)
+        defer { try? kernel.unlink(keyring, from: KEY_SPEC_SESSION_KEYRING) }
+        try body(KernelKeyringBackend(testingIn: keyring), keyring)
+    }
+
+    func byServiceAndAccount(_ service: String, secrets: Bool = false) -> ItemQuery {
+        ItemQuery(itemClass: .genericPassword,
+                  constraints: ItemAttributes([.service: .string(service), .account: .string("acct")]),
+                  limit: .all, includeSecrets: secrets)
+    }
+
+    func hasMarker(_ keyring: key_serial_t) -> Bool {
+        (try? kernel.search(keyring, type: "user", description: ItemKeyrings.taggedItemsMarkerDescription)) != nil
+    }
+
+    /// An item with an access group and malformed attributes, made by hand with no marker: the
+    /// full read of a query by service and account trips over it, the lookup by name never
+    /// touches it. So the query's success proves the lookup answered it, without timing.
+    @Test func withoutTaggedItemsTheQueryIsAnsweredByName() throws {
+        try withOwnKeyring { backend, keyring in
+            let service = uniqueService("untagged")
+            try backend.add(genericItem(service, "acct", Data("v1".utf8)))
+            let handMade = genericItem(service, "acct", Data(), [.accessGroup: .string("by-hand")])
+            let handMadeRing = try kernel.addKeyring(try ItemKeyDescription(handMade.primaryKey).text, to: keyring)
+            _ = try Data("not json".utf8).withUnsafeBytes {
+                try kernel.addUserKey(StoredAttributes.keyDescription, payload: $0, to: handMadeRing)
+            }
+            #expect(!hasMarker(keyring), "an untagged add created the marker")
+
+            let query = byServiceAndAccount(service, secrets: true)
+            #expect(try backend.search(query).map { $0.secret?.makeData() } == [Data("v1".utf8)])
+            #expect(try backend.update(query, with: ItemChanges(secret: SecretBytes(Data("v2".utf8)))) == 1)
+            #expect(try backend.search(query).map { $0.secret?.makeData() } == [Data("v2".utf8)])
+
+            // Any tagged item stored through the library, even of another service, makes the
+            // same query read every item, and so meet the broken one.
+            try backend.add(genericItem(uniqueService("other"), "x", Data("o".utf8), [.synchronizable: .bool(true)]))
+            #expect(hasMarker(keyring))
+            expectKeychainError(errSecDecode) { try backend.search(query) }
+            expectKeychainError(errSecDecode) { try backend.delete(query) }
+        }
+    }
+
+    @Test func withTaggedItemsTheQueryFindsEveryAccessGroup() throws {
+        try withOwnKeyring { backend, keyring in
+            let service = uniqueService("tagged")
+            let plain = genericItem(service, "acct", Data("p".utf8))
+            try backend.add(plain)
+            // An update that gives an item an access group is a tagged write too.
+            let renamed = try backend.update(ItemQuery(primaryKey: plain.primaryKey),
+                                             with: ItemChanges(attributes: ItemAttributes([.accessGroup: .string("moved")])))
+            #expect(renamed == 1)
+            #expect(hasMarker(keyring), "an update to a tagged name did not create the marker")
+            try backend.add(genericItem(service, "acct", Data("q".utf8)))
+            try backend.add(genericItem(service, "acct", Data("t".utf8), [.accessGroup: .string("team")]))
+
+            let query = byServiceAndAccount(service)
+            let groups = try backend.search(query).map { $0.attributes.string(.accessGroup) ?? "" }
+            #expect(groups.sorted() == ["", "moved", "team"])
+            #expect(try backend.update(query, with: ItemChanges(attributes: ItemAttributes([.label: .string("l")]))) == 3)
+            #expect(try backend.delete(query) == 3)
+            #expect(try backend.search(query).isEmpty)
+            #expect(hasMarker(keyring), "the marker must never be removed")
+        }
+    }
+
+    /// A tagged add racing a query by service and account in another thread, in a keyring that
+    /// starts without the marker: every search that starts after the add returned finds the
+    /// item, and a delete that starts after it removes it. Searches and deletes race in
+    /// alternate rounds, as a racing delete would rightly hide the item from a search.
+    @Test func aTaggedAddIsNeverLostToARacingQuery() throws {
+        for round in 0..<40 {
+            try withOwnKeyring { backend, _ in
+                let service = uniqueService("race")
+                try backend.add(genericItem(service, "acct", Data("u".utf8)))
+                let tagged = genericItem(service, "acct", Data("t".utf8), [.accessGroup: .string("racer")])
+                let query = byServiceAndAccount(service)
+                let race = RaceState()
+                let racer = round.isMultiple(of: 2)
+                    ? Thread {
+                        race.run { started in
+                            let groups = try backend.search(query).map { $0.attributes.string(.accessGroup) ?? "" }
+                            if started && !groups.contains("racer") { race.fail("round \(round): a search missed it: \(groups)") }
+                            return started
+                        }
+                    }
+                    : Thread {
+                        race.run { started in
+                            _ = try backend.delete(query)
+                            if started, try !backend.search(ItemQuery(primaryKey: tagged.primaryKey)).isEmpty {
+                                race.fail("round \(round): a delete left it behind")
+                            }
+                            return started
+                        }
+                    }
+                racer.start()
+                race.waitUntilRunning()
+                try backend.add(tagged)
+                race.markAdded()
+                race.waitUntilFinished()
+                for failure in race.failures { Issue.record(Comment(rawValue: failure)) }
+            }
+        }
+    }
+}
+
+/// What the test thread and the racing thread of one round share.
+private final class RaceState: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var added = false
+    private var running = 0
+    private var finished = 0
+    private(set) var failures: [String] = []
+
+    func fail(_ message: String) {
+        lock.lock(); defer { lock.unlock() }
+        failures.append(message)
+    }
+
+    func markAdded() {
+        lock.lock(); defer { lock.unlock() }
+        added = true
+    }
+
+    /// Repeats `step` (told whether the add had returned before the step began) until a step
+    /// that began after it returns true; then reports the thread finished.
+    func run(_ step: (Bool) throws -> Bool) {
+        lock.lock(); running += 1; lock.broadcast(); lock.unlock()
+        while true {
+            lock.lock(); let started = added; lock.unlock()
+            do {
+                if try step(started) { break }
+            } catch {
+                fail("a racing query failed: \(error)")
+                break
+            }
+        }
+        lock.lock(); finished += 1; lock.broadcast(); lock.unlock()
+    }
+
+    func waitUntilRunning() { wait { self.running > 0 } }
+    func waitUntilFinished() { wait { self.finished > 0 } }
+
+    private func wait(_ condition: () -> Bool) {
+        lock.lock(); defer { lock.unlock() }
+        while !condition() { lock.wait() }
+    }
+}
