@@ -89,15 +89,15 @@ struct ItemKeyrings: Sendable {
 
     /// Adds a `user` key to `keyring` (a staged item keyring, or the target for the
     /// `TaggedItemsMarker`): created in the thread keyring, where the kernel finds it at once
-    /// while its permissions are set, then moved exclusively, so it fails with `EEXIST` when
-    /// `keyring` already holds one of that name. (`add_key` would update a `user` key of the
-    /// same name already in the thread keyring instead; there is none, as a read unlinks the
-    /// keys it linked there before it returns.)
-    func addKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t) throws {
+    /// while its permissions are set, then moved, exclusively or displacing a key of the same
+    /// name. (`add_key` would update a `user` key of the same name already in the thread keyring
+    /// instead; there is none, as a read unlinks the keys it linked there before it returns.)
+    func addKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t,
+                exclusive: Bool = true) throws {
         let key = try kernel.addUserKey(description, payload: payload, to: KernelKeys.threadKeyring)
         do {
             try kernel.setPermissions(key, Self.permissions)
-            try kernel.move(key, from: KernelKeys.threadKeyring, to: keyring, exclusive: true)
+            try kernel.move(key, from: KernelKeys.threadKeyring, to: keyring, exclusive: exclusive)
         } catch {
             discardStaged(key)
             throw error
@@ -108,14 +108,12 @@ struct ItemKeyrings: Sendable {
     /// description makes it fail with `errSecDuplicateItem`; without, it replaces it.
     func commit(_ staged: key_serial_t, as description: ItemKeyDescription, into target: key_serial_t,
                 exclusive: Bool) throws {
-        if description.isTagged {
+        do {
             // Before the item can be seen: readers rely on it (`TaggedItemsMarker`).
-            do {
-                try markTaggedItems(in: target)
-            } catch {
-                discardStaged(staged)
-                throw error
-            }
+            try recordWrite(of: description, in: target)
+        } catch {
+            discardStaged(staged)
+            throw error
         }
         do {
             try kernel.move(staged, from: KernelKeys.threadKeyring, to: target, exclusive: exclusive)

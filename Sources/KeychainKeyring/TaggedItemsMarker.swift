@@ -17,59 +17,100 @@ import KeychainCore
 /// service and account (`ItemKeyDescription.isTagged`), and in such a store the only item
 /// the query can match is the untagged one, which the kernel finds by name at once.
 ///
-/// The `user` key `linux-keychain:tagged-items`, linked in the target keyring, records that a
-/// tagged item may exist. The protocol:
+/// The `user` key `linux-keychain:tagged-items`, linked in the target keyring, says which: its
+/// payload is `no SERIAL` (no tagged item) or `yes SERIAL` (tagged items may exist), SERIAL
+/// being the target's, so that a marker of another store, which the kernel's search finds in
+/// a keyring nested in the target (the session keyring usually holds the user keyring), is
+/// never taken for the target's. The marker only ever moves forward: absent, then `no`, then
+/// `yes`, and is never removed (that would need proof that no tagged item is left, which no
+/// kernel operation gives atomically with the removal). So:
 ///
-/// - **Writers** create it (exclusively, so concurrent writers need no coordination) before
-///   they move a tagged item into the target, by add or by update, and nobody removes it.
-///   Removing it would need proof that no tagged item is left, which no kernel operation can
-///   give atomically with the removal.
-/// - **Readers** look the untagged item up by name first, and check for the marker after. A
-///   marker absent after the lookup was absent during it (it is never removed), so no tagged
-///   item existed at the instant of the lookup: the lookup saw the whole answer at that instant,
-///   which is where the read takes effect. Checking first would not do: a tagged add and then
-///   an update of the untagged item could both land between check and lookup, and the reader
+/// - **Invariant:** while the target's marker is absent or says `no`, the target holds no
+///   tagged item.
+/// - **Writers of a tagged item** (add, or an update to a tagged name) put `yes` in place
+///   (`keyctl_move` displacing whatever marker is there, in one step) before they move the item
+///   in. **Writers of an untagged item** create `no` when the target has no marker of its own,
+///   exclusively (`KEYCTL_MOVE_EXCL`): it lands only while the marker is absent, when the
+///   invariant says no tagged item exists, and a `yes` that lands first makes it fail.
+/// - **Readers** look the untagged item up by name first, and read the marker after. A marker
+///   absent or `no` after the lookup was so during it (it never goes back), so no tagged item
+///   existed at the instant of the lookup: the lookup saw the whole answer at that instant,
+///   which is where the read takes effect. Reading the marker first would not do: a tagged add
+///   and then an update of the untagged item could both land between the two, and the reader
 ///   would return the update without the add that returned before it.
 ///
-/// Any doubt counts as "tagged items may exist" and sends the reader to the full read: a marker
-/// that cannot be searched or is revoked, and a marker of another store that the kernel's
-/// search finds in a keyring nested in the target (the session keyring usually holds the user
-/// keyring). Only a missing marker is trusted, and the kernel reports one missing only when it
-/// is neither in the target nor nested below it.
+/// Any doubt means "tagged items may exist" and sends the reader to the full read: a marker of
+/// another keyring, one that cannot be read, a payload this version does not write.
 ///
 /// Tagged items made by hand with `keyctl`, or by a version of this library from before the
-/// marker, are not seen by such queries until the marker exists (README: "Speed").
+/// marker, are not seen by such queries while the marker is absent or `no` (README: "Speed").
 extension ItemKeyrings {
     static let taggedItemsMarkerDescription = "linux-keychain:tagged-items"
-    /// The kernel refuses an empty `user` key; the text says what the key is to `keyctl print`.
-    private static let taggedItemsMarkerPayload = Data("items with access groups or other tags exist here".utf8)
 
-    /// Makes sure the marker is linked in `target` itself (not merely below it, where its link
-    /// could be removed with the keyring that holds it).
-    func markTaggedItems(in target: key_serial_t) throws {
-        do {
-            try Self.taggedItemsMarkerPayload.withUnsafeBytes {
-                try addKey(Self.taggedItemsMarkerDescription, payload: $0, to: target)
-            }
-        } catch let failure as KeyctlFailure where failure.code == EEXIST {
-            return
-        } catch let failure as KeyctlFailure {
-            throw failure.keychainError("marking keyring \(target) as holding items with access groups or other tags")
+    /// What the target's marker says.
+    enum TaggedItemsRecord: Equatable {
+        /// No marker in the target or below it: no tagged item either.
+        case absent
+        case noTaggedItems
+        case taggedItemsMayExist
+        /// A marker of another keyring, or one that cannot be read or parsed.
+        case unknown
+    }
+
+    /// False only when the target's marker is absent or says `no`.
+    func mayHoldTaggedItems(_ target: key_serial_t) -> Bool {
+        switch taggedItemsRecord(in: target) {
+        case .absent, .noTaggedItems: return false
+        case .taggedItemsMayExist, .unknown: return true
         }
     }
 
-    /// False only when the kernel says there is no marker in `target` or below it.
-    ///
-    /// The kernel answers "none" only after looking into every keyring nested in `target`, that
-    /// is every item keyring: about 0.5 µs per item, still far less than reading them.
-    func mayHoldTaggedItems(_ target: key_serial_t) -> Bool {
+    /// Called before an item named `description` is moved into `target`: sets the marker to
+    /// `yes` for a tagged item, and creates it as `no` for an untagged one when the target has
+    /// none of its own (so that readers find it by name at once rather than after the kernel
+    /// has looked into every item keyring to be sure it is not there).
+    func recordWrite(of description: ItemKeyDescription, in target: key_serial_t) throws {
+        let record = taggedItemsRecord(in: target)
         do {
-            _ = try kernel.search(target, type: "user", description: Self.taggedItemsMarkerDescription)
-            return true
+            if description.isTagged {
+                guard record != .taggedItemsMayExist else { return }
+                try placeMarker(saying: "yes", in: target, exclusive: false)
+            } else {
+                guard record != .noTaggedItems && record != .taggedItemsMayExist else { return }
+                try placeMarker(saying: "no", in: target, exclusive: true)
+            }
+        } catch let failure as KeyctlFailure where failure.code == EEXIST {
+            // Another writer created the marker first; whatever it says is right for this write.
+            return
+        } catch let failure as KeyctlFailure {
+            throw failure.keychainError("recording in keyring \(target) whether it holds items with access groups or other tags")
+        }
+    }
+
+    private func placeMarker(saying state: String, in target: key_serial_t, exclusive: Bool) throws {
+        try Data("\(state) \(target)".utf8).withUnsafeBytes {
+            try addKey(Self.taggedItemsMarkerDescription, payload: $0, to: target, exclusive: exclusive)
+        }
+    }
+
+    private func taggedItemsRecord(in target: key_serial_t) -> TaggedItemsRecord {
+        let payload: [UInt8]
+        do {
+            // Linked into the thread keyring while it is read, so the kernel proves possession
+            // at once (see `ItemKeyrings`).
+            let key = try kernel.search(target, type: "user", description: Self.taggedItemsMarkerDescription,
+                                        linkingInto: KernelKeys.threadKeyring)
+            defer { try? kernel.unlink(key, from: KernelKeys.threadKeyring) }
+            payload = try kernel.readPublicPayload(key)
         } catch let failure as KeyctlFailure where failure.isNoSuchKey {
-            return false
+            return .absent
         } catch {
-            return true
+            return .unknown
+        }
+        switch String(decoding: payload, as: UTF8.self) {
+        case "no \(target)": return .noTaggedItems
+        case "yes \(target)": return .taggedItemsMayExist
+        default: return .unknown
         }
     }
 }

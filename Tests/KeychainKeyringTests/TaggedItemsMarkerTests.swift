@@ -26,8 +26,13 @@ struct TaggedItemsMarkerTests {
                   limit: .all, includeSecrets: secrets)
     }
 
-    func hasMarker(_ keyring: key_serial_t) -> Bool {
-        (try? kernel.search(keyring, type: "user", description: ItemKeyrings.taggedItemsMarkerDescription)) != nil
+    /// What the marker in `keyring` says ("no" or "yes"), nil when there is none.
+    func marker(_ keyring: key_serial_t) -> String? {
+        guard let key = try? kernel.search(keyring, type: "user", description: ItemKeyrings.taggedItemsMarkerDescription),
+              let payload = try? kernel.readPublicPayload(key) else { return nil }
+        let text = String(decoding: payload, as: UTF8.self)
+        #expect(text.hasSuffix(" \(keyring)"), "the marker does not name its keyring: \(text)")
+        return text.split(separator: " ").first.map(String.init)
     }
 
     /// An item with an access group and malformed attributes, made by hand with no marker: the
@@ -42,7 +47,7 @@ struct TaggedItemsMarkerTests {
             _ = try Data("not json".utf8).withUnsafeBytes {
                 try kernel.addUserKey(StoredAttributes.keyDescription, payload: $0, to: handMadeRing)
             }
-            #expect(!hasMarker(keyring), "an untagged add created the marker")
+            #expect(marker(keyring) == "no", "an untagged add did not record that the keyring holds no tagged item")
 
             let query = byServiceAndAccount(service, secrets: true)
             #expect(try backend.search(query).map { $0.secret?.makeData() } == [Data("v1".utf8)])
@@ -52,7 +57,7 @@ struct TaggedItemsMarkerTests {
             // Any tagged item stored through the library, even of another service, makes the
             // same query read every item, and so meet the broken one.
             try backend.add(genericItem(uniqueService("other"), "x", Data("o".utf8), [.synchronizable: .bool(true)]))
-            #expect(hasMarker(keyring))
+            #expect(marker(keyring) == "yes")
             expectKeychainError(errSecDecode) { try backend.search(query) }
             expectKeychainError(errSecDecode) { try backend.delete(query) }
         }
@@ -67,7 +72,7 @@ struct TaggedItemsMarkerTests {
             let renamed = try backend.update(ItemQuery(primaryKey: plain.primaryKey),
                                              with: ItemChanges(attributes: ItemAttributes([.accessGroup: .string("moved")])))
             #expect(renamed == 1)
-            #expect(hasMarker(keyring), "an update to a tagged name did not create the marker")
+            #expect(marker(keyring) == "yes", "an update to a tagged name did not set the marker")
             try backend.add(genericItem(service, "acct", Data("q".utf8)))
             try backend.add(genericItem(service, "acct", Data("t".utf8), [.accessGroup: .string("team")]))
 
@@ -77,7 +82,22 @@ struct TaggedItemsMarkerTests {
             #expect(try backend.update(query, with: ItemChanges(attributes: ItemAttributes([.label: .string("l")]))) == 3)
             #expect(try backend.delete(query) == 3)
             #expect(try backend.search(query).isEmpty)
-            #expect(hasMarker(keyring), "the marker must never be removed")
+            #expect(marker(keyring) == "yes", "the marker went back")
+        }
+    }
+
+    /// The kernel's search by name looks into nested keyrings, where another store's marker
+    /// may say "no" while the target holds tagged items of its own: it is never taken for the
+    /// target's, and the target's first write gives it its own.
+    @Test func aMarkerOfANestedKeyringIsNotTheTargets() throws {
+        try withOwnKeyring { backend, keyring in
+            let nested = try kernel.addKeyring(uniqueService("nested-store"), to: keyring)
+            try KernelKeyringBackend(testingIn: nested).add(genericItem(uniqueService("nested"), "acct", Data("n".utf8)))
+            let store = ItemKeyrings(kernel: kernel)
+            #expect(!store.mayHoldTaggedItems(nested))
+            #expect(store.mayHoldTaggedItems(keyring), "the nested keyring's marker was taken for the target's")
+            try backend.add(genericItem(uniqueService("own"), "acct", Data("o".utf8)))
+            #expect(!store.mayHoldTaggedItems(keyring), "an untagged write did not give the target its own marker")
         }
     }
 
