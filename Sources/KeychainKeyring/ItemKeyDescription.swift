@@ -73,6 +73,7 @@ struct ItemKeyDescription: Hashable, Sendable {
     /// account: an access group, the synchronizable flag, or for internet passwords a protocol,
     /// port, path, authentication type or security domain. See `TaggedItemsMarker`.
     var isTagged: Bool {
+        // A raw ':' only ever separates fields, and the four first are prefix, class and the two names.
         text.split(separator: ":", omittingEmptySubsequences: false).count > 4
     }
 

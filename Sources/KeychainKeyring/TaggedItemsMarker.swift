@@ -94,19 +94,21 @@ extension ItemKeyrings {
     }
 
     private func taggedItemsRecord(in target: key_serial_t) -> TaggedItemsRecord {
-        let payload: [UInt8]
+        let key: key_serial_t
         do {
             // Linked into the thread keyring while it is read, so the kernel proves possession
-            // at once (see `ItemKeyrings`).
-            let key = try kernel.search(target, type: "user", description: Self.taggedItemsMarkerDescription,
-                                        linkingInto: KernelKeys.threadKeyring)
-            defer { try? kernel.unlink(key, from: KernelKeys.threadKeyring) }
-            payload = try kernel.readPublicPayload(key)
+            // at once (see `ItemKeyrings`), and the key stays readable if a writer displaces it.
+            key = try kernel.search(target, type: "user", description: Self.taggedItemsMarkerDescription,
+                                    linkingInto: KernelKeys.threadKeyring)
         } catch let failure as KeyctlFailure where failure.isNoSuchKey {
+            // Only the search's "no such key" means absent; a marker that fails later (say,
+            // invalidated by hand) is in doubt.
             return .absent
         } catch {
             return .unknown
         }
+        defer { try? kernel.unlink(key, from: KernelKeys.threadKeyring) }
+        guard let payload = try? kernel.readPublicPayload(key) else { return .unknown }
         switch String(decoding: payload, as: UTF8.self) {
         case "no \(target)": return .noTaggedItems
         case "yes \(target)": return .taggedItemsMayExist
