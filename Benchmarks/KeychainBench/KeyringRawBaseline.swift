@@ -1,8 +1,9 @@
 import CKeyutils
 import Foundation
 
-/// `add_key` and `keyctl_search` + `keyctl_read` on the user's persistent keyring (the
-/// `keyring` backend's default), called directly.
+/// `add_key` and `keyctl_search` + `keyctl_read`, called directly, on the keyring the `keyring`
+/// backend uses: the session keyring when `KEYCHAIN_KEYRING=session` (as `scripts/bench.sh`
+/// sets), else the user's persistent keyring.
 struct KeyringRawBaseline: RawBaseline {
     let getName = "keyctl_search+keyctl_read"
     let setName = "add_key"
@@ -10,6 +11,7 @@ struct KeyringRawBaseline: RawBaseline {
     private let payload = [UInt8](repeating: 0x5A, count: 32)
 
     private func keyring() throws -> key_serial_t {
+        if ProcessInfo.processInfo.environment["KEYCHAIN_KEYRING"] == "session" { return KEY_SPEC_SESSION_KEYRING }
         let persistent = keyctl_get_persistent(UInt32.max, KEY_SPEC_PROCESS_KEYRING)
         if persistent >= 0 { return key_serial_t(persistent) }
         return KEY_SPEC_USER_KEYRING
