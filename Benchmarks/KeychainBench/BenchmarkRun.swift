@@ -114,9 +114,9 @@ struct BenchmarkRun {
 
     private func measureKeyctlPipe(iterations: Int) -> LatencySample? {
         do {
-            let id = try runQuietly(["keyctl", "padd", "user", "keychain-bench-keyctl", "@u"], input: Data(repeating: 0x5A, count: 32))
+            let id = try runQuietly(["keyctl", "padd", "user", "keychain-bench-keyctl", "@s"], input: Data(repeating: 0x5A, count: 32))
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            defer { _ = try? runQuietly(["keyctl", "unlink", id, "@u"]) }
+            defer { _ = try? runQuietly(["keyctl", "unlink", id, "@s"]) }
             return try WholeProcessBenchmark.measure(["keyctl", "pipe", id], iterations: iterations)
         } catch {
             progress("skipping the keyctl pipe baseline: \(error)")
