@@ -22,6 +22,7 @@ typedef unsigned long GType;
 typedef unsigned int (*GHashFunc)(const void *key);
 typedef int (*GEqualFunc)(const void *a, const void *b);
 typedef void (*GDestroyNotify)(void *data);
+typedef void (*GAsyncReadyCallback)(void *source, void *result, void *user_data);
 
 // Values from gioenums.h (GIOErrorEnum, GDBusError) and secret-types.h; they are ABI.
 enum {
@@ -79,6 +80,14 @@ enum {
     X(const char *, g_dbus_proxy_get_name, (void *)) \
     X(void *, g_dbus_connection_call_sync, (void *, const char *, const char *, const char *, const char *, void *, \
                                             const void *, int, int, void *, GError **)) \
+    X(void, g_dbus_connection_call, (void *, const char *, const char *, const char *, const char *, void *, \
+                                     const void *, int, int, void *, GAsyncReadyCallback, void *)) \
+    X(void *, g_dbus_connection_call_finish, (void *, void *, GError **)) \
+    X(void *, g_main_context_new, (void)) \
+    X(void, g_main_context_push_thread_default, (void *)) \
+    X(void, g_main_context_pop_thread_default, (void *)) \
+    X(int, g_main_context_iteration, (void *, int)) \
+    X(void, g_main_context_unref, (void *)) \
     X(void *, g_dbus_proxy_call_sync, (void *, const char *, void *, int, int, void *, GError **)) \
     X(GQuark, secret_error_get_quark, (void)) \
     X(GType, secret_service_get_type, (void)) \
@@ -87,6 +96,8 @@ enum {
     X(void *, secret_collection_new_for_dbus_path_sync, (void *, const char *, int, void *, GError **)) \
     X(char **, secret_collection_search_for_dbus_paths_sync, (void *, const void *, void *, void *, GError **)) \
     X(void *, secret_service_get_secrets_for_dbus_paths_sync, (void *, const char **, void *, GError **)) \
+    X(void, secret_service_get_secrets_for_dbus_paths, (void *, const char **, void *, GAsyncReadyCallback, void *)) \
+    X(void *, secret_service_get_secrets_for_dbus_paths_finish, (void *, void *, GError **)) \
     X(void *, secret_service_encode_dbus_secret, (void *, void *)) \
     X(char *, secret_service_create_item_dbus_path_sync, (void *, const char *, void *, void *, int, void *, GError **)) \
     X(int, secret_service_delete_item_dbus_path_sync, (void *, const char *, void *, GError **)) \
@@ -383,13 +394,8 @@ static int copy_attributes(void *dictionary, CSecretServiceStrings *out) {
     return 0;
 }
 
-int csecretservice_item_read(void *service, const char *path, int timeout_ms, void *cancellable,
-                             CSecretServiceItem *out, CSecretServiceError *error) {
-    memset(out, 0, sizeof *out);
-    void *reply = call_provider(service, path, PROPERTIES_INTERFACE, "GetAll",
-                                p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE)}, 1),
-                                timeout_ms, cancellable, error);
-    if (reply == NULL) return -1;
+/// Fills `out` from a GetAll reply of an item. 0, or -1 with `error` set (and `out` freed).
+static int parse_item(void *reply, CSecretServiceItem *out, CSecretServiceError *error) {
     void *properties = p_g_variant_get_child_value(reply, 0);
     void *attributes = p_g_variant_lookup_value(properties, "Attributes", "a{ss}");
     void *label = p_g_variant_lookup_value(properties, "Label", "s");
@@ -399,6 +405,7 @@ int csecretservice_item_read(void *service, const char *path, int timeout_ms, vo
         set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider's item lacks the Attributes, Label or Locked property.");
         result = -1;
     } else {
+        out->exists = 1;
         out->locked = p_g_variant_get_boolean(locked) ? 1 : 0;
         out->label = strdup(p_g_variant_get_string(label, NULL));
         if (out->label == NULL || copy_attributes(attributes, &out->attributes) != 0) {
@@ -410,14 +417,120 @@ int csecretservice_item_read(void *service, const char *path, int timeout_ms, vo
     if (label != NULL) p_g_variant_unref(label);
     if (locked != NULL) p_g_variant_unref(locked);
     p_g_variant_unref(properties);
-    p_g_variant_unref(reply);
     if (result != 0) csecretservice_item_free(out);
     return result;
+}
+
+/// The requests of one csecretservice_items_read, answered on its private main context.
+typedef struct ItemsRead {
+    const char *const *paths;
+    CSecretServiceItem *items;
+    size_t count;
+    int pending;
+    int failed;
+    CSecretServiceError failure;  // the first one
+} ItemsRead;
+
+typedef struct PropertiesRequest { ItemsRead *read; CSecretServiceItem *item; } PropertiesRequest;
+
+/// Records `failure` (freed here) unless an earlier one was recorded.
+static void items_read_fail(ItemsRead *read, GError *failure) {
+    if (read->failed) {
+        p_g_error_free(failure);
+        return;
+    }
+    read->failed = 1;
+    take_error(failure, &read->failure);
+}
+
+static void on_item_properties(void *connection, void *result, void *user_data) {
+    PropertiesRequest *request = user_data;
+    ItemsRead *read = request->read;
+    GError *failure = NULL;
+    void *reply = p_g_dbus_connection_call_finish(connection, result, &failure);
+    if (reply != NULL) {
+        CSecretServiceError error;
+        if (parse_item(reply, request->item, &error) != 0 && !read->failed) {
+            read->failed = 1;
+            read->failure = error;
+        }
+        p_g_variant_unref(reply);
+    } else if (classify(failure) == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT) {
+        p_g_error_free(failure);  // deleted since the search: `exists` stays 0
+    } else {
+        items_read_fail(read, failure);
+    }
+    read->pending--;
+}
+
+static void on_item_secrets(void *service, void *result, void *user_data) {
+    ItemsRead *read = user_data;
+    GError *failure = NULL;
+    void *table = p_secret_service_get_secrets_for_dbus_paths_finish(service, result, &failure);
+    if (table != NULL) {
+        for (size_t index = 0; index < read->count; index++) {
+            void *value = p_g_hash_table_lookup(table, read->paths[index]);
+            read->items[index].secret = value != NULL ? p_secret_value_ref(value) : NULL;
+        }
+        p_g_hash_table_unref(table);
+    } else if (failure != NULL) {
+        items_read_fail(read, failure);
+    }
+    read->pending--;
+}
+
+int csecretservice_items_read(void *service, const char *const *paths, size_t count, int with_secrets,
+                              int timeout_ms, void *cancellable, CSecretServiceItem *items,
+                              CSecretServiceError *error) {
+    memset(items, 0, count * sizeof *items);
+    take_error(NULL, error);
+    if (count == 0) return 0;
+    const char **terminated = calloc(count + 1, sizeof(char *));
+    PropertiesRequest *requests = calloc(count, sizeof *requests);
+    if (terminated == NULL || requests == NULL) {
+        free(terminated);
+        free(requests);
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading items.");
+        return -1;
+    }
+    memcpy(terminated, paths, count * sizeof(char *));
+    ItemsRead read = {.paths = paths, .items = items, .count = count};
+    // The replies are dispatched on a context of our own, iterated only here, so nothing else
+    // runs meanwhile and nothing is left queued afterwards.
+    void *context = p_g_main_context_new();
+    p_g_main_context_push_thread_default(context);
+    void *connection = p_g_dbus_proxy_get_connection(service);
+    const char *name = p_g_dbus_proxy_get_name(service);
+    for (size_t index = 0; index < count; index++) {
+        requests[index] = (PropertiesRequest){&read, &items[index]};
+        read.pending++;
+        p_g_dbus_connection_call(connection, name, paths[index], PROPERTIES_INTERFACE, "GetAll",
+                                 p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE)}, 1),
+                                 NULL, DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, on_item_properties,
+                                 &requests[index]);
+    }
+    if (with_secrets) {
+        read.pending++;
+        p_secret_service_get_secrets_for_dbus_paths(service, terminated, cancellable, on_item_secrets, &read);
+    }
+    // Ends: every call has a timeout, and cancelling the cancellable ends them at once.
+    while (read.pending > 0) p_g_main_context_iteration(context, 1);
+    p_g_main_context_pop_thread_default(context);
+    p_g_main_context_unref(context);
+    free(requests);
+    free(terminated);
+    if (read.failed) {
+        for (size_t index = 0; index < count; index++) csecretservice_item_free(&items[index]);
+        if (error != NULL) *error = read.failure;
+        return -1;
+    }
+    return 0;
 }
 
 void csecretservice_item_free(CSecretServiceItem *item) {
     csecretservice_strings_free(&item->attributes);
     free(item->label);
+    if (item->secret != NULL) p_secret_value_unref(item->secret);
     memset(item, 0, sizeof *item);
 }
 

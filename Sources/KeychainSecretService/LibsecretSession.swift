@@ -69,26 +69,30 @@ struct LibsecretSession {
         if locked != 0 { throw SecretServiceErrors.locked(collectionName) }
     }
 
-    /// The item at `path` as the provider reports it now, or nil when it was deleted since the
-    /// search found it. One round trip.
-    func readItem(_ path: String) throws -> StoredItem? {
-        var properties = CSecretServiceItem()
-        var failure = CSecretServiceError()
-        _ = csecretservice_item_read(service.pointer, path, call.remainingMilliseconds, call.cancellable, &properties,
-                                     &failure)
-        if failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT { return nil }
-        if failure.kind != CSECRETSERVICE_ERROR_NONE {
-            throw SecretServiceErrors.from(failure, call: "org.freedesktop.DBus.Properties.GetAll(Item)",
-                                           collection: collectionName, seconds: timeoutSeconds)
+    /// The items at `paths` as the provider reports them now, leaving out any deleted since
+    /// the search found it, each with its secret when `withSecrets` (nil for a locked item).
+    /// All requests go out at once, so this waits about one round trip however many paths.
+    func readItems(_ paths: [String], withSecrets: Bool) throws -> [StoredItem] {
+        var items = [CSecretServiceItem](repeating: CSecretServiceItem(), count: paths.count)
+        try withCStrings(paths) { pathPointers in
+            _ = try checked(withSecrets ? "GetAll(Item) + secret_service_get_secrets_for_dbus_paths" : "GetAll(Item)") {
+                csecretservice_items_read(service.pointer, pathPointers.baseAddress, paths.count, withSecrets ? 1 : 0,
+                                          call.remainingMilliseconds, call.cancellable, &items, $0)
+            }
         }
-        defer { csecretservice_item_free(&properties) }
-        var attributes: [String: String] = [:]
-        for index in 0..<properties.attributes.count {
-            guard let key = properties.attributes.keys[index], let value = properties.attributes.values[index] else { continue }
-            attributes[String(cString: key)] = String(cString: value)
+        defer {
+            for index in items.indices { csecretservice_item_free(&items[index]) }
         }
-        return StoredItem(path: path, attributes: attributes, label: properties.label.map { String(cString: $0) } ?? "",
-                          isLocked: properties.locked != 0)
+        return zip(paths, items).compactMap { path, item in
+            guard item.exists != 0 else { return nil }
+            var attributes: [String: String] = [:]
+            for index in 0..<item.attributes.count {
+                guard let key = item.attributes.keys[index], let value = item.attributes.values[index] else { continue }
+                attributes[String(cString: key)] = String(cString: value)
+            }
+            return StoredItem(path: path, attributes: attributes, label: item.label.map { String(cString: $0) } ?? "",
+                              isLocked: item.locked != 0, secret: item.secret.map(Self.copySecret))
+        }
     }
 
     /// The secrets of the items at `paths`, in the same order, in one round trip; nil for an
@@ -103,13 +107,15 @@ struct LibsecretSession {
                                             call.cancellable, $0)
             }
         }
-        return values.map { value in
-            guard let value else { return nil }
-            var length = 0
-            let bytes = csecretservice_value_bytes(value, &length)
-            return SecretBytes(count: length) { target in
-                if let bytes, length > 0 { target.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: length)) }
-            }
+        return values.map { $0.map(Self.copySecret) }
+    }
+
+    /// A SecretValue's bytes copied into memory we zero; libsecret's copy is left to its owner.
+    private static func copySecret(_ value: UnsafeMutableRawPointer) -> SecretBytes {
+        var length = 0
+        let bytes = csecretservice_value_bytes(value, &length)
+        return SecretBytes(count: length) { target in
+            if let bytes, length > 0 { target.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: length)) }
         }
     }
 
@@ -190,11 +196,13 @@ struct LibsecretSession {
     }
 }
 
-/// One Secret Service item as read from the provider: its path and properties, no secret.
+/// One Secret Service item as read from the provider: its path, properties and, if it was
+/// asked for and handed out, its secret.
 struct StoredItem {
     let path: String
     /// All its attributes, ours and anyone else's.
     let attributes: [String: String]
     let label: String
     let isLocked: Bool
+    let secret: SecretBytes?
 }

@@ -11,17 +11,21 @@ enum SecretServiceOperations {
         let item: KeychainItem
     }
 
-    /// Every item matching `query` (its limit ignored), in primary-key order, without secrets.
+    /// Every item matching `query` (its limit ignored), in primary-key order. When the query
+    /// includes secrets and no more items were found than its limit, they come with their
+    /// secrets, fetched in the same round trip as their properties.
     ///
-    /// Costs one search plus one read per item found. When no unlocked item turned up, the
+    /// Costs a search and about one more round trip. When no unlocked item turned up, the
     /// collection's lock state is asked too, so that a locked keyring is never reported as
     /// holding nothing (nor written to, which would prompt).
     static func matches(_ query: ItemQuery, in session: LibsecretSession) throws -> [Match] {
         let search = SecretServiceAttributeMapping.searchAttributes(for: query)
+        let paths = try session.search(search.attributes)
+        // Beyond the limit some items will be dropped, and their secrets would be read for nothing.
+        let withSecrets = query.includeSecrets && paths.count <= (query.limit.maximum ?? Int.max)
         var found: [Match] = []
         var sawUnlockedItem = false
-        for path in try session.search(search.attributes) {
-            guard let stored = try session.readItem(path) else { continue }
+        for stored in try session.readItems(paths, withSecrets: withSecrets) {
             sawUnlockedItem = sawUnlockedItem || !stored.isLocked
             guard let attributes = try SecretServiceAttributeMapping.decode(stored.attributes, label: stored.label,
                                                                             as: query.itemClass)
@@ -42,12 +46,14 @@ enum SecretServiceOperations {
         if let maximum = query.limit.maximum, found.count > maximum { found.removeLast(found.count - maximum) }
         guard query.includeSecrets, !found.isEmpty else { return found.map(\.item) }
         if found.contains(where: { $0.stored.isLocked }) { throw SecretServiceErrors.locked(session.collectionName) }
-        let secrets = try session.loadSecrets(found.map(\.stored.path))
+        let secrets = found.allSatisfy { $0.stored.secret != nil }
+            ? found.map(\.stored.secret)
+            : try session.loadSecrets(found.map(\.stored.path))
         return try zip(found, secrets).map { match, secret in
             guard let secret else {
                 throw KeychainError(errSecInteractionNotAllowed,
                     "The Secret Service did not hand out the secret of the item with \(match.item.primaryKey.readableName); its keyring may have been locked meanwhile. \(SecretServiceErrors.unlockAdvice)",
-                    backend: SecretServiceErrors.backend, failedCall: "secret_service_get_secrets_for_dbus_paths_sync")
+                    backend: SecretServiceErrors.backend, failedCall: "secret_service_get_secrets_for_dbus_paths")
             }
             return KeychainItem(itemClass: match.item.itemClass, attributes: match.item.attributes, secret: secret)
         }

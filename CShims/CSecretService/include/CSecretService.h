@@ -87,17 +87,27 @@ void csecretservice_strv_free(char **strings);
 // Items are addressed by their object path (as returned by csecretservice_collection_search);
 // each call is one round trip. An item deleted meanwhile fails with NO_SUCH_OBJECT.
 
-/// One item's properties as the provider reports them now.
+/// One item's properties as the provider reports them now, and perhaps its secret.
 typedef struct CSecretServiceItem {
+    /// 0 when the item was deleted since the search found it; everything else is then empty.
+    int exists;
     /// All its attributes, other programs' included.
     CSecretServiceStrings attributes;
     char *label;
     int locked;
+    /// Its secret when asked for and handed out (not for a locked item): a SecretValue
+    /// reference in libsecret's non-pageable memory, read with csecretservice_value_bytes.
+    void *secret;
 } CSecretServiceItem;
 
-/// Reads the item at `path` into `out` (free with csecretservice_item_free). 0, or -1 with the error.
-int csecretservice_item_read(void *service, const char *path, int timeout_ms, void *cancellable,
-                             CSecretServiceItem *out, CSecretServiceError *error);
+/// Reads the `count` items at `paths` into `items`, and their secrets too when `with_secrets`.
+/// All requests are in flight at once (a Properties.GetAll per item, one GetSecrets for all),
+/// so the caller waits about one round trip, not one per request. Free each item with
+/// csecretservice_item_free. 0, or -1 with the first error (the items are then freed already).
+int csecretservice_items_read(void *service, const char *const *paths, size_t count, int with_secrets,
+                              int timeout_ms, void *cancellable, CSecretServiceItem *items,
+                              CSecretServiceError *error);
+/// Frees what `item` holds; its secret is released with libsecret's wiping free.
 void csecretservice_item_free(CSecretServiceItem *item);
 void csecretservice_strings_free(CSecretServiceStrings *strings);
 
