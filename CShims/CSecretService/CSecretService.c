@@ -473,6 +473,10 @@ static void on_item_secrets(void *service, void *result, void *user_data) {
             read->items[index].secret = value != NULL ? p_secret_value_ref(value) : NULL;
         }
         p_g_hash_table_unref(table);
+    } else if (failure != NULL && classify(failure) == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT) {
+        // An item deleted since the search may fail the whole call; the items then come
+        // without secrets, and the caller asks again for those that still exist.
+        p_g_error_free(failure);
     } else if (failure != NULL) {
         items_read_fail(read, failure);
     }
