@@ -85,7 +85,8 @@ char **csecretservice_collection_search(void *collection, const char *const *key
 void csecretservice_strv_free(char **strings);
 
 // Items are addressed by their object path (as returned by csecretservice_collection_search);
-// each call is one round trip. An item deleted meanwhile fails with NO_SUCH_OBJECT.
+// each call waits for one round trip. A write to an item deleted meanwhile fails with
+// NO_SUCH_OBJECT; a read reports it as not existing.
 
 /// One item's properties as the provider reports them now, and perhaps its secret.
 typedef struct CSecretServiceItem {
