@@ -2,7 +2,7 @@
 //
 // GLib's and libsecret's headers are deliberately not included, so that building needs
 // neither. The few types used are declared here with the layouts GLib documents as stable
-// ABI (GError, GList), and everything else stays an opaque pointer. GLib's functions are
+// ABI (GError), and everything else stays an opaque pointer. GLib's functions are
 // looked up through libsecret's handle: dlsym searches a handle's dependencies too, so one
 // dlopen brings GLib, GObject and GIO along and one override of the path switches all of them.
 
@@ -18,12 +18,11 @@
 
 typedef uint32_t GQuark;
 typedef struct GError { GQuark domain; int code; char *message; } GError;
-typedef struct GList { void *data; struct GList *next; struct GList *prev; } GList;
 typedef unsigned long GType;
-typedef void (*GHFunc)(void *key, void *value, void *user_data);
 typedef unsigned int (*GHashFunc)(const void *key);
 typedef int (*GEqualFunc)(const void *a, const void *b);
 typedef void (*GDestroyNotify)(void *data);
+typedef void (*GAsyncReadyCallback)(void *source, void *result, void *user_data);
 
 // Values from gioenums.h (GIOErrorEnum, GDBusError) and secret-types.h; they are ABI.
 enum {
@@ -34,7 +33,7 @@ enum {
     DBUS_ERROR_SPAWN_FIRST = 23, DBUS_ERROR_SPAWN_LAST = 34, DBUS_ERROR_UNKNOWN_OBJECT = 41,
     SECRET_ERROR_IS_LOCKED = 2, SECRET_ERROR_NO_SUCH_OBJECT = 3,
     SECRET_SERVICE_OPEN_SESSION = 1 << 1,
-    SECRET_COLLECTION_NONE = 0, SECRET_ITEM_NONE = 0, SECRET_ITEM_CREATE_NONE = 0,
+    SECRET_COLLECTION_NONE = 0, SECRET_ITEM_CREATE_NONE = 0,
     DBUS_CALL_FLAGS_NONE = 0,
 };
 
@@ -50,12 +49,9 @@ enum {
     X(void, g_free, (void *)) \
     X(char *, g_strdup, (const char *)) \
     X(void, g_strfreev, (char **)) \
-    X(void, g_list_free, (GList *)) \
-    X(GList *, g_list_prepend, (GList *, void *)) \
     X(void *, g_hash_table_new_full, (GHashFunc, GEqualFunc, GDestroyNotify, GDestroyNotify)) \
     X(void, g_hash_table_insert, (void *, void *, void *)) \
-    X(unsigned int, g_hash_table_size, (void *)) \
-    X(void, g_hash_table_foreach, (void *, GHFunc, void *)) \
+    X(void *, g_hash_table_lookup, (void *, const void *)) \
     X(void, g_hash_table_unref, (void *)) \
     X(unsigned int, g_str_hash, (const void *)) \
     X(int, g_str_equal, (const void *, const void *)) \
@@ -65,6 +61,14 @@ enum {
     X(void *, g_variant_get_variant, (void *)) \
     X(int, g_variant_is_of_type, (void *, const void *)) \
     X(int, g_variant_get_boolean, (void *)) \
+    X(const char *, g_variant_get_string, (void *, size_t *)) \
+    X(void *, g_variant_new_variant, (void *)) \
+    X(void *, g_variant_new_dict_entry, (void *, void *)) \
+    X(void *, g_variant_new_array, (const void *, void *const *, size_t)) \
+    X(void *, g_variant_ref_sink, (void *)) \
+    X(size_t, g_variant_n_children, (void *)) \
+    X(void, g_variant_get_child, (void *, size_t, const char *, ...)) \
+    X(void *, g_variant_lookup_value, (void *, const char *, const void *)) \
     X(void, g_variant_unref, (void *)) \
     X(void, g_object_unref, (void *)) \
     X(void *, g_cancellable_new, (void)) \
@@ -73,6 +77,17 @@ enum {
     X(void *, g_dbus_proxy_get_connection, (void *)) \
     X(void, g_dbus_connection_set_exit_on_close, (void *, int)) \
     X(const char *, g_dbus_proxy_get_object_path, (void *)) \
+    X(const char *, g_dbus_proxy_get_name, (void *)) \
+    X(void *, g_dbus_connection_call_sync, (void *, const char *, const char *, const char *, const char *, void *, \
+                                            const void *, int, int, void *, GError **)) \
+    X(void, g_dbus_connection_call, (void *, const char *, const char *, const char *, const char *, void *, \
+                                     const void *, int, int, void *, GAsyncReadyCallback, void *)) \
+    X(void *, g_dbus_connection_call_finish, (void *, void *, GError **)) \
+    X(void *, g_main_context_new, (void)) \
+    X(void, g_main_context_push_thread_default, (void *)) \
+    X(void, g_main_context_pop_thread_default, (void *)) \
+    X(int, g_main_context_iteration, (void *, int)) \
+    X(void, g_main_context_unref, (void *)) \
     X(void *, g_dbus_proxy_call_sync, (void *, const char *, void *, int, int, void *, GError **)) \
     X(GQuark, secret_error_get_quark, (void)) \
     X(GType, secret_service_get_type, (void)) \
@@ -80,20 +95,14 @@ enum {
     X(void *, secret_collection_for_alias_sync, (void *, const char *, int, void *, GError **)) \
     X(void *, secret_collection_new_for_dbus_path_sync, (void *, const char *, int, void *, GError **)) \
     X(char **, secret_collection_search_for_dbus_paths_sync, (void *, const void *, void *, void *, GError **)) \
-    X(void *, secret_item_new_for_dbus_path_sync, (void *, const char *, int, void *, GError **)) \
-    X(void *, secret_item_get_attributes, (void *)) \
-    X(char *, secret_item_get_label, (void *)) \
-    X(int, secret_item_get_locked, (void *)) \
-    X(uint64_t, secret_item_get_created, (void *)) \
-    X(uint64_t, secret_item_get_modified, (void *)) \
-    X(int, secret_item_load_secrets_sync, (GList *, void *, GError **)) \
-    X(void *, secret_item_get_secret, (void *)) \
-    X(void *, secret_item_create_sync, (void *, const void *, void *, const char *, void *, int, void *, GError **)) \
-    X(int, secret_item_set_secret_sync, (void *, void *, void *, GError **)) \
-    X(int, secret_item_set_attributes_sync, (void *, const void *, void *, void *, GError **)) \
-    X(int, secret_item_set_label_sync, (void *, const char *, void *, GError **)) \
-    X(int, secret_item_delete_sync, (void *, void *, GError **)) \
+    X(void *, secret_service_get_secrets_for_dbus_paths_sync, (void *, const char **, void *, GError **)) \
+    X(void, secret_service_get_secrets_for_dbus_paths, (void *, const char **, void *, GAsyncReadyCallback, void *)) \
+    X(void *, secret_service_get_secrets_for_dbus_paths_finish, (void *, void *, GError **)) \
+    X(void *, secret_service_encode_dbus_secret, (void *, void *)) \
+    X(char *, secret_service_create_item_dbus_path_sync, (void *, const char *, void *, void *, int, void *, GError **)) \
+    X(int, secret_service_delete_item_dbus_path_sync, (void *, const char *, void *, GError **)) \
     X(void *, secret_value_new, (const char *, long, const char *)) \
+    X(void *, secret_value_ref, (void *)) \
     X(const char *, secret_value_get, (void *, size_t *)) \
     X(void, secret_value_unref, (void *)) \
     X(int, secret_password_storev_sync, (const void *, void *, const char *, const char *, const char *, void *, GError **)) \
@@ -227,7 +236,6 @@ static void set_error(CSecretServiceError *out, CSecretServiceErrorKind kind, co
 void *csecretservice_cancellable_new(void) { return p_g_cancellable_new(); }
 void csecretservice_cancellable_cancel(void *cancellable) { p_g_cancellable_cancel(cancellable); }
 void csecretservice_object_unref(void *object) { if (object != NULL) p_g_object_unref(object); }
-void csecretservice_free(void *memory) { p_g_free(memory); }
 void csecretservice_strv_free(char **strings) { p_g_strfreev(strings); }
 const char *csecretservice_object_path(void *proxy) { return p_g_dbus_proxy_get_object_path(proxy); }
 
@@ -330,49 +338,204 @@ char **csecretservice_collection_search(void *collection, const char *const *key
     return paths;
 }
 
-// --- Items --------------------------------------------------------------------------------------
+// --- Items, by object path ---------------------------------------------------------------------
+//
+// Items are addressed by their D-Bus path and never wrapped in SecretItem proxies: making a
+// proxy costs a round trip that loads every property plus signal subscriptions on the bus, and
+// its cached properties go stale anyway, since nobody iterates the main context their change
+// signals arrive on. Each call below is one round trip to the provider.
 
-void *csecretservice_item_open(void *service, const char *path, int timeout_ms, void *cancellable,
-                               CSecretServiceError *error) {
+static const char ITEM_INTERFACE[] = "org.freedesktop.Secret.Item";
+static const char PROPERTIES_INTERFACE[] = "org.freedesktop.DBus.Properties";
+
+/// Calls `method` of `interface` on the provider's object `path` over the service's connection.
+/// `parameters` may be floating (it is consumed). The reply, or NULL with `error` filled.
+static void *call_provider(void *service, const char *path, const char *interface, const char *method,
+                           void *parameters, int timeout_ms, void *cancellable, CSecretServiceError *error) {
     GError *failure = NULL;
-    void *item = p_secret_item_new_for_dbus_path_sync(service, path, SECRET_ITEM_NONE, cancellable, &failure);
+    void *reply = p_g_dbus_connection_call_sync(p_g_dbus_proxy_get_connection(service), p_g_dbus_proxy_get_name(service),
+                                                path, interface, method, parameters, NULL, DBUS_CALL_FLAGS_NONE,
+                                                timeout_ms, cancellable, &failure);
     take_error(failure, error);
-    return with_timeout(item, timeout_ms);
+    return reply;
 }
 
-typedef struct StringCollector { CSecretServiceStrings *strings; int failed; } StringCollector;
-
-static void collect_pair(void *key, void *value, void *user_data) {
-    StringCollector *collector = user_data;
-    CSecretServiceStrings *strings = collector->strings;
-    char *key_copy = strdup(key);
-    char *value_copy = strdup(value);
-    if (key_copy == NULL || value_copy == NULL) {
-        free(key_copy);
-        free(value_copy);
-        collector->failed = 1;
-        return;
+/// A floating a{ss} of the pairs.
+static void *attribute_dictionary(const char *const *keys, const char *const *values, size_t count) {
+    void **entries = calloc(count > 0 ? count : 1, sizeof(void *));
+    if (entries == NULL) return NULL;
+    for (size_t index = 0; index < count; index++) {
+        entries[index] = p_g_variant_new_dict_entry(p_g_variant_new_string(keys[index]),
+                                                    p_g_variant_new_string(values[index]));
     }
-    strings->keys[strings->count] = key_copy;
-    strings->values[strings->count] = value_copy;
-    strings->count++;
+    // A GVariantType is its type string (G_VARIANT_TYPE is a cast); needed when count is 0.
+    void *dictionary = p_g_variant_new_array("{ss}", entries, count);
+    free(entries);
+    return dictionary;
 }
 
-int csecretservice_item_attributes(void *item, CSecretServiceStrings *out) {
-    memset(out, 0, sizeof *out);
-    void *table = p_secret_item_get_attributes(item);
-    if (table == NULL) return 0;
-    size_t size = p_g_hash_table_size(table);
+/// Copies an a{ss} into `out`; 0, or -1 when out of memory.
+static int copy_attributes(void *dictionary, CSecretServiceStrings *out) {
+    size_t size = p_g_variant_n_children(dictionary);
     out->keys = calloc(size + 1, sizeof(char *));
     out->values = calloc(size + 1, sizeof(char *));
-    StringCollector collector = {out, out->keys == NULL || out->values == NULL};
-    if (!collector.failed) p_g_hash_table_foreach(table, collect_pair, &collector);
-    p_g_hash_table_unref(table);
-    if (collector.failed) {
-        csecretservice_strings_free(out);
+    if (out->keys == NULL || out->values == NULL) return -1;
+    for (size_t index = 0; index < size; index++) {
+        const char *key = NULL, *value = NULL;
+        p_g_variant_get_child(dictionary, index, "{&s&s}", &key, &value);
+        out->keys[out->count] = strdup(key);
+        out->values[out->count] = strdup(value);
+        if (out->keys[out->count] == NULL || out->values[out->count] == NULL) {
+            out->count++;  // so the free below releases the one that was copied
+            return -1;
+        }
+        out->count++;
+    }
+    return 0;
+}
+
+/// Fills `out` from a GetAll reply of an item. 0, or -1 with `error` set (and `out` freed).
+static int parse_item(void *reply, CSecretServiceItem *out, CSecretServiceError *error) {
+    void *properties = p_g_variant_get_child_value(reply, 0);
+    void *attributes = p_g_variant_lookup_value(properties, "Attributes", "a{ss}");
+    void *label = p_g_variant_lookup_value(properties, "Label", "s");
+    void *locked = p_g_variant_lookup_value(properties, "Locked", "b");
+    int result = 0;
+    if (attributes == NULL || label == NULL || locked == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider's item lacks the Attributes, Label or Locked property.");
+        result = -1;
+    } else {
+        out->exists = 1;
+        out->locked = p_g_variant_get_boolean(locked) ? 1 : 0;
+        out->label = strdup(p_g_variant_get_string(label, NULL));
+        if (out->label == NULL || copy_attributes(attributes, &out->attributes) != 0) {
+            set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while copying an item's properties.");
+            result = -1;
+        }
+    }
+    if (attributes != NULL) p_g_variant_unref(attributes);
+    if (label != NULL) p_g_variant_unref(label);
+    if (locked != NULL) p_g_variant_unref(locked);
+    p_g_variant_unref(properties);
+    if (result != 0) csecretservice_item_free(out);
+    return result;
+}
+
+/// The requests of one csecretservice_items_read, answered on its private main context.
+typedef struct ItemsRead {
+    const char *const *paths;
+    CSecretServiceItem *items;
+    size_t count;
+    int pending;
+    int failed;
+    CSecretServiceError failure;  // the first one
+} ItemsRead;
+
+typedef struct PropertiesRequest { ItemsRead *read; CSecretServiceItem *item; } PropertiesRequest;
+
+/// Records `failure` (freed here) unless an earlier one was recorded.
+static void items_read_fail(ItemsRead *read, GError *failure) {
+    if (read->failed) {
+        p_g_error_free(failure);
+        return;
+    }
+    read->failed = 1;
+    take_error(failure, &read->failure);
+}
+
+static void on_item_properties(void *connection, void *result, void *user_data) {
+    PropertiesRequest *request = user_data;
+    ItemsRead *read = request->read;
+    GError *failure = NULL;
+    void *reply = p_g_dbus_connection_call_finish(connection, result, &failure);
+    if (reply != NULL) {
+        CSecretServiceError error;
+        if (parse_item(reply, request->item, &error) != 0 && !read->failed) {
+            read->failed = 1;
+            read->failure = error;
+        }
+        p_g_variant_unref(reply);
+    } else if (classify(failure) == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT) {
+        p_g_error_free(failure);  // deleted since the search: `exists` stays 0
+    } else {
+        items_read_fail(read, failure);
+    }
+    read->pending--;
+}
+
+static void on_item_secrets(void *service, void *result, void *user_data) {
+    ItemsRead *read = user_data;
+    GError *failure = NULL;
+    void *table = p_secret_service_get_secrets_for_dbus_paths_finish(service, result, &failure);
+    if (table != NULL) {
+        for (size_t index = 0; index < read->count; index++) {
+            void *value = p_g_hash_table_lookup(table, read->paths[index]);
+            read->items[index].secret = value != NULL ? p_secret_value_ref(value) : NULL;
+        }
+        p_g_hash_table_unref(table);
+    } else if (failure != NULL && classify(failure) == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT) {
+        // An item deleted since the search may fail the whole call; the items then come
+        // without secrets, and the caller asks again for those that still exist.
+        p_g_error_free(failure);
+    } else if (failure != NULL) {
+        items_read_fail(read, failure);
+    }
+    read->pending--;
+}
+
+int csecretservice_items_read(void *service, const char *const *paths, size_t count, int with_secrets,
+                              int timeout_ms, void *cancellable, CSecretServiceItem *items,
+                              CSecretServiceError *error) {
+    memset(items, 0, count * sizeof *items);
+    take_error(NULL, error);
+    if (count == 0) return 0;
+    const char **terminated = calloc(count + 1, sizeof(char *));
+    PropertiesRequest *requests = calloc(count, sizeof *requests);
+    if (terminated == NULL || requests == NULL) {
+        free(terminated);
+        free(requests);
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading items.");
+        return -1;
+    }
+    memcpy(terminated, paths, count * sizeof(char *));
+    ItemsRead read = {.paths = paths, .items = items, .count = count};
+    // The replies are dispatched on a context of our own, iterated only here, so nothing else
+    // runs meanwhile and nothing is left queued afterwards.
+    void *context = p_g_main_context_new();
+    p_g_main_context_push_thread_default(context);
+    void *connection = p_g_dbus_proxy_get_connection(service);
+    const char *name = p_g_dbus_proxy_get_name(service);
+    for (size_t index = 0; index < count; index++) {
+        requests[index] = (PropertiesRequest){&read, &items[index]};
+        read.pending++;
+        p_g_dbus_connection_call(connection, name, paths[index], PROPERTIES_INTERFACE, "GetAll",
+                                 p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE)}, 1),
+                                 NULL, DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, on_item_properties,
+                                 &requests[index]);
+    }
+    if (with_secrets) {
+        read.pending++;
+        p_secret_service_get_secrets_for_dbus_paths(service, terminated, cancellable, on_item_secrets, &read);
+    }
+    // Ends: every call has a timeout, and cancelling the cancellable ends them at once.
+    while (read.pending > 0) p_g_main_context_iteration(context, 1);
+    p_g_main_context_pop_thread_default(context);
+    p_g_main_context_unref(context);
+    free(requests);
+    free(terminated);
+    if (read.failed) {
+        for (size_t index = 0; index < count; index++) csecretservice_item_free(&items[index]);
+        if (error != NULL) *error = read.failure;
         return -1;
     }
     return 0;
+}
+
+void csecretservice_item_free(CSecretServiceItem *item) {
+    csecretservice_strings_free(&item->attributes);
+    free(item->label);
+    if (item->secret != NULL) p_secret_value_unref(item->secret);
+    memset(item, 0, sizeof *item);
 }
 
 void csecretservice_strings_free(CSecretServiceStrings *strings) {
@@ -385,89 +548,120 @@ void csecretservice_strings_free(CSecretServiceStrings *strings) {
     memset(strings, 0, sizeof *strings);
 }
 
-char *csecretservice_item_label(void *item) { return p_secret_item_get_label(item); }
-int csecretservice_item_is_locked(void *item) { return p_secret_item_get_locked(item) ? 1 : 0; }
-uint64_t csecretservice_item_created(void *item) { return p_secret_item_get_created(item); }
-uint64_t csecretservice_item_modified(void *item) { return p_secret_item_get_modified(item); }
-
-int csecretservice_items_load_secrets(void *const *items, size_t count, void *cancellable, CSecretServiceError *error) {
-    if (count == 0) {
-        take_error(NULL, error);
-        return 0;
+int csecretservice_secrets_load(void *service, const char *const *paths, void **values, size_t count,
+                                void *cancellable, CSecretServiceError *error) {
+    memset(values, 0, count * sizeof *values);
+    take_error(NULL, error);
+    if (count == 0) return 0;
+    const char **terminated = calloc(count + 1, sizeof(char *));
+    if (terminated == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while asking for secrets.");
+        return -1;
     }
-    GList *list = NULL;
-    for (size_t index = count; index > 0; index--) list = p_g_list_prepend(list, items[index - 1]);
+    memcpy(terminated, paths, count * sizeof(char *));
     GError *failure = NULL;
-    int loaded = p_secret_item_load_secrets_sync(list, cancellable, &failure);
-    p_g_list_free(list);  // the items stay the caller's
+    // One GetSecrets for all paths; libsecret decrypts the answers with the transfer session.
+    void *table = p_secret_service_get_secrets_for_dbus_paths_sync(service, terminated, cancellable, &failure);
+    free(terminated);
     int reported = failure != NULL;
     take_error(failure, error);
-    if (!loaded && !reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The secrets could not be loaded.");
-    return loaded ? 0 : -1;
+    if (table == NULL) {
+        if (!reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The secrets could not be loaded.");
+        return -1;
+    }
+    for (size_t index = 0; index < count; index++) {
+        void *value = p_g_hash_table_lookup(table, paths[index]);
+        values[index] = value != NULL ? p_secret_value_ref(value) : NULL;
+    }
+    p_g_hash_table_unref(table);
+    return 0;
 }
 
-void *csecretservice_item_secret(void *item, const unsigned char **bytes, size_t *length) {
-    void *value = p_secret_item_get_secret(item);
-    *bytes = NULL;
-    *length = 0;
-    if (value != NULL) *bytes = (const unsigned char *)p_secret_value_get(value, length);
-    return value;
+const unsigned char *csecretservice_value_bytes(void *value, size_t *length) {
+    return (const unsigned char *)p_secret_value_get(value, length);
 }
 
 void csecretservice_value_unref(void *value) { if (value != NULL) p_secret_value_unref(value); }
 
-int csecretservice_item_create(void *collection, const char *const *keys, const char *const *values, size_t count,
-                               const char *label, const unsigned char *secret, size_t length, void *cancellable,
+int csecretservice_item_create(void *service, const char *collection_path, const char *const *keys,
+                               const char *const *values, size_t count, const char *label,
+                               const unsigned char *secret, size_t length, void *cancellable,
                                CSecretServiceError *error) {
-    void *table = attribute_table(keys, values, count);
+    void *properties = p_g_hash_table_new_full(p_g_str_hash, p_g_str_equal, NULL, p_g_variant_unref);
+    void *attributes = attribute_dictionary(keys, values, count);
+    if (attributes == NULL) {
+        p_g_hash_table_unref(properties);
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
+        return -1;
+    }
+    p_g_hash_table_insert(properties, (void *)"org.freedesktop.Secret.Item.Attributes", p_g_variant_ref_sink(attributes));
+    p_g_hash_table_insert(properties, (void *)"org.freedesktop.Secret.Item.Label",
+                          p_g_variant_ref_sink(p_g_variant_new_string(label)));
     void *value = secret_value(secret, length);
     GError *failure = NULL;
-    // No schema: the attributes already carry xdg:schema, and libsecret would otherwise
-    // reject attributes its schema does not declare.
-    void *item = p_secret_item_create_sync(collection, NULL, table, label, value, SECRET_ITEM_CREATE_NONE,
-                                           cancellable, &failure);
+    // Only the new item's path comes back: no proxy for an item nobody reads here.
+    char *path = p_secret_service_create_item_dbus_path_sync(service, collection_path, properties, value,
+                                                             SECRET_ITEM_CREATE_NONE, cancellable, &failure);
     p_secret_value_unref(value);
-    p_g_hash_table_unref(table);
+    p_g_hash_table_unref(properties);
     int reported = failure != NULL;
     take_error(failure, error);
-    if (item == NULL) {
+    if (path == NULL) {
         if (!reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider did not create the item.");
         return -1;
     }
-    p_g_object_unref(item);
+    p_g_free(path);
     return 0;
 }
 
-int csecretservice_item_set_secret(void *item, const unsigned char *secret, size_t length, void *cancellable,
-                                   CSecretServiceError *error) {
+/// Sets one property of the item at `path` with Properties.Set; `value` may be floating.
+static int set_item_property(void *service, const char *path, const char *name, void *value, int timeout_ms,
+                             void *cancellable, CSecretServiceError *error) {
+    void *arguments[3] = {p_g_variant_new_string(ITEM_INTERFACE), p_g_variant_new_string(name),
+                          p_g_variant_new_variant(value)};
+    void *reply = call_provider(service, path, PROPERTIES_INTERFACE, "Set", p_g_variant_new_tuple(arguments, 3),
+                                timeout_ms, cancellable, error);
+    if (reply == NULL) return -1;
+    p_g_variant_unref(reply);
+    return 0;
+}
+
+int csecretservice_item_set_secret(void *service, const char *path, const unsigned char *secret, size_t length,
+                                   int timeout_ms, void *cancellable, CSecretServiceError *error) {
     void *value = secret_value(secret, length);
-    GError *failure = NULL;
-    int done = p_secret_item_set_secret_sync(item, value, cancellable, &failure);
+    // Encrypted for the transfer session by libsecret; floating, so the call below consumes it.
+    void *encoded = p_secret_service_encode_dbus_secret(service, value);
     p_secret_value_unref(value);
-    take_error(failure, error);
-    return done ? 0 : -1;
+    if (encoded == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "libsecret has no transfer session to encode the secret with.");
+        return -1;
+    }
+    void *reply = call_provider(service, path, ITEM_INTERFACE, "SetSecret", p_g_variant_new_tuple(&encoded, 1),
+                                timeout_ms, cancellable, error);
+    if (reply == NULL) return -1;
+    p_g_variant_unref(reply);
+    return 0;
 }
 
-int csecretservice_item_set_attributes(void *item, const char *const *keys, const char *const *values, size_t count,
-                                       void *cancellable, CSecretServiceError *error) {
-    void *table = attribute_table(keys, values, count);
-    GError *failure = NULL;
-    int done = p_secret_item_set_attributes_sync(item, NULL, table, cancellable, &failure);
-    p_g_hash_table_unref(table);
-    take_error(failure, error);
-    return done ? 0 : -1;
+int csecretservice_item_set_attributes(void *service, const char *path, const char *const *keys,
+                                       const char *const *values, size_t count, int timeout_ms, void *cancellable,
+                                       CSecretServiceError *error) {
+    void *attributes = attribute_dictionary(keys, values, count);
+    if (attributes == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
+        return -1;
+    }
+    return set_item_property(service, path, "Attributes", attributes, timeout_ms, cancellable, error);
 }
 
-int csecretservice_item_set_label(void *item, const char *label, void *cancellable, CSecretServiceError *error) {
-    GError *failure = NULL;
-    int done = p_secret_item_set_label_sync(item, label, cancellable, &failure);
-    take_error(failure, error);
-    return done ? 0 : -1;
+int csecretservice_item_set_label(void *service, const char *path, const char *label, int timeout_ms,
+                                  void *cancellable, CSecretServiceError *error) {
+    return set_item_property(service, path, "Label", p_g_variant_new_string(label), timeout_ms, cancellable, error);
 }
 
-int csecretservice_item_delete(void *item, void *cancellable, CSecretServiceError *error) {
+int csecretservice_item_delete(void *service, const char *path, void *cancellable, CSecretServiceError *error) {
     GError *failure = NULL;
-    int done = p_secret_item_delete_sync(item, cancellable, &failure);
+    int done = p_secret_service_delete_item_dbus_path_sync(service, path, cancellable, &failure);
     take_error(failure, error);
     return done ? 0 : -1;
 }

@@ -57,26 +57,74 @@ struct LibsecretSession {
         return found
     }
 
-    /// The item at `path`, or nil when it was deleted since the search found it.
-    func openItem(_ path: String) throws -> LibsecretItem? {
-        var failure = CSecretServiceError()
-        let pointer = csecretservice_item_open(service.pointer, path, Int32(timeoutSeconds * 1000), call.cancellable,
-                                               &failure)
-        if failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT { return nil }
-        if failure.kind != CSECRETSERVICE_ERROR_NONE {
-            throw SecretServiceErrors.from(failure, call: "secret_item_new_for_dbus_path_sync",
-                                           collection: collectionName, seconds: timeoutSeconds)
+    /// Confirms with the provider, not a cached property, that the collection is unlocked.
+    ///
+    /// A search alone cannot tell an empty collection from a locked one, and an unlocked
+    /// item proves its collection unlocked; so operations call this only when they found no
+    /// unlocked item, which keeps the round trip off the path of a successful get or set.
+    func requireUnlocked() throws {
+        let locked = try checked("org.freedesktop.DBus.Properties.Get(Locked)") {
+            csecretservice_collection_is_locked(collection.pointer, call.remainingMilliseconds, call.cancellable, $0)
         }
-        guard let reference = GObjectReference(pointer) else { return nil }
-        return LibsecretItem(reference: reference, session: self)
+        if locked != 0 { throw SecretServiceErrors.locked(collectionName) }
+    }
+
+    /// The items at `paths` as the provider reports them now, leaving out any deleted since
+    /// the search found it, each with its secret when `withSecrets` (nil for a locked item).
+    /// All requests go out at once, so this waits about one round trip however many paths.
+    func readItems(_ paths: [String], withSecrets: Bool) throws -> [StoredItem] {
+        var items = [CSecretServiceItem](repeating: CSecretServiceItem(), count: paths.count)
+        try withCStrings(paths) { pathPointers in
+            _ = try checked(withSecrets ? "GetAll(Item) + secret_service_get_secrets_for_dbus_paths" : "GetAll(Item)") {
+                csecretservice_items_read(service.pointer, pathPointers.baseAddress, paths.count, withSecrets ? 1 : 0,
+                                          call.remainingMilliseconds, call.cancellable, &items, $0)
+            }
+        }
+        defer {
+            for index in items.indices { csecretservice_item_free(&items[index]) }
+        }
+        return zip(paths, items).compactMap { path, item in
+            guard item.exists != 0 else { return nil }
+            var attributes: [String: String] = [:]
+            for index in 0..<item.attributes.count {
+                guard let key = item.attributes.keys[index], let value = item.attributes.values[index] else { continue }
+                attributes[String(cString: key)] = String(cString: value)
+            }
+            return StoredItem(path: path, attributes: attributes, label: item.label.map { String(cString: $0) } ?? "",
+                              isLocked: item.locked != 0, secret: item.secret.map(Self.copySecret))
+        }
+    }
+
+    /// The secrets of the items at `paths`, in the same order, in one round trip; nil for an
+    /// item whose secret the provider did not hand out. Each is copied into memory we zero,
+    /// after which libsecret's copy is released with its own wiping free.
+    func loadSecrets(_ paths: [String]) throws -> [SecretBytes?] {
+        var values = [UnsafeMutableRawPointer?](repeating: nil, count: paths.count)
+        defer { values.forEach(csecretservice_value_unref) }
+        try withCStrings(paths) { pathPointers in
+            _ = try checked("secret_service_get_secrets_for_dbus_paths_sync") {
+                csecretservice_secrets_load(service.pointer, pathPointers.baseAddress, &values, paths.count,
+                                            call.cancellable, $0)
+            }
+        }
+        return values.map { $0.map(Self.copySecret) }
+    }
+
+    /// A SecretValue's bytes copied into memory we zero; libsecret's copy is left to its owner.
+    private static func copySecret(_ value: UnsafeMutableRawPointer) -> SecretBytes {
+        var length = 0
+        let bytes = csecretservice_value_bytes(value, &length)
+        return SecretBytes(count: length) { target in
+            if let bytes, length > 0 { target.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: length)) }
+        }
     }
 
     /// Creates an item with exactly `attributes`, `label` and `secret`.
     func createItem(attributes: [String: String], label: String, secret: SecretBytes) throws {
         try withAttributeArrays(attributes) { keys, values, count in
             try secret.withUnsafeBytes { bytes in
-                _ = try checked("secret_item_create_sync") {
-                    csecretservice_item_create(collection.pointer, keys, values, count, label,
+                _ = try checked("secret_service_create_item_dbus_path_sync") {
+                    csecretservice_item_create(service.pointer, collection.objectPath, keys, values, count, label,
                                                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
                                                call.cancellable, $0)
                 }
@@ -84,15 +132,41 @@ struct LibsecretSession {
         }
     }
 
-    /// Loads the secrets of `items` in one round trip.
-    func loadSecrets(_ items: [LibsecretItem]) throws {
-        let pointers: [UnsafeMutableRawPointer?] = items.map { $0.reference.pointer }
-        _ = try pointers.withUnsafeBufferPointer { buffer in
-            try checked("secret_item_load_secrets_sync") {
-                csecretservice_items_load_secrets(buffer.baseAddress, buffer.count, call.cancellable, $0)
+    func setSecret(_ secret: SecretBytes, of item: StoredItem) throws {
+        try secret.withUnsafeBytes { bytes in
+            _ = try checked("org.freedesktop.Secret.Item.SetSecret") {
+                csecretservice_item_set_secret(service.pointer, item.path, bytes.bindMemory(to: UInt8.self).baseAddress,
+                                               bytes.count, call.remainingMilliseconds, call.cancellable, $0)
             }
         }
-        withExtendedLifetime(items) {}
+    }
+
+    func setAttributes(_ attributes: [String: String], of item: StoredItem) throws {
+        try withAttributeArrays(attributes) { keys, values, count in
+            _ = try checked("org.freedesktop.DBus.Properties.Set(Attributes)") {
+                csecretservice_item_set_attributes(service.pointer, item.path, keys, values, count,
+                                                   call.remainingMilliseconds, call.cancellable, $0)
+            }
+        }
+    }
+
+    func setLabel(_ label: String, of item: StoredItem) throws {
+        _ = try checked("org.freedesktop.DBus.Properties.Set(Label)") {
+            csecretservice_item_set_label(service.pointer, item.path, label, call.remainingMilliseconds,
+                                          call.cancellable, $0)
+        }
+    }
+
+    /// Deletes the item; false when it was already gone.
+    func delete(_ item: StoredItem) throws -> Bool {
+        var failure = CSecretServiceError()
+        _ = csecretservice_item_delete(service.pointer, item.path, call.cancellable, &failure)
+        if failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT { return false }
+        if failure.kind != CSECRETSERVICE_ERROR_NONE {
+            throw SecretServiceErrors.from(failure, call: "secret_service_delete_item_dbus_path_sync",
+                                           collection: collectionName, seconds: timeoutSeconds)
+        }
+        return true
     }
 
     /// Passes `attributes` to C as two parallel arrays of C strings, valid during `body`.
@@ -101,98 +175,34 @@ struct LibsecretSession {
         _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int) throws -> Result
     ) throws -> Result {
         let pairs = attributes.sorted { $0.key < $1.key }
-        let keys = pairs.map { UnsafePointer(strdup($0.key)) }
-        let values = pairs.map { UnsafePointer(strdup($0.value)) }
-        defer {
-            for pointer in keys + values { free(UnsafeMutableRawPointer(mutating: pointer)) }
-        }
-        guard !keys.contains(where: { $0 == nil }), !values.contains(where: { $0 == nil }) else {
-            throw KeychainError(errSecAllocate, "Out of memory while passing attributes to libsecret.",
-                                backend: SecretServiceErrors.backend)
-        }
-        return try keys.withUnsafeBufferPointer { keyBuffer in
-            try values.withUnsafeBufferPointer { valueBuffer in
-                try body(keyBuffer.baseAddress, valueBuffer.baseAddress, pairs.count)
+        return try withCStrings(pairs.map(\.key)) { keys in
+            try withCStrings(pairs.map(\.value)) { values in
+                try body(keys.baseAddress, values.baseAddress, pairs.count)
             }
         }
+    }
+
+    /// Passes `strings` to C as an array of C strings, valid during `body`.
+    private func withCStrings<Result>(
+        _ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) throws -> Result
+    ) throws -> Result {
+        let copies = strings.map { UnsafePointer(strdup($0)) }
+        defer { copies.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
+        guard !copies.contains(where: { $0 == nil }) else {
+            throw KeychainError(errSecAllocate, "Out of memory while passing strings to libsecret.",
+                                backend: SecretServiceErrors.backend)
+        }
+        return try copies.withUnsafeBufferPointer(body)
     }
 }
 
-/// One Secret Service item, as opened by a session.
-struct LibsecretItem {
-    let reference: GObjectReference
-    let session: LibsecretSession
-
-    var path: String { reference.objectPath }
-
-    /// All of the item's attributes, ours and anyone else's, as of when it was opened.
-    func attributes() throws -> [String: String] {
-        var strings = CSecretServiceStrings()
-        guard csecretservice_item_attributes(reference.pointer, &strings) == 0 else {
-            throw KeychainError(errSecAllocate, "Out of memory while reading an item's attributes.",
-                                backend: SecretServiceErrors.backend, failedCall: "secret_item_get_attributes")
-        }
-        defer { csecretservice_strings_free(&strings) }
-        var attributes: [String: String] = [:]
-        for index in 0..<strings.count {
-            guard let key = strings.keys[index], let value = strings.values[index] else { continue }
-            attributes[String(cString: key)] = String(cString: value)
-        }
-        return attributes
-    }
-
-    var label: String {
-        guard let text = csecretservice_item_label(reference.pointer) else { return "" }
-        defer { csecretservice_free(text) }
-        return String(cString: text)
-    }
-
-    var isLocked: Bool { csecretservice_item_is_locked(reference.pointer) != 0 }
-
-    /// The secret loaded by `LibsecretSession.loadSecrets`, copied into memory we zero, after
-    /// which libsecret's copy is released with its own wiping free.
-    func loadedSecret() -> SecretBytes? {
-        var bytes: UnsafePointer<UInt8>?
-        var length = 0
-        guard let value = csecretservice_item_secret(reference.pointer, &bytes, &length) else { return nil }
-        defer { csecretservice_value_unref(value) }
-        return SecretBytes(count: length) { target in
-            if let bytes, length > 0 { target.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: length)) }
-        }
-    }
-
-    func setSecret(_ secret: SecretBytes) throws {
-        try secret.withUnsafeBytes { bytes in
-            _ = try session.checked("secret_item_set_secret_sync") {
-                csecretservice_item_set_secret(reference.pointer, bytes.bindMemory(to: UInt8.self).baseAddress,
-                                               bytes.count, session.call.cancellable, $0)
-            }
-        }
-    }
-
-    func setAttributes(_ attributes: [String: String]) throws {
-        try session.withAttributeArrays(attributes) { keys, values, count in
-            _ = try session.checked("secret_item_set_attributes_sync") {
-                csecretservice_item_set_attributes(reference.pointer, keys, values, count, session.call.cancellable, $0)
-            }
-        }
-    }
-
-    func setLabel(_ label: String) throws {
-        _ = try session.checked("secret_item_set_label_sync") {
-            csecretservice_item_set_label(reference.pointer, label, session.call.cancellable, $0)
-        }
-    }
-
-    /// Deletes the item; false when it was already gone.
-    func delete() throws -> Bool {
-        var failure = CSecretServiceError()
-        _ = csecretservice_item_delete(reference.pointer, session.call.cancellable, &failure)
-        if failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT { return false }
-        if failure.kind != CSECRETSERVICE_ERROR_NONE {
-            throw SecretServiceErrors.from(failure, call: "secret_item_delete_sync",
-                                           collection: session.collectionName, seconds: session.timeoutSeconds)
-        }
-        return true
-    }
+/// One Secret Service item as read from the provider: its path, properties and, if it was
+/// asked for and handed out, its secret.
+struct StoredItem {
+    let path: String
+    /// All its attributes, ours and anyone else's.
+    let attributes: [String: String]
+    let label: String
+    let isLocked: Bool
+    let secret: SecretBytes?
 }

@@ -32,8 +32,9 @@ public final class SecretServiceBackend: KeychainBackend {
     public func availability() -> BackendAvailability {
         do {
             let collection = settings.collection
-            let detail = try perform("checking the keyring") { session in
-                "Secret Service keyring '\(collection)' (\(session.collection.objectPath)), unlocked"
+            let detail = try perform("checking the keyring", isReadOnly: true) { session in
+                try session.requireUnlocked()
+                return "Secret Service keyring '\(collection)' (\(session.collection.objectPath)), unlocked"
             }
             return .available(detail)
         } catch let error as KeychainError {
@@ -50,7 +51,7 @@ public final class SecretServiceBackend: KeychainBackend {
     }
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
-        try perform("searching") { session in try SecretServiceOperations.search(query, in: session) }
+        try perform("searching", isReadOnly: true) { session in try SecretServiceOperations.search(query, in: session) }
     }
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
@@ -67,8 +68,9 @@ public final class SecretServiceBackend: KeychainBackend {
     // MARK: - Running calls
 
     /// Loads libsecret, checks for a session bus, takes the write lock if asked, then runs
-    /// `body` on the worker with a prepared, unlocked collection; all within the timeout.
-    private func perform<Value: Sendable>(_ what: String, holdingWriteLock: Bool = false,
+    /// `body` on the worker with a prepared collection; all within the timeout. A read-only
+    /// `body` is run once more on a fresh connection when the kept one turns out to be dead.
+    private func perform<Value: Sendable>(_ what: String, holdingWriteLock: Bool = false, isReadOnly: Bool = false,
                                           _ body: @escaping @Sendable (LibsecretSession) throws -> Value) throws -> Value {
         let seconds = try settings.timeout.get()
         let deadline = DispatchTime.now() + seconds
@@ -83,11 +85,20 @@ public final class SecretServiceBackend: KeychainBackend {
             // The lock travels with the job, so that it is held until the job really ends even
             // if its caller stopped waiting.
             try withExtendedLifetime(lock) {
+                let reusing = connection.isOpen
                 do {
                     return try body(try connection.prepare(call))
                 } catch let error as KeychainError where error.status == errSecNotAvailable && DispatchTime.now() < call.deadline {
-                    // The bus or provider went away mid-call: start afresh next time.
+                    // The bus or provider went away since the last call, or mid-call: start afresh.
                     connection.reset()
+                    // No round trip checks a kept connection up front (that would slow every
+                    // call), so its first use is what finds it dead. A read is safe to repeat
+                    // at once; a write is not, since it may have taken effect.
+                    guard isReadOnly && reusing else { throw error }
+                    return try body(try connection.prepare(call))
+                } catch let error as KeychainError where error.status == errSecInteractionNotAllowed {
+                    // A locked or vanished collection: it may be back as a new object later.
+                    connection.forgetCollection()
                     throw error
                 }
             }

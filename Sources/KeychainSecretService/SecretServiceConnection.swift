@@ -25,11 +25,16 @@ final class SecretServiceConnection: @unchecked Sendable {
 
     private var timeoutMilliseconds: Int32 { Int32(clamping: Int(timeoutSeconds * 1000)) }
 
-    /// A session on the collection, which the provider has just confirmed is unlocked.
+    /// Whether a connection from an earlier call is kept, which the provider may have dropped
+    /// since without this process noticing before its next round trip.
+    var isOpen: Bool { service != nil }
+
+    /// A session on the collection, opening the connection and looking the collection up
+    /// unless an earlier call did. Makes no round trip when both are kept.
     ///
-    /// Never prompts: a locked or missing collection is `errSecInteractionNotAllowed`, because
-    /// unlocking or creating one would need a password prompt. The lock state is asked anew on
-    /// every call, since a keyring can be locked at any time.
+    /// Never prompts: a missing collection is `errSecInteractionNotAllowed`, because creating
+    /// one would need a password prompt. Whether the collection is locked is left to the
+    /// operations (`LibsecretSession.requireUnlocked`), which learn it from the items they read.
     func prepare(_ call: LibsecretCall) throws -> LibsecretSession {
         do {
             return try openSession(call)
@@ -41,10 +46,15 @@ final class SecretServiceConnection: @unchecked Sendable {
             reset()
             return try openSession(call)
         } catch let error as KeychainError {
-            // The collection may have been deleted and recreated: look it up again next time.
-            collection = nil
+            forgetCollection()
             throw error
         }
+    }
+
+    /// Makes the next call look the collection up again: it may have been deleted and
+    /// recreated, or its alias pointed elsewhere.
+    func forgetCollection() {
+        collection = nil
     }
 
     /// Forgets the connection, so the next call opens a new one.
@@ -58,13 +68,8 @@ final class SecretServiceConnection: @unchecked Sendable {
         self.service = service
         let collection = try self.collection ?? openCollection(service, call)
         self.collection = collection
-        let session = LibsecretSession(service: service, collection: collection, call: call,
-                                       collectionName: settings.collection, timeoutSeconds: timeoutSeconds)
-        let locked = try session.checked("org.freedesktop.DBus.Properties.Get(Locked)") {
-            csecretservice_collection_is_locked(collection.pointer, call.remainingMilliseconds, call.cancellable, $0)
-        }
-        if locked != 0 { throw SecretServiceErrors.locked(settings.collection) }
-        return session
+        return LibsecretSession(service: service, collection: collection, call: call,
+                                collectionName: settings.collection, timeoutSeconds: timeoutSeconds)
     }
 
     private func openService(_ call: LibsecretCall) throws -> GObjectReference {

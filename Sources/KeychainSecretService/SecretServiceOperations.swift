@@ -6,46 +6,54 @@ import KeychainCore
 enum SecretServiceOperations {
     /// A stored item matching a query, with what is needed to change it.
     struct Match {
-        let handle: LibsecretItem
-        let path: String
-        /// All its Secret Service attributes, other programs' included.
-        let stored: [String: String]
-        let label: String
+        let stored: StoredItem
         let isOurs: Bool
         let item: KeychainItem
     }
 
-    /// Every item matching `query` (its limit ignored), in primary-key order, without secrets.
+    /// Every item matching `query` (its limit ignored), in primary-key order. When the query
+    /// includes secrets and no more items were found than its limit, they come with their
+    /// secrets, fetched in the same round trip as their properties.
+    ///
+    /// Costs a search and about one more round trip. When no unlocked item turned up, the
+    /// collection's lock state is asked too, so that a locked keyring is never reported as
+    /// holding nothing (nor written to, which would prompt).
     static func matches(_ query: ItemQuery, in session: LibsecretSession) throws -> [Match] {
         let search = SecretServiceAttributeMapping.searchAttributes(for: query)
+        let paths = try session.search(search.attributes)
+        // Beyond the limit some items will be dropped, and their secrets would be read for nothing.
+        let withSecrets = query.includeSecrets && paths.count <= (query.limit.maximum ?? Int.max)
         var found: [Match] = []
-        for path in try session.search(search.attributes) {
-            guard let handle = try session.openItem(path) else { continue }
-            let stored = try handle.attributes()
-            let label = handle.label
-            guard let attributes = try SecretServiceAttributeMapping.decode(stored, label: label, as: query.itemClass)
+        var sawUnlockedItem = false
+        for stored in try session.readItems(paths, withSecrets: withSecrets) {
+            sawUnlockedItem = sawUnlockedItem || !stored.isLocked
+            guard let attributes = try SecretServiceAttributeMapping.decode(stored.attributes, label: stored.label,
+                                                                            as: query.itemClass)
             else { continue }
             let item = KeychainItem(itemClass: query.itemClass, attributes: attributes)
             guard query.matches(item) else { continue }
-            found.append(Match(handle: handle, path: path, stored: stored, label: label,
-                               isOurs: SecretServiceAttributeMapping.isOurs(stored, query.itemClass), item: item))
+            found.append(Match(stored: stored, isOurs: SecretServiceAttributeMapping.isOurs(stored.attributes, query.itemClass),
+                               item: item))
         }
+        if !sawUnlockedItem { try session.requireUnlocked() }
         // Several items can share a primary key when another program wrote them; the path
         // keeps their order stable.
-        return found.sorted { ($0.item.primaryKey, $0.path) < ($1.item.primaryKey, $1.path) }
+        return found.sorted { ($0.item.primaryKey, $0.stored.path) < ($1.item.primaryKey, $1.stored.path) }
     }
 
     static func search(_ query: ItemQuery, in session: LibsecretSession) throws -> [KeychainItem] {
         var found = try matches(query, in: session)
         if let maximum = query.limit.maximum, found.count > maximum { found.removeLast(found.count - maximum) }
         guard query.includeSecrets, !found.isEmpty else { return found.map(\.item) }
-        if found.contains(where: { $0.handle.isLocked }) { throw SecretServiceErrors.locked(session.collectionName) }
-        try session.loadSecrets(found.map(\.handle))
-        return try found.map { match in
-            guard let secret = match.handle.loadedSecret() else {
+        if found.contains(where: { $0.stored.isLocked }) { throw SecretServiceErrors.locked(session.collectionName) }
+        let secrets = found.allSatisfy { $0.stored.secret != nil }
+            ? found.map(\.stored.secret)
+            : try session.loadSecrets(found.map(\.stored.path))
+        return try zip(found, secrets).map { match, secret in
+            guard let secret else {
                 throw KeychainError(errSecInteractionNotAllowed,
                     "The Secret Service did not hand out the secret of the item with \(match.item.primaryKey.readableName); its keyring may have been locked meanwhile. \(SecretServiceErrors.unlockAdvice)",
-                    backend: SecretServiceErrors.backend, failedCall: "secret_item_get_secret")
+                    backend: SecretServiceErrors.backend, failedCall: "secret_service_get_secrets_for_dbus_paths")
             }
             return KeychainItem(itemClass: match.item.itemClass, attributes: match.item.attributes, secret: secret)
         }
@@ -67,18 +75,19 @@ enum SecretServiceOperations {
         everyMatch.includeSecrets = false
         let matched = try matches(everyMatch, in: session)
         let plan = try UpdatePlan(matched: matched.map(\.item), changes: changes)
-        let matchedPaths = Set(matched.map(\.path))
+        let matchedPaths = Set(matched.map(\.stored.path))
         for key in plan.keysNeedingVacancy {
-            let occupied = try matches(ItemQuery(primaryKey: key), in: session).contains { !matchedPaths.contains($0.path) }
+            let occupied = try matches(ItemQuery(primaryKey: key), in: session).contains { !matchedPaths.contains($0.stored.path) }
             if occupied { throw KeychainError.duplicate("The update would collide with the item with \(key.readableName).") }
         }
         for (match, change) in zip(matched, plan.changes) {
-            if let secret = changes.secret { try match.handle.setSecret(secret) }
-            let stored = SecretServiceAttributeMapping.attributes(replacingIn: match.stored, itemClass: match.item.itemClass,
-                                                                  with: change.new.attributes, isOurs: match.isOurs)
-            if stored != match.stored { try match.handle.setAttributes(stored) }
+            if let secret = changes.secret { try session.setSecret(secret, of: match.stored) }
+            let attributes = SecretServiceAttributeMapping.attributes(
+                replacingIn: match.stored.attributes, itemClass: match.item.itemClass, with: change.new.attributes,
+                isOurs: match.isOurs)
+            if attributes != match.stored.attributes { try session.setAttributes(attributes, of: match.stored) }
             let label = newLabel(of: match, after: change.new, changes: changes)
-            if label != match.label { try match.handle.setLabel(label) }
+            if label != match.stored.label { try session.setLabel(label, of: match.stored) }
         }
         return plan.changes.count
     }
@@ -88,7 +97,7 @@ enum SecretServiceOperations {
         everyMatch.limit = .all
         everyMatch.includeSecrets = false
         var deleted = 0
-        for match in try matches(everyMatch, in: session) where try match.handle.delete() { deleted += 1 }
+        for match in try matches(everyMatch, in: session) where try session.delete(match.stored) { deleted += 1 }
         return deleted
     }
 
@@ -99,6 +108,6 @@ enum SecretServiceOperations {
         if match.isOurs && match.item.attributes[.label] == nil {
             return SecretServiceAttributeMapping.defaultLabel(updated.itemClass, updated.attributes)
         }
-        return match.label
+        return match.stored.label
     }
 }

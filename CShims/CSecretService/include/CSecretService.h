@@ -84,39 +84,60 @@ char **csecretservice_collection_search(void *collection, const char *const *key
                                         size_t count, void *cancellable, CSecretServiceError *error);
 void csecretservice_strv_free(char **strings);
 
-/// The item at `path`, or NULL with the error (NO_SUCH_OBJECT when it has just been deleted).
-void *csecretservice_item_open(void *service, const char *path, int timeout_ms, void *cancellable,
-                               CSecretServiceError *error);
-/// The item's attributes as of when it was opened. Returns 0, or -1 when out of memory.
-int csecretservice_item_attributes(void *item, CSecretServiceStrings *out);
-void csecretservice_strings_free(CSecretServiceStrings *strings);
-/// The item's label, or NULL; free with csecretservice_free.
-char *csecretservice_item_label(void *item);
-int csecretservice_item_is_locked(void *item);
-uint64_t csecretservice_item_created(void *item);
-uint64_t csecretservice_item_modified(void *item);
-void csecretservice_free(void *memory);
+// Items are addressed by their object path (as returned by csecretservice_collection_search);
+// each call waits for one round trip. A write to an item deleted meanwhile fails with
+// NO_SUCH_OBJECT; a read reports it as not existing.
 
-/// Loads the secrets of `count` items in one call. 0, or -1 with the error.
-int csecretservice_items_load_secrets(void *const *items, size_t count, void *cancellable, CSecretServiceError *error);
-/// The loaded secret of `item` (a SecretValue reference), pointing `bytes`/`length` into
-/// libsecret's non-pageable memory; NULL when no secret is loaded. Release it with
-/// csecretservice_value_unref, which wipes that memory.
-void *csecretservice_item_secret(void *item, const unsigned char **bytes, size_t *length);
+/// One item's properties as the provider reports them now, and perhaps its secret.
+typedef struct CSecretServiceItem {
+    /// 0 when the item was deleted since the search found it; everything else is then empty.
+    int exists;
+    /// All its attributes, other programs' included.
+    CSecretServiceStrings attributes;
+    char *label;
+    int locked;
+    /// Its secret when asked for and handed out (not for a locked item): a SecretValue
+    /// reference in libsecret's non-pageable memory, read with csecretservice_value_bytes.
+    void *secret;
+} CSecretServiceItem;
+
+/// Reads the `count` items at `paths` into `items`, and their secrets too when `with_secrets`.
+/// All requests are in flight at once (a Properties.GetAll per item, one GetSecrets for all),
+/// so the caller waits about one round trip, not one per request. Free each item with
+/// csecretservice_item_free. 0, or -1 with the first error (the items are then freed already).
+int csecretservice_items_read(void *service, const char *const *paths, size_t count, int with_secrets,
+                              int timeout_ms, void *cancellable, CSecretServiceItem *items,
+                              CSecretServiceError *error);
+/// Frees what `item` holds; its secret is released with libsecret's wiping free.
+void csecretservice_item_free(CSecretServiceItem *item);
+void csecretservice_strings_free(CSecretServiceStrings *strings);
+
+/// Loads the secrets of the items at `count` paths with one GetSecrets call. `values[i]` is the
+/// secret of `paths[i]` (a SecretValue reference in libsecret's non-pageable memory), or NULL
+/// when the provider handed out none (a locked or vanished item). Release each with
+/// csecretservice_value_unref, which wipes that memory. 0, or -1 with the error.
+int csecretservice_secrets_load(void *service, const char *const *paths, void **values, size_t count,
+                                void *cancellable, CSecretServiceError *error);
+/// The bytes of a SecretValue, valid while it is held.
+const unsigned char *csecretservice_value_bytes(void *value, size_t *length);
 void csecretservice_value_unref(void *value);
 
-/// Creates an item in `collection` with exactly these attributes, `label`, and the secret
-/// (copied into libsecret's memory as application/octet-stream). 0, or -1 with the error.
-int csecretservice_item_create(void *collection, const char *const *keys, const char *const *values, size_t count,
-                               const char *label, const unsigned char *secret, size_t length, void *cancellable,
+/// Creates an item in the collection at `collection_path` with exactly these attributes,
+/// `label`, and the secret (copied into libsecret's memory as application/octet-stream).
+/// 0, or -1 with the error.
+int csecretservice_item_create(void *service, const char *collection_path, const char *const *keys,
+                               const char *const *values, size_t count, const char *label,
+                               const unsigned char *secret, size_t length, void *cancellable,
                                CSecretServiceError *error);
-int csecretservice_item_set_secret(void *item, const unsigned char *secret, size_t length, void *cancellable,
-                                   CSecretServiceError *error);
+int csecretservice_item_set_secret(void *service, const char *path, const unsigned char *secret, size_t length,
+                                   int timeout_ms, void *cancellable, CSecretServiceError *error);
 /// Replaces all of the item's attributes with these. 0, or -1 with the error.
-int csecretservice_item_set_attributes(void *item, const char *const *keys, const char *const *values, size_t count,
-                                       void *cancellable, CSecretServiceError *error);
-int csecretservice_item_set_label(void *item, const char *label, void *cancellable, CSecretServiceError *error);
-int csecretservice_item_delete(void *item, void *cancellable, CSecretServiceError *error);
+int csecretservice_item_set_attributes(void *service, const char *path, const char *const *keys,
+                                       const char *const *values, size_t count, int timeout_ms, void *cancellable,
+                                       CSecretServiceError *error);
+int csecretservice_item_set_label(void *service, const char *path, const char *label, int timeout_ms,
+                                  void *cancellable, CSecretServiceError *error);
+int csecretservice_item_delete(void *service, const char *path, void *cancellable, CSecretServiceError *error);
 
 // --- libsecret's one-call password functions ---------------------------------------------------
 // secret_password_storev_sync / secret_password_lookupv_sync with no schema and the attributes
