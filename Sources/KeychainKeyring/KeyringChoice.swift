@@ -13,7 +13,9 @@ public enum KeyringChoice: String, CaseIterable, Sendable {
     case persistent
     /// The user keyring: shared by every process of the user while any of them runs.
     case user
-    /// The session keyring: shared by the processes of one login session.
+    /// The session keyring: shared by the processes of one login session. The kernel keeps it
+    /// per thread: a thread that has given itself a new session keyring (`add_key` on
+    /// `KEY_SPEC_SESSION_KEYRING` in a process without one does) stores its items there.
     case session
 }
 

@@ -14,10 +14,52 @@ struct TaggedItemsMarkerTests {
     let kernel = KernelKeys()
 
     /// Runs `body` with a backend storing items in a new, empty keyring, removed afterwards.
+    ///
+    /// The keyring is added to the session keyring by its serial, looked up without "create".
+    /// Naming `KEY_SPEC_SESSION_KEYRING` in `add_key` would, on a thread that has no session
+    /// keyring of its own (a process started outside a login session, as under Docker), give
+    /// that thread a new, private session keyring: the kernel keeps session keyrings per
+    /// thread. The test's other threads would not possess its keyring, and the pool thread
+    /// would keep that private keyring for every later test, so that a session-keyring
+    /// conformance case spread over several pool threads stored its items in different
+    /// keyrings and found only some of them.
     func withOwnKeyring(_ body: (KernelKeyringBackend, key_serial_t) throws -> Void) throws {
-        let keyring = try kernel.addKeyring(uniqueService("marker-store"), to: KEY_SPEC_SESSION_KEYRING)
-        defer { try? kernel.unlink(keyring, from: KEY_SPEC_SESSION_KEYRING) }
+        let session = try kernel.serial(of: KEY_SPEC_SESSION_KEYRING, create: false)
+        let keyring = try kernel.addKeyring(uniqueService("marker-store"), to: session)
+        defer { try? kernel.unlink(keyring, from: session) }
         try body(KernelKeyringBackend(testingIn: keyring), keyring)
+    }
+
+    /// The keyring `withOwnKeyring` makes, on one thread, is in the session keyring that a
+    /// thread which did not make it sees, and that thread's backend stores items there too.
+    @Test func theOwnKeyringIsInTheSessionKeyringOtherThreadsSee() throws {
+        let handOver = KeyringHandOver()
+        let owner = Thread {
+            do {
+                try withOwnKeyring { _, keyring in
+                    handOver.publish(keyring)
+                    handOver.waitUntilChecked()
+                }
+            } catch {
+                handOver.fail("making the keyring failed: \(error)")
+            }
+            handOver.finish()
+        }
+        owner.start()
+        defer { handOver.markChecked(); handOver.waitUntilFinished() }
+        guard let keyring = handOver.waitForKeyring() else {
+            Issue.record(Comment(rawValue: handOver.failures.joined(separator: "; ")))
+            return
+        }
+        // This thread was started before the keyring was made, so it shares nothing with its maker.
+        let session = try kernel.serial(of: KEY_SPEC_SESSION_KEYRING, create: false)
+        #expect(try kernel.contents(of: session).contains(keyring),
+                "the test's keyring went to a session keyring of its maker's thread alone")
+        let service = uniqueService("shared")
+        let backend = KernelKeyringBackend(keyring: .session)
+        try backend.add(genericItem(service, "acct", Data("s".utf8)))
+        defer { _ = try? backend.delete(byServiceAndAccount(service)) }
+        #expect(try backend.search(byServiceAndAccount(service)).count == 1)
     }
 
     func byServiceAndAccount(_ service: String, secrets: Bool = false) -> ItemQuery {
@@ -177,6 +219,42 @@ private final class RaceState: @unchecked Sendable {
 
     func waitUntilRunning() { wait { self.running > 0 } }
     func waitUntilFinished() { wait { self.finished > 0 } }
+
+    private func wait(_ condition: () -> Bool) {
+        lock.lock(); defer { lock.unlock() }
+        while !condition() { lock.wait() }
+    }
+}
+
+/// Hands the keyring one thread made to the thread that checks it, and holds the maker until
+/// the check is done.
+private final class KeyringHandOver: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var keyring: key_serial_t?
+    private var checked = false
+    private var finished = false
+    private(set) var failures: [String] = []
+
+    func publish(_ serial: key_serial_t) { update { keyring = serial } }
+    func fail(_ message: String) { update { failures.append(message) } }
+    func markChecked() { update { checked = true } }
+    func finish() { update { finished = true } }
+
+    /// The keyring made, or nil when making it failed.
+    func waitForKeyring() -> key_serial_t? {
+        wait { self.keyring != nil || self.finished }
+        lock.lock(); defer { lock.unlock() }
+        return keyring
+    }
+
+    func waitUntilChecked() { wait { self.checked } }
+    func waitUntilFinished() { wait { self.finished } }
+
+    private func update(_ change: () -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        change()
+        lock.broadcast()
+    }
 
     private func wait(_ condition: () -> Bool) {
         lock.lock(); defer { lock.unlock() }
