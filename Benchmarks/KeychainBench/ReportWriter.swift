@@ -47,7 +47,8 @@ enum ReportWriter {
     static func writeSVG(_ results: [BenchmarkResult], to path: String) throws {
         let bars = results
         let barWidth = 14.0, gap = 10.0, left = 70.0, top = 30.0, plotHeight = 300.0
-        let width = left + Double(bars.count) * (2 * barWidth + gap) + 20
+        // The right margin leaves room for the last labels, which slant to the right.
+        let width = left + Double(bars.count) * (2 * barWidth + gap) + 160
         let values = bars.flatMap { [$0.p50Microseconds, $0.baselineP50Microseconds ?? $0.p50Microseconds] }.filter { $0 > 0 }
         let lowDecade = floor(log10(values.min() ?? 1)), highDecade = ceil(log10(values.max() ?? 10))
         let span = max(highDecade - lowDecade, 1)
