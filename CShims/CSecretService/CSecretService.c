@@ -668,11 +668,16 @@ int csecretservice_item_delete(void *service, const char *path, void *cancellabl
 
 // --- libsecret's one-call password functions, for the benchmark's baseline ---------------------
 
-int csecretservice_password_store(const char *service, const char *account, const char *password,
-                                  CSecretServiceError *error) {
+/// The attributes Python keyring and secret-tool name a password by.
+static void *service_and_username(const char *service, const char *account) {
     const char *keys[2] = {"service", "username"};
     const char *values[2] = {service, account};
-    void *table = attribute_table(keys, values, 2);
+    return attribute_table(keys, values, 2);
+}
+
+int csecretservice_password_store(const char *service, const char *account, const char *password,
+                                  CSecretServiceError *error) {
+    void *table = service_and_username(service, account);
     GError *failure = NULL;
     int stored = p_secret_password_storev_sync(NULL, table, NULL, "keychain-bench baseline", password, NULL, &failure);
     p_g_hash_table_unref(table);
@@ -681,9 +686,7 @@ int csecretservice_password_store(const char *service, const char *account, cons
 }
 
 char *csecretservice_password_lookup(const char *service, const char *account, CSecretServiceError *error) {
-    const char *keys[2] = {"service", "username"};
-    const char *values[2] = {service, account};
-    void *table = attribute_table(keys, values, 2);
+    void *table = service_and_username(service, account);
     GError *failure = NULL;
     char *password = p_secret_password_lookupv_sync(NULL, table, NULL, &failure);
     p_g_hash_table_unref(table);
