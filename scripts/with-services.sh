@@ -18,7 +18,9 @@ if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
     chmod 700 "$XDG_RUNTIME_DIR"
     export LINUX_KEYCHAIN_IN_SERVICES=1
     # Keep the trap's scratch cleanup: run the inner part as a child, not with exec.
-    dbus-run-session -- "$0" "$@"
+    # dbus-daemon warns that an unprivileged container cannot raise its file limit; that is
+    # harmless noise, so it is the one line filtered from stderr.
+    dbus-run-session -- "$0" "$@" 2> >(grep --line-buffered -v "Failed to set fd limit" >&2)
     exit $?
 fi
 
