@@ -1,7 +1,8 @@
 import Foundation
 
-/// A child process running the `keychain` CLI, started at init; for tests that need a second
-/// process. The backend's settings come from this process's environment plus `environment`.
+/// A child process, started at init: the `keychain` CLI for tests that need a second process,
+/// or any other tool a test drives (`keyctl`, `mount`, ...). Its environment is this
+/// process's plus `environment`.
 public final class KeychainCLIProcess: @unchecked Sendable {
     public struct Result: Sendable {
         public let status: Int32

@@ -37,16 +37,8 @@ struct CLIStore {
 /// Runs a helper program (mount, dd, ...) to completion; returns its status and combined output.
 @discardableResult
 func runTool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    let result = try KeychainCLIProcess.run(executable, arguments)
+    return (result.status, result.outputText + result.errorText)
 }
 
 /// A tmpfs of `size` mounted at a new directory under `parent`, unmounted on release.

@@ -54,18 +54,9 @@ struct KeyringCLITests {
         // own session keyring untouched.
         let description = "linux-keychain:genp:\(service.replacingOccurrences(of: ":", with: "%3A")):bob@example.org"
         let script = #"keyctl get_persistent @s >/dev/null && key=$(keyctl search @s user "$1") && keyctl pipe "$key""#
-        let keyctl = Process()
-        keyctl.executableURL = URL(fileURLWithPath: "/usr/bin/keyctl")
-        keyctl.arguments = ["session", "-", "/bin/sh", "-c", script, "sh", description]
-        let output = Pipe()
-        let errors = Pipe()
-        keyctl.standardOutput = output
-        keyctl.standardError = errors
-        try keyctl.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        keyctl.waitUntilExit()
-        #expect(keyctl.terminationStatus == 0, "keyctl failed: \(errorText)")
+        let keyctl = try KeychainCLIProcess.run("/usr/bin/keyctl", ["session", "-", "/bin/sh", "-c", script, "sh", description])
+        let printed = keyctl.output
+        #expect(keyctl.status == 0, "keyctl failed: \(keyctl.errorText)")
         #expect(printed == secret, "keyctl pipe printed \(printed.count) bytes instead of the \(secret.count) stored")
     }
 
