@@ -2,28 +2,37 @@ import Foundation
 import LinuxKeychain
 
 /// `keychain backends`: every registered backend, whether it is usable here and why not, and
-/// what `auto` (or the current selection) resolves to.
+/// what `auto` (or the current selection) resolves to. Exits `CLIStatus.unavailable` when no
+/// backend the command can use is usable, so a script can test for a working store.
 enum BackendReport {
-    static func print(selection: String?) {
+    static func run(_ parsed: ParsedCommand) throws {
         let registry = KeychainBackendRegistry.withBuiltIns
         var lines: [String] = []
+        var anyUsable = false
         let width = registry.names.map(\.count).max() ?? 8
         for name in registry.names {
             guard let backend = try? registry.backend(named: name) else { continue }
             let availability = backend.availability()
-            let state = availability.isAvailable ? "usable     " : "not usable "
-            let automatic = registry.automaticNames.contains(name) ? "" : " [never chosen by auto]"
-            lines.append("\(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(state) \(availability.explanation)\(automatic)")
+            let refused = name == MemoryBackend.backendName
+            let state = refused ? "refused    " : availability.isAvailable ? "usable     " : "not usable "
+            let explanation = refused ? "keeps secrets only inside one process; programs may use it, this command may not"
+                                      : availability.explanation
+            let automatic = registry.automaticNames.contains(name) || refused ? "" : " [never chosen by auto]"
+            anyUsable = anyUsable || (availability.isAvailable && !refused)
+            lines.append("\(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(state) \(explanation)\(automatic)")
         }
         switch registry.automaticChoice() {
         case .success(let backend): lines.append("auto picks: \(backend.name)")
         case .failure(let error): lines.append("auto picks: nothing (\(error.message))")
         }
-        if let selection {
+        if let selection = parsed.backendName {
             lines.append("--backend selects: \(selection)")
         } else if let variable = ProcessInfo.processInfo.environment[KeychainBackendRegistry.selectionVariable], !variable.isEmpty {
             lines.append("\(KeychainBackendRegistry.selectionVariable) selects: \(variable)")
         }
         Terminal.write(lines.joined(separator: "\n") + "\n")
+        if !anyUsable {
+            throw KeychainError(errSecNotAvailable, "no backend is usable here; see the reasons above")
+        }
     }
 }

@@ -1,48 +1,126 @@
 import Foundation
 import LinuxKeychain
 
-/// `keychain list`: names, labels and dates of items, never their secrets.
+/// What `list` and `search` print: names, labels and dates of items, never their secrets.
+///
+/// Both classes appear, generic passwords first, each in the store's order (creation order).
+/// The table's columns and the JSON fields are declared once below; a new column is one line.
 struct ItemListing {
-    struct Row: Codable {
-        let service: String
-        let account: String
-        let label: String?
-        let modified: String?
+    /// One column of the table.
+    struct Column: Sendable {
+        let header: String
+        let value: @Sendable (KeychainItem) -> String?
     }
 
-    let rows: [Row]
+    static let columns: [Column] = [
+        Column(header: "CLASS") { $0.itemClass == .genericPassword ? "generic" : "internet" },
+        Column(header: "SERVICE/SERVER") { item in
+            item.itemClass == .genericPassword ? item.attributes.string(.service) : internetLocation(item.attributes)
+        },
+        Column(header: "ACCOUNT") { $0.attributes.string(.account) },
+        Column(header: "LABEL") { $0.attributes.string(.label) },
+        Column(header: "MODIFIED") { date(.modificationDate, in: $0.attributes) },
+    ]
 
-    init(items: [KeychainItem]) {
-        let formatter = ISO8601DateFormatter()
-        rows = items.map { item in
-            let attributes = item.attributes
-            var modified: String?
-            if case .date(let date)? = attributes[.modificationDate] { modified = formatter.string(from: date) }
-            return Row(service: attributes.string(.service) ?? "", account: attributes.string(.account) ?? "",
-                       label: attributes.string(.label), modified: modified)
-        }.sorted { ($0.service, $0.account) < ($1.service, $1.account) }
+    let items: [KeychainItem]
+
+    /// Every item of either class matching `constraints` (an attribute that one class lacks,
+    /// such as `service`, leaves out the other class).
+    static func search(_ constraints: [ItemClass: ItemAttributes], in operations: KeychainOperations) throws -> ItemListing {
+        var items: [KeychainItem] = []
+        for itemClass in ItemClass.allCases {
+            guard let classConstraints = constraints[itemClass] else { continue }
+            let query = ItemQuery(itemClass: itemClass, constraints: classConstraints, limit: .all,
+                                  matchesAnySynchronizable: true, includesOtherProgramsItems: true)
+            do {
+                items += try operations.search(query)
+            } catch KeychainError.itemNotFound {
+                continue
+            }
+        }
+        return ItemListing(items: items)
     }
 
     func print(json: Bool) {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = (try? encoder.encode(rows)) ?? Data("[]".utf8)
-            Terminal.write(String(decoding: data, as: UTF8.self) + "\n")
+            Terminal.write(jsonText() + "\n")
             return
         }
-        guard !rows.isEmpty else { return }
-        let header = Row(service: "SERVICE", account: "ACCOUNT", label: "LABEL", modified: "MODIFIED")
-        let table = [header] + rows
-        let serviceWidth = table.map(\.service.count).max()!
-        let accountWidth = table.map(\.account.count).max()!
-        let labelWidth = table.map { ($0.label ?? "-").count }.max()!
-        let lines = table.map { row in
-            [row.service.padding(toLength: serviceWidth, withPad: " ", startingAt: 0),
-             row.account.padding(toLength: accountWidth, withPad: " ", startingAt: 0),
-             (row.label ?? "-").padding(toLength: labelWidth, withPad: " ", startingAt: 0),
-             row.modified ?? "-"].joined(separator: "  ")
+        guard !items.isEmpty else { return }
+        let cells = [Self.columns.map(\.header)] + items.map { item in Self.columns.map { $0.value(item) ?? "-" } }
+        let widths = Self.columns.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
+        let lines = cells.map { row in
+            zip(row, widths).enumerated().map { index, cell in
+                index == row.count - 1 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
         }
         Terminal.write(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// An array of objects, one per item: `class`, every attribute `AttributeName` knows that
+    /// the item has, and `created`/`modified` in ISO 8601.
+    private func jsonText() -> String {
+        let objects: [[String: Any]] = items.map { item in
+            var object: [String: Any] = ["class": item.itemClass == .genericPassword ? "generic" : "internet"]
+            for name in AttributeName.all {
+                guard let text = name.text(in: item.attributes) else { continue }
+                object[name.name] = name.key == .port ? Int(text) ?? text : text
+            }
+            if let created = Self.date(.creationDate, in: item.attributes) { object["created"] = created }
+            if let modified = Self.date(.modificationDate, in: item.attributes) { object["modified"] = modified }
+            return object
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `https://example.com:8443/path`, or as much of it as the item has.
+    private static func internetLocation(_ attributes: ItemAttributes) -> String {
+        var text = attributes.string(.server) ?? ""
+        if let code = attributes.string(.protocol), !code.isEmpty { text = ProtocolNames.name(for: code) + "://" + text }
+        if case .integer(let port)? = attributes[.port], port != 0 { text += ":\(port)" }
+        if let path = attributes.string(.path), !path.isEmpty { text += path.hasPrefix("/") ? path : "/" + path }
+        return text
+    }
+
+    private static func date(_ key: AttributeKey, in attributes: ItemAttributes) -> String? {
+        guard case .date(let date)? = attributes[key] else { return nil }
+        return ISO8601DateFormatter().string(from: date)
+    }
+}
+
+/// `list [SERVICE]` and `search NAME VALUE...`.
+enum ListCommands {
+    static func list(_ parsed: ParsedCommand) throws {
+        var constraints: [ItemClass: ItemAttributes] = [.genericPassword: ItemAttributes(), .internetPassword: ItemAttributes()]
+        if let service = parsed.operands.first {
+            constraints[.genericPassword]?[.service] = .string(service)
+            constraints[.internetPassword]?[.server] = .string(service)
+        }
+        try ItemListing.search(constraints, in: try BackendChoice.operations(parsed)).print(json: parsed.has(.json))
+    }
+
+    static func search(_ parsed: ParsedCommand) throws {
+        guard parsed.operands.count % 2 == 0 else {
+            throw UsageError("search takes NAME VALUE pairs; '\(parsed.operands.last!)' has no value", command: "search")
+        }
+        var attributes = ItemAttributes()
+        for index in stride(from: 0, to: parsed.operands.count, by: 2) {
+            let word = parsed.operands[index]
+            guard let name = AttributeName.named(word) else {
+                let known = AttributeName.all.map(\.name).joined(separator: ", ")
+                throw UsageError("search knows no attribute '\(word)'; use one of \(known)", command: "search")
+            }
+            attributes[name.key] = try name.value(parsing: parsed.operands[index + 1])
+        }
+        var constraints: [ItemClass: ItemAttributes] = [:]
+        for itemClass in ItemClass.allCases {
+            // An attribute the class does not have (service on an internet password) rules it out.
+            let internetOnly: [AttributeKey] = [.server, .protocol, .port, .path, .securityDomain]
+            let absent: [AttributeKey] = itemClass == .genericPassword ? internetOnly : [.service]
+            if attributes.contains(where: { absent.contains($0.key) }) { continue }
+            constraints[itemClass] = attributes
+        }
+        try ItemListing.search(constraints, in: try BackendChoice.operations(parsed)).print(json: parsed.has(.json))
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 import LinuxKeychain
 
 // The `keychain` command: secret-tool / Python keyring style access to LinuxKeychain.
-// Every failure ends here as one line on stderr and a documented exit status.
+// Every failure ends here as one line on stderr (plus a hint for usage errors) and a
+// documented exit status; help and the version go to stdout with status 0.
 // Before anything can hold a secret: no core dumps, no ptrace or /proc/PID/mem reads by other
 // processes of the same user.
 if CPrctl_makeNonDumpable() != 0 {
@@ -11,20 +12,20 @@ if CPrctl_makeNonDumpable() != 0 {
                   status: CLIStatus.failure)
 }
 
-let invocation: Invocation
 do {
-    invocation = try Invocation(parsing: Array(CommandLine.arguments.dropFirst()))
-} catch let usage as UsageError {
-    Terminal.fail(usage.message + "\n\n" + Invocation.usage, status: CLIStatus.usage)
-}
-
-do {
-    try invocation.command.run(backendName: invocation.backendName)
+    switch try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst())) {
+    case .help(let spec):
+        Terminal.write(spec.map(HelpText.help(for:)) ?? HelpText.overview)
+    case .version:
+        Terminal.write("keychain \(KeychainVersion.current)\n")
+    case .run(let parsed):
+        try parsed.spec.run(parsed)
+    }
     exit(CLIStatus.success)
 } catch let error as KeychainError {
     Terminal.fail(CLIStatus.describe(error), status: CLIStatus.exitStatus(for: error))
 } catch let usage as UsageError {
-    Terminal.fail(usage.message + "\n\n" + Invocation.usage, status: CLIStatus.usage)
+    Terminal.fail(usage.message + "\n" + usage.hint, status: CLIStatus.usage)
 } catch {
     Terminal.fail("unexpected failure: \(type(of: error))", status: CLIStatus.failure)
 }

@@ -29,14 +29,22 @@ public struct ItemQuery: Sendable {
     /// no synchronizable constraint is given, only items that are not synchronizable match,
     /// as on Apple platforms.
     public var matchesAnySynchronizable: Bool
+    /// Whether a class-wide search also returns items that other programs (secret-tool, Python
+    /// keyring) wrote with this class's identity attributes, as a search naming a service or
+    /// server always does. Set by operator views such as `keychain list`; the SecItem functions
+    /// leave it false, so an app's class-wide query keeps its hands off everyone else's items.
+    /// Backends whose stores tell no items apart by writer may ignore it.
+    public var includesOtherProgramsItems: Bool
 
     public init(itemClass: ItemClass, constraints: ItemAttributes = ItemAttributes(), limit: MatchLimit = .all,
-                includeSecrets: Bool = false, matchesAnySynchronizable: Bool = false) {
+                includeSecrets: Bool = false, matchesAnySynchronizable: Bool = false,
+                includesOtherProgramsItems: Bool = false) {
         self.itemClass = itemClass
         self.constraints = constraints
         self.limit = limit
         self.includeSecrets = includeSecrets
         self.matchesAnySynchronizable = matchesAnySynchronizable
+        self.includesOtherProgramsItems = includesOtherProgramsItems
     }
 
     /// A query that matches exactly the item with `primaryKey`.

@@ -134,7 +134,7 @@ enum SecretServiceAttributeMapping {
     /// Only constraints whose stored form is certain narrow the search: a flag (absent equals
     /// false) and an empty primary-key string (absent equals "") are left to `ItemQuery.matches`.
     static func searchAttributes(for query: ItemQuery) -> (attributes: [String: String], includesOthers: Bool) {
-        let includesOthers = identityKeys(for: query.itemClass).contains { key in
+        let includesOthers = query.includesOtherProgramsItems || identityKeys(for: query.itemClass).contains { key in
             if let text = query.constraints.string(key) { return !text.isEmpty }
             return false
         }
@@ -177,6 +177,14 @@ enum SecretServiceAttributeMapping {
         let madeUp = isOurs && stored[defaultLabelMarker] != nil && label == defaultLabel(itemClass, attributes)
         if !madeUp && !label.isEmpty { attributes[.label] = .string(label) }
         return attributes
+    }
+
+    /// Whether another program's item, read as `itemClass`, is one a keychain user can name:
+    /// it has the class's service (or server). Other items in the keyring (a browser's, a
+    /// desktop's) are not keychain items of that class and stay out of every result.
+    static func namesItem(_ attributes: ItemAttributes, of itemClass: ItemClass) -> Bool {
+        guard let key = identityKeys(for: itemClass).first, let text = attributes.string(key) else { return false }
+        return !text.isEmpty
     }
 
     /// Whether a stored item was written by this library.

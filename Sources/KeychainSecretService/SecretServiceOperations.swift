@@ -31,9 +31,10 @@ enum SecretServiceOperations {
                                                                             as: query.itemClass)
             else { continue }
             let item = KeychainItem(itemClass: query.itemClass, attributes: attributes)
-            guard query.matches(item) else { continue }
-            found.append(Match(stored: stored, isOurs: SecretServiceAttributeMapping.isOurs(stored.attributes, query.itemClass),
-                               item: item))
+            let isOurs = SecretServiceAttributeMapping.isOurs(stored.attributes, query.itemClass)
+            guard query.matches(item), isOurs || SecretServiceAttributeMapping.namesItem(attributes, of: query.itemClass)
+            else { continue }
+            found.append(Match(stored: stored, isOurs: isOurs, item: item))
         }
         if !sawUnlockedItem { try session.requireUnlocked() }
         // Several items can share a primary key when another program wrote them; the path

@@ -2,8 +2,10 @@ import Foundation
 import KeychainConformance
 import Testing
 
-/// The CLI's contract with scripts: commands, exit statuses and one-line errors.
-/// Backend-specific behaviour (exact bytes across processes) is in each backend's tests.
+/// The CLI's contract with people and scripts: help and version on stdout, one-line errors,
+/// documented exit statuses, and the memory backend refused. Item commands run against the
+/// real kernel keyring (present wherever the tests run); backend-specific behaviour (exact
+/// bytes across processes) is in each backend's tests.
 @Suite("keychain CLI")
 struct CLITests {
     let cli: String
@@ -12,55 +14,180 @@ struct CLITests {
         cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
     }
 
-    @Test func backendsListsEveryBuiltInBackendAndTheAutomaticChoice() throws {
-        let result = try KeychainCLIProcess.run(cli, ["backends"])
+    func keychain(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> KeychainCLIProcess.Result {
+        try KeychainCLIProcess.run(cli, arguments, input: input, environment: environment)
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["help"]])
+    func helpGoesToStandardOutputWithStatusZero(_ arguments: [String]) throws {
+        let result = try keychain(arguments)
         #expect(result.status == 0)
-        for name in ["secret-service", "keyring", "file", "vault", "memory"] {
-            #expect(result.outputText.contains("\n\(name) ") || result.outputText.hasPrefix("\(name) "),
-                    "backends does not list \(name): \(result.outputText)")
+        #expect(result.errorText.isEmpty)
+        #expect(result.outputText.contains("usage: keychain"))
+        for command in ["set", "get", "delete", "list", "search", "run", "backends", "completion"] {
+            #expect(result.outputText.contains("\n  \(command) "), "the help does not list \(command)")
         }
-        #expect(result.outputText.contains("auto picks: "))
+        for status in 0...6 { #expect(result.outputText.contains("\n  \(status)  "), "the help does not document exit status \(status)") }
+    }
+
+    @Test(arguments: [["help", "set"], ["set", "--help"], ["set", "-h"], ["--backend", "keyring", "set", "a", "--help"]])
+    func everyCommandHasItsOwnHelp(_ arguments: [String]) throws {
+        let result = try keychain(arguments)
+        #expect(result.status == 0, "\(result.errorText)")
+        #expect(result.outputText.hasPrefix("usage: keychain set "))
+        for option in ["--label", "--comment", "--internet", "--protocol", "--port", "--path", "--backend"] {
+            #expect(result.outputText.contains(option), "set's help lacks \(option)")
+        }
+    }
+
+    @Test func versionIsOneLineOnStandardOutputAndMatchesTheManPage() throws {
+        let result = try keychain(["--version"])
+        #expect(result.status == 0)
+        let version = result.outputText
+        #expect(version.range(of: #"^keychain \d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "--version printed \(version)")
+        let manual = try keychain(["manpage"])
+        #expect(manual.outputText.contains("\"keychain \(version.dropFirst("keychain ".count).dropLast())\""))
+    }
+
+    @Test(arguments: [[], ["get", "only-service"], ["frobnicate"], ["set", "a", "b", "c"], ["--bogus", "list"],
+                      ["get", "a", "b", "--json"], ["set", "--label"], ["run", "--env", "X", "s", "a"], ["search", "colour", "red"],
+                      ["set", "--port", "http", "server", "account"]])
+    func usageErrorsAreOneLineAndAHintWithStatusTwo(_ arguments: [String]) throws {
+        let result = try keychain(arguments)
+        #expect(result.status == 2)
+        #expect(result.output.isEmpty)
+        let lines = result.errorText.split(separator: "\n")
+        #expect(lines.count == 2, "stderr: \(result.errorText)")
+        #expect(lines.first?.hasPrefix("keychain: ") == true)
+        #expect(!result.errorText.contains("keychain: keychain:"))
+        #expect(lines.last?.hasPrefix("Try 'keychain ") == true)
     }
 
     @Test func unknownBackendFailsNamingTheValidOnes() throws {
-        let result = try KeychainCLIProcess.run(cli, ["get", "a", "b"], environment: ["KEYCHAIN_BACKEND": "nonsense"])
+        let result = try keychain(["get", "a", "b"], environment: ["KEYCHAIN_BACKEND": "nonsense"])
         #expect(result.status == 1)
         #expect(result.errorText.contains("'nonsense'"))
-        for name in ["auto", "secret-service", "keyring", "file", "vault", "memory"] {
-            #expect(result.errorText.contains(name))
-        }
+        for name in ["auto", "secret-service", "keyring", "file", "vault"] { #expect(result.errorText.contains(name)) }
     }
 
-    @Test func backendOptionOverridesTheEnvironment() throws {
-        let result = try KeychainCLIProcess.run(cli, ["--backend", "memory", "list", "--json"],
-                                                environment: ["KEYCHAIN_BACKEND": "nonsense"])
-        #expect(result.status == 0, "\(result.errorText)")
-        let rows = try JSONSerialization.jsonObject(with: result.output) as? [Any]
-        #expect(rows?.isEmpty == true, "list --json on an empty store printed \(result.outputText)")
+    @Test(arguments: [["--backend", "memory", "set", "svc", "acct"], ["list"]])
+    func theMemoryBackendIsRefusedBecauseItKeepsNothing(_ arguments: [String]) throws {
+        let result = try keychain(arguments, input: Data("x".utf8), environment: ["KEYCHAIN_BACKEND": "memory"])
+        #expect(result.status == CLIStatuses.unavailable)
+        #expect(result.errorText.contains("'memory' backend keeps secrets only inside one process"), "\(result.errorText)")
+        #expect(result.errorText.split(separator: "\n").count == 1)
+    }
+
+    @Test func anUnavailableBackendHasItsOwnExitStatus() throws {
+        let result = try keychain(["--backend", "secret-service", "get", "a", "b"],
+                                  environment: ["KEYCHAIN_LIBSECRET_PATH": "/nonexistent/libsecret-1.so.0"])
+        #expect(result.status == CLIStatuses.unavailable, "\(result.errorText)")
+    }
+
+    @Test func backendsExitsNonZeroWhenNothingIsUsable() throws {
+        let usable = try keychain(["backends"])
+        #expect(usable.status == 0, "\(usable.errorText)")
+        #expect(usable.outputText.contains("auto picks: "))
+        #expect(usable.outputText.contains("memory") && usable.outputText.contains("refused"))
+        // Every backend made unusable: no libsecret, a kernel that refuses keyctl (debug builds
+        // honour the simulation), no passphrase and no Vault server.
+        let nothing = try keychain(["backends"], environment: [
+            "KEYCHAIN_LIBSECRET_PATH": "/nonexistent/libsecret-1.so.0", "KEYCHAIN_KEYRING_SIMULATE_REFUSAL": "ENOSYS",
+            "KEYCHAIN_FILE_PASSPHRASE": "", "KEYCHAIN_FILE_PASSPHRASE_FILE": "", "VAULT_ADDR": "", "BAO_ADDR": "",
+        ])
+        #expect(nothing.status == CLIStatuses.unavailable, "backends: \(nothing.outputText) \(nothing.errorText)")
+        #expect(nothing.outputText.contains("auto picks: nothing"))
     }
 
     @Test func missingItemIsOneLineAndExitStatusThree() throws {
-        let result = try KeychainCLIProcess.run(cli, ["--backend", "memory", "get", "no-such-service", "nobody"])
+        let service = Self.uniqueService()
+        let result = try keychain(["--backend", "keyring", "get", service, "nobody"])
         #expect(result.status == CLIExit.notFound)
         #expect(result.output.isEmpty)
-        let lines = result.errorText.split(separator: "\n")
-        #expect(lines.count == 1)
-        #expect(result.errorText.contains("no item for service 'no-such-service' and account 'nobody'"))
+        #expect(result.errorText.split(separator: "\n").count == 1)
+        #expect(result.errorText.contains("no item for service '\(service)' and account 'nobody'"), "\(result.errorText)")
     }
 
-    @Test(arguments: [[], ["get", "only-service"], ["frobnicate"], ["set", "a", "b", "c"], ["--bogus", "list"], ["get", "a", "b", "--json"]])
-    func usageErrorsPrintUsageAndExitTwo(_ arguments: [String]) throws {
-        let result = try KeychainCLIProcess.run(cli, arguments)
-        #expect(result.status == 2)
-        #expect(result.errorText.contains("usage: keychain"))
-    }
-
-    @Test func memoryBackendKeepsNothingBetweenProcesses() throws {
-        // Each CLI process has its own memory store: a set succeeds, and the next process
-        // finds nothing, so `memory` never leaves a secret behind on the machine.
-        let set = try KeychainCLIProcess.run(cli, ["--backend", "memory", "set", "svc", "acct"], input: Data("x".utf8))
+    @Test func genericPasswordWithLabelAndCommentRoundTrips() throws {
+        let service = Self.uniqueService()
+        defer { _ = try? keychain(["--backend", "keyring", "delete", service, "alice"]) }
+        let set = try keychain(["--backend", "keyring", "set", "--label", "Deploy key", "--comment=from CI", service, "alice"],
+                               input: Data("s3cr3t\n".utf8))
         #expect(set.status == 0, "\(set.errorText)")
-        let get = try KeychainCLIProcess.run(cli, ["--backend", "memory", "get", "svc", "acct"])
-        #expect(get.status == CLIExit.notFound)
+        let get = try keychain(["--backend", "keyring", "get", service, "alice"])
+        #expect(get.output == Data("s3cr3t\n".utf8))
+
+        let rows = try Self.jsonRows(try keychain(["--backend", "keyring", "list", "--json", service]))
+        #expect(rows.count == 1)
+        #expect(rows.first?["label"] as? String == "Deploy key")
+        #expect(rows.first?["comment"] as? String == "from CI")
+        #expect(rows.first?["class"] as? String == "generic")
+
+        let found = try Self.jsonRows(try keychain(["--backend", "keyring", "search", "--json", "service", service, "label", "Deploy key"]))
+        #expect(found.map { $0["account"] as? String } == ["alice"])
+        let none = try keychain(["--backend", "keyring", "search", "service", service, "label", "Other"])
+        #expect(none.status == 0 && none.output.isEmpty)
+
+        #expect(try keychain(["--backend", "keyring", "delete", service, "alice"]).status == 0)
+        #expect(try keychain(["--backend", "keyring", "get", service, "alice"]).status == CLIExit.notFound)
     }
+
+    @Test func internetPasswordsByServerAccountProtocolPortAndPath() throws {
+        let server = Self.uniqueService() + ".example.com"
+        let base = ["--backend", "keyring"]
+        defer {
+            _ = try? keychain(base + ["delete", "--protocol", "https", "--port", "8443", server, "bob"])
+            _ = try? keychain(base + ["delete", "--protocol", "https", "--port", "443", "--path", "/api", server, "bob"])
+        }
+        #expect(try keychain(base + ["set", "--protocol", "https", "--port", "8443", server, "bob"], input: Data("one".utf8)).status == 0)
+        #expect(try keychain(base + ["add", "--protocol", "https", "--port", "443", "--path", "/api", server, "bob"],
+                             input: Data("two".utf8)).status == 0)
+        #expect(try keychain(base + ["get", "--port", "8443", server, "bob"]).output == Data("one".utf8))
+        #expect(try keychain(base + ["get", "--path", "/api", server, "bob"]).output == Data("two".utf8))
+        // Two items match server and account alone: a get must not pick one at random.
+        let ambiguous = try keychain(base + ["get", "--internet", server, "bob"])
+        #expect(ambiguous.status == 1 && ambiguous.errorText.contains("2 items match"), "\(ambiguous.errorText)")
+        // A generic password of that name does not exist: the classes are apart.
+        #expect(try keychain(base + ["get", server, "bob"]).status == CLIExit.notFound)
+
+        let rows = try Self.jsonRows(try keychain(base + ["list", "--json", server]))
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0["class"] as? String == "internet" && $0["protocol"] as? String == "https" })
+        #expect(Set(rows.compactMap { $0["port"] as? Int }) == [443, 8443])
+        let table = try keychain(base + ["list", server])
+        #expect(table.outputText.contains("https://\(server):443/api"), "\(table.outputText)")
+
+        #expect(try keychain(base + ["delete", "-i", "--port", "8443", server, "bob"]).status == 0)
+        #expect(try keychain(base + ["get", "--internet", server, "bob"]).output == Data("two".utf8))
+    }
+
+    @Test func listShowsBothClasses() throws {
+        let name = Self.uniqueService()
+        let base = ["--backend", "keyring"]
+        defer {
+            _ = try? keychain(base + ["delete", name, "carol"])
+            _ = try? keychain(base + ["delete", "--internet", name, "carol"])
+        }
+        #expect(try keychain(base + ["set", name, "carol"], input: Data("g".utf8)).status == 0)
+        #expect(try keychain(base + ["set", "--internet", name, "carol"], input: Data("i".utf8)).status == 0)
+        let everything = try Self.jsonRows(try keychain(base + ["list", "--json"]))
+        let ours = everything.filter { $0["service"] as? String == name || $0["server"] as? String == name }
+        #expect(ours.compactMap { $0["class"] as? String }.sorted() == ["generic", "internet"])
+        let named = try Self.jsonRows(try keychain(base + ["list", "--json", name]))
+        #expect(named.count == 2)
+    }
+
+    static func uniqueService() -> String { "cli-test-\(UUID().uuidString.prefix(8))" }
+
+    static func jsonRows(_ result: KeychainCLIProcess.Result) throws -> [[String: Any]] {
+        try #require(result.status == 0, "\(result.errorText)")
+        return try #require(try JSONSerialization.jsonObject(with: result.output) as? [[String: Any]], "\(result.outputText)")
+    }
+}
+
+/// The exit statuses beyond not-found and duplicate (`CLIExit`), as the CLI documents them.
+enum CLIStatuses {
+    static let usage: Int32 = 2
+    static let locked: Int32 = 5
+    static let unavailable: Int32 = 6
 }

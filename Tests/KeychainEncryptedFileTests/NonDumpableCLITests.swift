@@ -15,13 +15,16 @@ struct NonDumpableCLITests {
         // As an unprivileged user, so that /proc ownership tells dumpable (that user) from not (root).
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", cli, "--backend", "memory", "set", "svc", "acct"]
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", cli, "--backend", "keyring", "set",
+                             "nondumpable-\(UUID().uuidString)", "acct"]
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // Ended before it reads a secret, so it never stores one.
         defer {
+            process.terminate()
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
         }

@@ -1,0 +1,72 @@
+/// Every `keychain` command, in the order the help lists them. The one place a command is
+/// declared: the parser, `keychain help`, the man page and the completions read this table.
+///
+/// To add a command, append a `CommandSpec` here with its operands, options (shared ones from
+/// `OptionSpec`), summary, details and the function that runs it.
+enum CommandTable {
+    static let commands: [CommandSpec] = [
+        CommandSpec("set", aliases: ["store"], operands: itemOperands, options: [.label, .comment] + OptionSpec.internetNaming,
+                    summary: "store the secret read from standard input (add or replace)",
+                    details: [
+                        "Reads the secret from standard input to its end and keeps every byte, so binary secrets and trailing newlines survive. On a terminal it prompts and reads one line without echo.",
+                        "With --internet (or --protocol, --port, --path) the item is an internet password named by SERVER ACCOUNT and those options, as Apple's kSecClassInternetPassword.",
+                    ]) { try ItemCommands.set($0, addOnly: false) },
+        CommandSpec("add", operands: itemOperands, options: [.label, .comment] + OptionSpec.internetNaming,
+                    summary: "like set, but fail (exit 4) if the item exists",
+                    details: ["Two racing adds of one item: exactly one succeeds."]) { try ItemCommands.set($0, addOnly: true) },
+        CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: OptionSpec.internetNaming,
+                    summary: "write the secret's exact bytes to standard output",
+                    details: ["No newline is added. A missing item is one line on standard error and exit status 3."]) {
+                        try ItemCommands.get($0)
+                    },
+        CommandSpec("delete", aliases: ["del", "clear"], operands: itemOperands, options: OptionSpec.internetNaming,
+                    summary: "remove the item") { try ItemCommands.delete($0) },
+        CommandSpec("list", operands: [.init("SERVICE", optional: true)], options: [.json],
+                    summary: "show the items of both classes (never their secrets)",
+                    details: [
+                        "Shows class, service (or protocol://server:port/path), account, label and modification date of every generic and internet password, including items other tools (secret-tool, Python keyring) wrote. With SERVICE, only the generic passwords of that service and the internet passwords of that server.",
+                    ]) { try ListCommands.list($0) },
+        CommandSpec("search", operands: [.init("NAME VALUE", repeating: true)], options: [.json],
+                    summary: "show the items whose attributes have these values",
+                    details: [
+                        "Like 'secret-tool search': every item whose attribute NAME equals VALUE, for each pair given. Names: \(AttributeName.all.map(\.name).joined(separator: ", ")). Secrets are never shown; use get.",
+                    ]) { try ListCommands.search($0) },
+        CommandSpec("run", options: [.env], takesCommandAfterSeparator: true,
+                    summary: "run COMMAND with secrets in its environment",
+                    details: [
+                        "Usage: keychain run --env VAR SERVICE ACCOUNT [--env VAR SERVICE ACCOUNT ...] -- COMMAND [ARGS...]",
+                        "Reads every secret first: a missing item is an error and COMMAND does not run. Then keychain becomes COMMAND (exec), whose environment is keychain's plus exactly those variables and whose exit status is the run's. Secrets never appear on a command line. A command that cannot be found exits 127, one that cannot run 126.",
+                    ]) { try RunCommand.run($0) },
+        CommandSpec("backends", summary: "show each backend, whether it is usable here, and what auto picks",
+                    details: ["Exits 6 when no backend the keychain command can use is usable here."]) { try BackendReport.run($0) },
+        CommandSpec("passwd", summary: "change the encrypted-file store's passphrase",
+                    details: [
+                        "The current passphrase comes from its usual source (KEYCHAIN_FILE_PASSPHRASE, KEYCHAIN_FILE_PASSPHRASE_FILE or the terminal); the new one from standard input, or typed twice on a terminal.",
+                    ]) { try PassphraseChange.run(backendName: $0.backendName) },
+        CommandSpec("completion", operands: [.init("SHELL", completion: .shells)],
+                    summary: "print a completion script for bash, zsh or fish",
+                    details: [
+                        "bash: keychain completion bash > /etc/bash_completion.d/keychain",
+                        "zsh: keychain completion zsh > \"${fpath[1]}/_keychain\"",
+                        "fish: keychain completion fish > ~/.config/fish/completions/keychain.fish",
+                    ]) { try CompletionScripts.run($0) },
+        CommandSpec("manpage", summary: "print the manual page keychain(1) in roff",
+                    details: ["keychain manpage | man -l -"]) { _ in Terminal.write(ManPage.text) },
+        CommandSpec("help", operands: [.init("COMMAND", optional: true, completion: .commandNames)],
+                    summary: "show the help of keychain or of COMMAND") { parsed in
+                        try HelpText.printHelp(for: parsed.operands.first)
+                    },
+    ]
+
+    /// The options every command takes, listed once in the overview.
+    static let globalOptions: [OptionSpec] = [.backend, .help, .version]
+
+    /// The global options that may also follow a command.
+    static let optionsOfEveryCommand: [OptionSpec] = [.backend, .help]
+
+    private static let itemOperands: [CommandSpec.Operand] = [.init("SERVICE"), .init("ACCOUNT")]
+
+    static func command(named name: String) -> CommandSpec? {
+        commands.first { $0.allNames.contains(name) }
+    }
+}

@@ -1,0 +1,35 @@
+import LinuxKeychain
+
+/// `set`, `add`, `get` and `delete`: one item, named by `ItemName`.
+enum ItemCommands {
+    /// Stores the secret read from standard input; with `addOnly`, fails if the item exists.
+    static func set(_ parsed: ParsedCommand, addOnly: Bool) throws {
+        let name = try ItemName(parsed)
+        let operations = try BackendChoice.operations(parsed)
+        var extra = ItemAttributes()
+        if let label = parsed.value(.label) { extra[.label] = .string(label) }
+        if let comment = parsed.value(.comment) { extra[.comment] = .string(comment) }
+        let secret = try SecretInput.read(prompt: "Secret for \(name.readableName): ")
+        if addOnly {
+            try operations.add(KeychainItem(itemClass: name.itemClass, attributes: name.attributes.merging(extra), secret: secret))
+        } else {
+            try operations.set(secret, for: name.primaryKey, attributes: extra)
+        }
+    }
+
+    /// Writes the secret's exact bytes to standard output.
+    static func get(_ parsed: ParsedCommand) throws {
+        let name = try ItemName(parsed)
+        let item = try name.onlyItem(in: try BackendChoice.operations(parsed), includeSecrets: true)
+        guard let secret = item.secret else { throw KeychainError.notFound("no item for \(name.readableName)") }
+        try Terminal.writeSecret(secret)
+    }
+
+    /// Removes the item.
+    static func delete(_ parsed: ParsedCommand) throws {
+        let name = try ItemName(parsed)
+        let operations = try BackendChoice.operations(parsed)
+        let item = try name.onlyItem(in: operations, includeSecrets: false)
+        try operations.delete(ItemQuery(primaryKey: item.primaryKey))
+    }
+}

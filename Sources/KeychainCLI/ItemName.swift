@@ -1,0 +1,69 @@
+import LinuxKeychain
+
+/// The item that `set`, `get` and `delete` name: a generic password by SERVICE ACCOUNT, or
+/// with `--internet` (or any of `--protocol`, `--port`, `--path`) an internet password by
+/// SERVER ACCOUNT and those options.
+struct ItemName {
+    let itemClass: ItemClass
+    /// The attributes given on the command line, and only those.
+    let attributes: ItemAttributes
+
+    /// A generic password by service and account, as `run --env` names it.
+    init(service: String, account: String) {
+        itemClass = .genericPassword
+        attributes = ItemAttributes([.service: .string(service), .account: .string(account)])
+    }
+
+    /// The item the operands SERVICE ACCOUNT (or SERVER ACCOUNT) and the options name.
+    init(_ parsed: ParsedCommand) throws {
+        let first = parsed.operands[0]
+        let account = parsed.operands[1]
+        let isInternet = OptionSpec.internetNaming.contains { parsed.has($0) }
+        var attributes = ItemAttributes([.account: .string(account)])
+        if isInternet {
+            itemClass = .internetPassword
+            attributes[.server] = .string(first)
+            if let text = parsed.value(.protocol) { attributes[.protocol] = .string(try ProtocolNames.code(for: text)) }
+            if let text = parsed.value(.port) { attributes[.port] = .integer(try AttributeName.port(text)) }
+            if let text = parsed.value(.path) { attributes[.path] = .string(text) }
+        } else {
+            itemClass = .genericPassword
+            attributes[.service] = .string(first)
+        }
+        self.attributes = attributes
+    }
+
+    /// The item a `set` writes: exactly these attributes, the rest of its primary key empty.
+    var primaryKey: PrimaryKey { PrimaryKey(itemClass: itemClass, attributes: attributes) }
+
+    /// Every stored item with these attributes, whatever else it carries (another tool's
+    /// protocol or port, a synchronizable flag).
+    func query(includeSecrets: Bool) -> ItemQuery {
+        ItemQuery(itemClass: itemClass, constraints: attributes, limit: .all, includeSecrets: includeSecrets,
+                  matchesAnySynchronizable: true)
+    }
+
+    /// The one item with these attributes. Throws "not found" naming it, or, when several
+    /// items match (an internet password on two ports), an error saying how to tell them apart.
+    func onlyItem(in operations: KeychainOperations, includeSecrets: Bool) throws -> KeychainItem {
+        let found: [KeychainItem]
+        do {
+            found = try operations.search(query(includeSecrets: includeSecrets))
+        } catch let error as KeychainError where error.status == errSecItemNotFound {
+            var named = error
+            named.message = "no item for \(readableName)"
+            throw named
+        }
+        guard found.count == 1 else {
+            let hint = itemClass == .internetPassword ? "add --protocol, --port or --path" : "name it from a program with its access group"
+            throw KeychainError(errSecParam, "\(found.count) items match \(readableName); \(hint) to pick one")
+        }
+        return found[0]
+    }
+
+    /// The names given, for messages; never a secret.
+    var readableName: String {
+        let shown = AttributeName.all.compactMap { name in name.text(in: attributes).map { "\(name.name) '\($0)'" } }
+        return shown.joined(separator: " and ")
+    }
+}

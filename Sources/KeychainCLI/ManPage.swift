@@ -1,0 +1,68 @@
+import Foundation
+
+/// The manual page keychain(1), in roff, generated from `CommandTable` like the help.
+/// `keychain manpage` prints it; scripts/package.sh installs it.
+enum ManPage {
+    /// The environment variables the command honours, for the ENVIRONMENT section.
+    static let environment: [(name: String, meaning: String)] = [
+        ("KEYCHAIN_BACKEND", "auto (the default), secret-service, keyring, file or vault; --backend overrides it."),
+        ("KEYCHAIN_SECRET_SERVICE_COLLECTION", "secret-service: the collection alias or object path to store in."),
+        ("KEYCHAIN_SECRET_SERVICE_TIMEOUT", "secret-service: seconds any one call may take (default 5)."),
+        ("KEYCHAIN_LIBSECRET_PATH", "secret-service: the libsecret shared object to load."),
+        ("KEYCHAIN_KEYRING", "keyring: persistent, user or session (default: persistent, else user)."),
+        ("KEYCHAIN_FILE_DIR", "file: the store directory (default $XDG_DATA_HOME/linux-keychain)."),
+        ("KEYCHAIN_FILE_PASSPHRASE", "file: the passphrase."),
+        ("KEYCHAIN_FILE_PASSPHRASE_FILE", "file: a file holding the passphrase, e.g. from systemd LoadCredential=."),
+        ("KEYCHAIN_FILE_CACHE_SECONDS", "file: how long an unlock is cached in the user keyring; 0 disables (default 300)."),
+        ("VAULT_ADDR, VAULT_TOKEN, VAULT_NAMESPACE, VAULT_CACERT, ...", "vault: the vault CLI's own variables (or BAO_*)."),
+        ("KEYCHAIN_VAULT_AUTH", "vault: token, approle or cert."),
+        ("KEYCHAIN_VAULT_MOUNT, KEYCHAIN_VAULT_PREFIX", "vault: the KV v2 mount (default secret) and the folder of every item (default linux-keychain)."),
+    ]
+
+    static var text: String {
+        var out: [String] = [
+            ".TH KEYCHAIN 1 \"\" \"keychain \(KeychainVersion.current)\" \"User Commands\"",
+            ".SH NAME", "keychain \\- \(HelpText.tagline)",
+            ".SH SYNOPSIS",
+            ".B keychain", "[\\fB\\-\\-backend\\fR \\fINAME\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIOPERANDS\\fR]",
+            ".SH DESCRIPTION",
+            escape("keychain stores secrets in the store LinuxKeychain chooses: the Secret Service (gnome-keyring, KeePassXC, KWallet), the kernel keyring, an encrypted file, or OpenBao/Vault. It reads and writes the same items as programs using the LinuxKeychain library, secret-tool, Python keyring and keyctl. Secrets go in on standard input and out on standard output, never on a command line."),
+            ".SH COMMANDS",
+        ]
+        for spec in CommandTable.commands {
+            out += [".TP", ".B " + escape("keychain " + spec.synopsis), escape(capitalizedSentence(spec.summary))]
+            if !spec.aliases.isEmpty { out.append(escape("Also spelled: \(spec.aliases.joined(separator: ", ")).")) }
+            for paragraph in spec.details { out += [".IP", escape(paragraph)] }
+            for option in spec.options { out += [".IP", "\\fB" + escape(option.synopsis) + "\\fR", ".RS", escape(option.summary), ".RE"] }
+        }
+        out.append(".SH GLOBAL OPTIONS")
+        for option in CommandTable.globalOptions { out += [".TP", ".B " + escape(option.synopsis), escape(option.summary)] }
+        out.append(".SH ENVIRONMENT")
+        for variable in environment { out += [".TP", ".B " + escape(variable.name), escape(variable.meaning)] }
+        out.append(".SH EXIT STATUS")
+        for status in CLIStatus.documented { out += [".TP", ".B \(status.status)", escape(status.meaning)] }
+        out += [
+            ".SH EXAMPLES",
+            ".nf",
+            escape("printf %s \"$TOKEN\" | keychain set api.example.com alice"),
+            escape("keychain get api.example.com alice"),
+            escape("keychain set --internet --protocol https --port 8443 git.example.com alice"),
+            escape("keychain search label 'deploy key' --json"),
+            escape("keychain run --env API_TOKEN api.example.com alice -- ./deploy.sh"),
+            ".fi",
+            ".SH SEE ALSO",
+            "secret\\-tool(1), keyctl(1), bao(1)",
+        ]
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Text safe in roff: backslashes and hyphens escaped, no line starting with a control character.
+    static func escape(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
+    }
+
+    private static func capitalizedSentence(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst() + "."
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import KeychainConformance
+import Testing
+
+/// The man page and the completion scripts come from the command table: each names every
+/// command, and each is valid for its reader (groff, bash, zsh, fish where installed).
+@Suite("keychain man page and completions")
+struct GeneratedDocumentationTests {
+    let cli: String
+    static let commands = ["set", "add", "get", "delete", "list", "search", "run", "backends", "passwd", "completion", "help"]
+
+    init() throws {
+        cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+    }
+
+    @Test func theManPageRendersWithoutWarningsAndCoversEveryCommand() throws {
+        let page = try KeychainCLIProcess.run(cli, ["manpage"])
+        #expect(page.status == 0)
+        #expect(page.outputText.hasPrefix(".TH KEYCHAIN 1 "))
+        for command in Self.commands { #expect(page.outputText.contains(".B keychain \(command)"), "man page lacks \(command)") }
+        for section in ["EXIT STATUS", "ENVIRONMENT", "EXAMPLES"] { #expect(page.outputText.contains(".SH \(section)")) }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return }
+        let rendered = try Self.shell("keychain manpage | groff -man -Tutf8 -ww -z", cli: cli)
+        #expect(rendered.status == 0 && rendered.errorText.isEmpty, "groff: \(rendered.errorText)")
+    }
+
+    @Test(arguments: [("bash", "bash -n"), ("zsh", "zsh -n"), ("fish", "fish --no-execute")])
+    func eachCompletionScriptParsesAndNamesEveryCommand(_ shell: String, _ check: String) throws {
+        let script = try KeychainCLIProcess.run(cli, ["completion", shell])
+        #expect(script.status == 0, "\(script.errorText)")
+        for command in Self.commands { #expect(script.outputText.contains(command), "\(shell) completion lacks \(command)") }
+        #expect(script.outputText.contains("label") && script.outputText.contains("protocol"))
+        let binary = String(check.split(separator: " ")[0])
+        guard let path = ["/usr/bin/", "/bin/"].map({ $0 + binary }).first(where: FileManager.default.isExecutableFile) else {
+            return // the shell is not installed; its script's content is checked above
+        }
+        let parsed = try Self.shell("keychain completion \(shell) | \(path) \(check.split(separator: " ").dropFirst().joined(separator: " "))", cli: cli)
+        #expect(parsed.status == 0, "\(shell) rejects its completion script: \(parsed.errorText)")
+    }
+
+    @Test func bashCompletionOffersCommandsAndOptions() throws {
+        let script = """
+            source <(keychain completion bash)
+            COMP_WORDS=(keychain se); COMP_CWORD=1; _keychain; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(keychain set --la); COMP_CWORD=2; _keychain; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(keychain --backend ke); COMP_CWORD=2; _keychain; echo "${COMPREPLY[*]}"
+            """
+        let result = try Self.shell(script, cli: cli)
+        #expect(result.outputText == "set search\n--label\nkeyring\n", "\(result.outputText) \(result.errorText)")
+    }
+
+    /// Runs `script` in bash with the CLI's directory first on PATH.
+    static func shell(_ script: String, cli: String) throws -> KeychainCLIProcess.Result {
+        let directory = URL(fileURLWithPath: cli).deletingLastPathComponent().path
+        let path = directory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try KeychainCLIProcess.run("/bin/bash", ["-c", script], environment: ["PATH": path])
+    }
+}
