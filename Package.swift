@@ -4,8 +4,17 @@ import PackageDescription
 let package = Package(
     name: "LinuxKeychain",
     products: [
+        // Apple's SecItem API with every built-in backend registered.
         .library(name: "LinuxKeychain", targets: ["LinuxKeychain"]),
-        .library(name: "KeychainConformance", targets: ["KeychainConformance"]),
+        // For backend authors and programs that register backends: the protocol, the model,
+        // the registry (KeychainCore) and the conformance suite every backend must pass.
+        .library(name: "KeychainCore", targets: ["KeychainCore"]),
+        .library(name: "KeychainConformance", targets: ["KeychainCore", "KeychainConformance"]),
+        // One per backend, to build one with its own settings in code (KernelKeyringBackend(keyring:)).
+        .library(name: "KeychainKeyring", targets: ["KeychainKeyring"]),
+        .library(name: "KeychainSecretService", targets: ["KeychainSecretService"]),
+        .library(name: "KeychainEncryptedFile", targets: ["KeychainEncryptedFile"]),
+        .library(name: "KeychainVault", targets: ["KeychainVault"]),
         .executable(name: "keychain", targets: ["KeychainCLI"]),
         .executable(name: "keychain-bench", targets: ["KeychainBench"]),
     ],

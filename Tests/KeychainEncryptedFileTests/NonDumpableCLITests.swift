@@ -22,9 +22,10 @@ struct NonDumpableCLITests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Ended before it reads a secret, so it never stores one.
+        // Killed before it reads a secret, so it never stores one. SIGKILL, because a child
+        // of the test runner may inherit a signal mask that blocks SIGTERM.
         defer {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
         }
