@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
-# The main job, as a short demo of the `keychain` CLI on the default (`auto`) backend,
-# inside a throwaway environment so that no real keyring is touched.
+# A short demo of the `keychain` CLI on the default (`auto`) backend, inside a throwaway
+# environment (private D-Bus with gnome-keyring, OpenBao, a scratch file store) so that no real
+# keyring is touched. Prints the demo only; the build log appears only if the build fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
-swift build --product keychain
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { bash scripts/install-deps.sh && swift build --product keychain; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "demo: the build failed (log above)" >&2
+    exit 1
+fi
 bin="$(swift build --show-bin-path)/keychain"
 bash scripts/with-services.sh bash -c '
     set -euo pipefail
     bin="$1"
-    echo "\$ keychain backends"; "$bin" backends
-    echo "\$ printf s3cr3t | keychain set demo-service alice"; printf s3cr3t | "$bin" set demo-service alice
-    echo "\$ keychain get demo-service alice"; "$bin" get demo-service alice; echo
-    echo "\$ keychain list demo-service"; "$bin" list demo-service
-    echo "\$ keychain delete demo-service alice"; "$bin" delete demo-service alice
-    echo "\$ keychain get demo-service alice"; "$bin" get demo-service alice || echo "(exit status $?)"
+    show() { printf "\n\$ %s\n" "$1"; }
+    show "keychain backends"; "$bin" backends
+    show "printf s3cr3t | keychain set --label \"Demo API token\" demo-service alice"
+    printf s3cr3t | "$bin" set --label "Demo API token" demo-service alice
+    show "keychain get demo-service alice"; "$bin" get demo-service alice; echo
+    show "printf hunter2 | keychain set --protocol https --port 8443 git.example.com alice"
+    printf hunter2 | "$bin" set --protocol https --port 8443 git.example.com alice
+    show "keychain list"; "$bin" list
+    show "keychain run --env TOKEN demo-service alice -- sh -c '\''echo \"the command sees TOKEN=\$TOKEN\"'\''"
+    "$bin" run --env TOKEN demo-service alice -- sh -c "echo \"the command sees TOKEN=\$TOKEN\""
+    show "keychain delete demo-service alice"; "$bin" delete demo-service alice
+    show "keychain get demo-service alice"; "$bin" get demo-service alice 2>&1 || echo "(exit status $?: not found)"
 ' demo "$bin"
