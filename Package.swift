@@ -6,6 +6,8 @@ let package = Package(
     products: [
         // Apple's SecItem API with every built-in backend registered.
         .library(name: "LinuxKeychain", targets: ["LinuxKeychain"]),
+        // The typed Swift API (`Keychain`).
+        .library(name: "LinuxKeychainKit", targets: ["LinuxKeychainKit"]),
         // For backend authors and programs that register backends: the protocol, the model,
         // the registry (KeychainCore) and the conformance suite every backend must pass.
         .library(name: "KeychainCore", targets: ["KeychainCore"]),
@@ -29,8 +31,11 @@ let package = Package(
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
         .target(name: "CSecretService", path: "CShims/CSecretService"),
 
+        // Apple's OSStatus and errSec codes, shared by every module below.
+        .target(name: "KeychainStatusCodes"),
+
         // The model, the backend protocol, the registry and the memory backend. No C.
-        .target(name: "KeychainCore"),
+        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
 
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
@@ -38,20 +43,24 @@ let package = Package(
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
         .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
 
-        // The SecItem front end, the typed API and registration of the built-in backends.
+        // Apple's names only: the SecItem front end, the CF stand-ins, and registration of the
+        // built-in backends.
         .target(name: "LinuxKeychain", dependencies: [
-            "KeychainCore", "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
+            "KeychainStatusCodes", "KeychainCore",
+            "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
         ]),
+        // The typed Swift API (`Keychain`), in its own module so its names never meet Apple code's.
+        .target(name: "LinuxKeychainKit", dependencies: ["LinuxKeychain", "KeychainCore"]),
 
         // The suite every backend must pass; public so third-party backends can run it too.
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
-        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainEncryptedFile", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium", "CSecretService"],
+        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "CPrctl"]),
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "CKeyutils", "CSodium", "CSecretService"],
                           path: "Benchmarks/KeychainBench"),
 
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
-        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain"]),
+        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainKit", "KeychainCore"]),
         .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI"]),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// The attribute names the CLI uses for `search NAME VALUE`, for `list --json` fields and in

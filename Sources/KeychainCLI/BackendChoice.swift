@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// Which store a command works on: `--backend`, else `KEYCHAIN_BACKEND`, else `auto`.

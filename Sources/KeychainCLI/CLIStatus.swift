@@ -1,3 +1,4 @@
+import KeychainCore
 import LinuxKeychain
 
 /// The exit statuses `keychain` documents in its help and man page; scripts rely on them.

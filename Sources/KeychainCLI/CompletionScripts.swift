@@ -1,3 +1,4 @@
+import KeychainCore
 import LinuxKeychain
 
 /// `keychain completion bash|zsh|fish`: completion scripts generated from `CommandTable`, so

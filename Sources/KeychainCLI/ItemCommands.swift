@@ -1,3 +1,4 @@
+import KeychainCore
 import LinuxKeychain
 
 /// `set`, `add`, `get` and `delete`: one item, named by `ItemName`.

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// What `list` and `search` print: names, labels and dates of items, never their secrets.

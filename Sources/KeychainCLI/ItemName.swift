@@ -1,3 +1,4 @@
+import KeychainCore
 import LinuxKeychain
 
 /// The item that `set`, `get` and `delete` name: a generic password by SERVICE ACCOUNT, or

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The protocols of internet passwords by the names people type (`https`), and Apple's
 /// four-character codes (`htps`) that the store keeps, so items match what Apple-style code
 /// wrote with `kSecAttrProtocolHTTPS`.

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// `keychain run --env VAR SERVICE ACCOUNT [--env ...] -- COMMAND [ARGS...]`: runs a command
