@@ -66,6 +66,7 @@ public enum AttributeKey: String, CaseIterable, Hashable, Sendable, Comparable {
         self == .creationDate || self == .modificationDate
     }
 
+    /// Orders keys by their Apple names, for stable output.
     public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Hashes the case, not the raw value as a `RawRepresentable` would by default: every
@@ -85,8 +86,10 @@ public enum AttributeValue: Hashable, Sendable {
     case bool(Bool)
     case date(Date)
 
+    /// The kinds of value an attribute can hold.
     public enum Kind: Sendable { case string, data, integer, bool, date }
 
+    /// The kind of this value.
     public var kind: Kind {
         switch self {
         case .string: return .string
@@ -137,19 +140,24 @@ public enum AttributeValue: Hashable, Sendable {
 /// Values are checked against `AttributeKey.valueKind` when set through the front end, so a
 /// backend may rely on `.port` being an integer, `.generic` being data, and so on.
 public struct ItemAttributes: Hashable, Sendable, Sequence {
+    /// The attributes, by key.
     public private(set) var values: [AttributeKey: AttributeValue]
 
+    /// Attributes with these `values`.
     public init(_ values: [AttributeKey: AttributeValue] = [:]) {
         self.values = values
     }
 
+    /// The value of `key`, or nil when absent; setting nil removes it.
     public subscript(key: AttributeKey) -> AttributeValue? {
         get { values[key] }
         set { values[key] = newValue }
     }
 
+    /// Whether there are no attributes.
     public var isEmpty: Bool { values.isEmpty }
 
+    /// Iterates the (key, value) pairs in no particular order.
     public func makeIterator() -> Dictionary<AttributeKey, AttributeValue>.Iterator { values.makeIterator() }
 
     /// The string value of `key`, if it holds one.

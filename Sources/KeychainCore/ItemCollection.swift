@@ -3,12 +3,15 @@
 ///
 /// It is a value type with no locking; the owner serializes access.
 public struct ItemCollection: Sendable {
+    /// The items, by primary key.
     public private(set) var items: [PrimaryKey: KeychainItem] = [:]
 
+    /// A collection holding `items`; a later item replaces an earlier one with its primary key.
     public init(_ items: [KeychainItem] = []) {
         for item in items { self.items[item.primaryKey] = item }
     }
 
+    /// Adds `item`; `errSecDuplicateItem` if an item with its primary key exists.
     public mutating func add(_ item: KeychainItem) throws {
         let key = item.primaryKey
         guard items[key] == nil else {
@@ -30,6 +33,8 @@ public struct ItemCollection: Sendable {
         return found.map(\.value)
     }
 
+    /// Applies `changes` to every item matching `query` and returns how many; changes nothing
+    /// and throws `errSecDuplicateItem` when the update would give two items one primary key.
     public mutating func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         let matched = matches(of: query).map(\.value)
         let plan = try UpdatePlan(matched: matched, changes: changes)
@@ -41,6 +46,7 @@ public struct ItemCollection: Sendable {
         return plan.changes.count
     }
 
+    /// Removes every item matching `query` and returns how many.
     public mutating func delete(_ query: ItemQuery) -> Int {
         let doomed = matches(of: query).map(\.key)
         for key in doomed { items[key] = nil }

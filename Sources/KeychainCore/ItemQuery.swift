@@ -18,9 +18,11 @@ public enum MatchLimit: Hashable, Sendable {
 ///
 /// The front end builds it from Apple's dictionary; the typed API builds it directly.
 public struct ItemQuery: Sendable {
+    /// The class of the items to match.
     public var itemClass: ItemClass
     /// Attributes an item must have with exactly these values.
     public var constraints: ItemAttributes
+    /// How many matches a search returns; updates and deletes ignore it.
     public var limit: MatchLimit
     /// Whether search results must carry their secrets. Backends that pay to load a secret
     /// skip that work when this is false.
@@ -36,6 +38,7 @@ public struct ItemQuery: Sendable {
     /// Backends whose stores tell no items apart by writer may ignore it.
     public var includesOtherProgramsItems: Bool
 
+    /// A query for items of `itemClass` with the `constraints`; see each property for the others.
     public init(itemClass: ItemClass, constraints: ItemAttributes = ItemAttributes(), limit: MatchLimit = .all,
                 includeSecrets: Bool = false, matchesAnySynchronizable: Bool = false,
                 includesOtherProgramsItems: Bool = false) {
@@ -68,6 +71,7 @@ public struct ItemQuery: Sendable {
         return true
     }
 
+    /// Whether `item` matches; see `matches(_:_:)`.
     public func matches(_ item: KeychainItem) -> Bool { matches(item.itemClass, item.attributes) }
 
     private static func effectiveValue(of key: AttributeKey, in attributes: ItemAttributes,
@@ -103,9 +107,12 @@ public struct ItemQuery: Sendable {
 
 /// What an update changes: attributes to overwrite and, optionally, a new secret.
 public struct ItemChanges: Sendable {
+    /// The attributes to overwrite; the others keep their values.
     public var attributes: ItemAttributes
+    /// The new secret, or nil to keep the old one.
     public var secret: SecretBytes?
 
+    /// Changes that overwrite `attributes` and, when given, the secret.
     public init(attributes: ItemAttributes = ItemAttributes(), secret: SecretBytes? = nil) {
         self.attributes = attributes
         self.secret = secret

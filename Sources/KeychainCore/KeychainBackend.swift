@@ -55,6 +55,7 @@ public enum BackendAvailability: Sendable {
     /// Not usable; the error says why, usually with `errSecNotAvailable`.
     case unavailable(KeychainError)
 
+    /// Whether the backend is usable here.
     public var isAvailable: Bool {
         if case .available = self { return true }
         return false

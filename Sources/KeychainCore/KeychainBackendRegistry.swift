@@ -10,8 +10,10 @@ import Foundation
 public final class KeychainBackendRegistry: @unchecked Sendable {
     /// The variable that selects the backend.
     public static let selectionVariable = "KEYCHAIN_BACKEND"
+    /// The selection that picks the first usable backend in the automatic order: `auto`.
     public static let automaticName = "auto"
 
+    /// The process-wide registry, holding the built-in backends once LinuxKeychain registers them.
     public static let shared = KeychainBackendRegistry()
 
     // All mutable state is guarded by `lock`; the unchecked Sendable relies on it.
@@ -23,6 +25,7 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     private var instances: [String: any KeychainBackend] = [:]
     private var chosen: (any KeychainBackend)?
 
+    /// An empty registry, for tests and programs that manage their own.
     public init() {}
 
     /// Adds a backend under `name`. `automaticRank` places it in `auto`'s order (lower first);

@@ -19,6 +19,8 @@ public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The underlying system or library call that failed, e.g. `keyctl_search`.
     public var failedCall: String?
 
+    /// An error with Apple's `status` and a message saying what to do, optionally naming the
+    /// backend and the underlying call. None of them may contain a secret.
     public init(_ status: OSStatus, _ message: String, backend: String? = nil, failedCall: String? = nil) {
         self.status = status
         self.message = message
@@ -33,6 +35,7 @@ public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible 
         return copy
     }
 
+    /// The message with the backend, the failing call and the status, for logs.
     public var description: String {
         var text = ""
         if let backend { text += "\(backend): " }
@@ -43,9 +46,12 @@ public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// A status to match in `catch` clauses; see `~=`.
     public struct Code: RawRepresentable, Hashable, Sendable {
+        /// The status this code stands for.
         public var rawValue: OSStatus
+        /// The code for `rawValue`.
         public init(rawValue: OSStatus) { self.rawValue = rawValue }
 
+        /// Whether `error` is a `KeychainError` with this status, so `catch KeychainError.itemNotFound` works.
         public static func ~= (code: Code, error: any Error) -> Bool {
             (error as? KeychainError)?.status == code.rawValue
         }

@@ -2,11 +2,14 @@ import Foundation
 
 /// One stored item: its class, its attributes and, when loaded, its secret.
 public struct KeychainItem: Sendable, CustomStringConvertible {
+    /// Generic or internet password.
     public var itemClass: ItemClass
+    /// Its attributes, the primary-key ones included.
     public var attributes: ItemAttributes
     /// The secret. Backends leave it nil in search results unless the query asked for it.
     public var secret: SecretBytes?
 
+    /// An item of `itemClass` with `attributes` and, when given, its secret.
     public init(itemClass: ItemClass, attributes: ItemAttributes, secret: SecretBytes? = nil) {
         self.itemClass = itemClass
         self.attributes = attributes
@@ -27,10 +30,12 @@ public struct KeychainItem: Sendable, CustomStringConvertible {
 /// A missing string counts as the empty string and a missing flag as false, as on Apple
 /// platforms, so an item added without an account and one added with `""` are duplicates.
 public struct PrimaryKey: Hashable, Sendable, Comparable {
+    /// The class the key belongs to: items of different classes are never duplicates.
     public let itemClass: ItemClass
     /// The primary-key attributes in `itemClass.primaryKeyAttributes` order, normalized.
     public let components: [AttributeValue]
 
+    /// The primary key of an item of `itemClass` with `attributes`; other attributes are ignored.
     public init(itemClass: ItemClass, attributes: ItemAttributes) {
         self.itemClass = itemClass
         self.components = itemClass.primaryKeyAttributes.map { key in
@@ -100,6 +105,7 @@ public struct PrimaryKey: Hashable, Sendable, Comparable {
         }
     }
 
+    /// Orders keys by their `encoded` bytes: a total order, stable across processes.
     public static func < (lhs: PrimaryKey, rhs: PrimaryKey) -> Bool {
         lhs.encoded.lexicographicallyPrecedes(rhs.encoded)
     }

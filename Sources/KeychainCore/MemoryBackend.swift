@@ -5,31 +5,39 @@ import Foundation
 /// Meant for the tests of code that uses the library, so that they need no store on the
 /// machine. Thread-safe; it never touches the disk.
 public final class MemoryBackend: KeychainBackend, @unchecked Sendable {
+    /// The name it is registered under: `memory`.
     public static let backendName = "memory"
+    /// `memory`.
     public var name: String { Self.backendName }
 
     // Guarded by `lock`; the unchecked Sendable relies on it.
     private var collection = ItemCollection()
     private let lock = NSLock()
 
+    /// An empty store, private to this instance.
     public init() {}
 
+    /// Always available: it needs nothing from the system.
     public func availability() -> BackendAvailability {
         .available("process memory; nothing survives the process")
     }
 
+    /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
         try lock.withLock { try collection.add(item) }
     }
 
+    /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         lock.withLock { collection.search(query) }
     }
 
+    /// Updates the items matching `query`; see `KeychainBackend.update(_:with:)`.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         try lock.withLock { try collection.update(query, with: changes) }
     }
 
+    /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
         lock.withLock { collection.delete(query) }
     }

@@ -47,6 +47,7 @@ public final class SecretBytes: @unchecked Sendable, CustomStringConvertible, Cu
     /// The number of secret bytes.
     public let count: Int
 
+    /// Whether the secret has no bytes.
     public var isEmpty: Bool { count == 0 }
 
     /// Reads the secret without copying it. Do not let the pointer escape.
@@ -71,7 +72,9 @@ public final class SecretBytes: @unchecked Sendable, CustomStringConvertible, Cu
         }
     }
 
+    /// Never the secret: `SecretBytes(redacted)`.
     public var description: String { "SecretBytes(redacted)" }
+    /// Never the secret, as `description`.
     public var debugDescription: String { description }
 
     /// Zeroes memory in a way the optimizer may not remove.

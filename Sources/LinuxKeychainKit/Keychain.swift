@@ -2,42 +2,91 @@ import Foundation
 import KeychainCore
 import LinuxKeychain
 
-/// A typed keychain for one service, for code that does not need Apple's dictionaries.
+/// A typed keychain for one service (generic passwords) or one server (internet passwords),
+/// for code that does not need Apple's dictionaries.
 ///
 ///     let keychain = Keychain(service: "com.example.api")
-///     try keychain.set("s3cr3t", for: "alice")
+///     try keychain.set("s3cr3t", for: "alice", label: "API token")
 ///     let token = try keychain.string(for: "alice")     // nil when there is no such item
+///     keychain["bob"] = "hunter2"                       // errors go to KeychainLastError
 ///
-/// Items are generic passwords keyed by (service, account, access group), the same items the
-/// SecItem functions and the `keychain` CLI see. Errors are `KeychainError`s carrying Apple's
-/// status. A value is safe to share between threads. The `async` overloads run the blocking
-/// store calls on a dedicated queue, never on Swift's cooperative thread pool.
+///     let github = Keychain(server: "github.com", protocol: .https)
+///     try github.set(Credentials(user: "alice", token: "t0k3n"), for: "alice")   // Codable as JSON
+///     let credentials: Credentials? = try github.value(for: "alice")
+///
+/// Items are the same ones the SecItem functions and the `keychain` CLI see: generic passwords
+/// keyed by (service, account, access group), internet passwords by (server, protocol, port,
+/// path, account, access group). Errors are `KeychainError`s: they carry Apple's status and
+/// conform to `LocalizedError`, so `error.localizedDescription` is the message saying what to do.
+///
+/// **Blocking and async.** Every method here blocks the calling thread while the store works
+/// (a D-Bus round trip, an `fsync`, an HTTP request) and reads the same in async code:
+/// `try keychain.set(...)` compiles everywhere. In async code that must not hold a thread of
+/// the cooperative pool, use the same names on `keychain.async`, which run on a dedicated
+/// queue: `try await keychain.async.set(...)`. The two never share a name, so the compiler never
+/// has to pick one by context.
+///
+/// A value is immutable and safe to share between threads and tasks.
 public struct Keychain: Sendable {
-    public let service: String
+    /// The service of this keychain's generic passwords; nil for an internet-password keychain.
+    public let service: String?
+    /// The server of this keychain's internet passwords; nil for a generic-password keychain.
+    public let server: String?
+    /// The protocol of this keychain's internet passwords, if it names one.
+    public let `protocol`: InternetProtocol?
+    /// The port of this keychain's internet passwords, if it names one.
+    public let port: Int?
+    /// The path of this keychain's internet passwords, if it names one.
+    public let path: String?
+    /// The access group items are stored in and looked up in; nil for the program's default.
     public let accessGroup: String?
     private let chosenBackend: (any KeychainBackend)?
 
+    /// A keychain of generic passwords for `service`.
+    ///
     /// `backend` nil means the process-wide choice (`KEYCHAIN_BACKEND`, `auto`, or
     /// `KeychainBackendRegistry.use(_:)`), resolved at each call's first use.
     public init(service: String, accessGroup: String? = nil, backend: (any KeychainBackend)? = nil) {
         self.service = service
+        self.server = nil
+        self.protocol = nil
+        self.port = nil
+        self.path = nil
         self.accessGroup = accessGroup
         self.chosenBackend = backend
     }
+
+    /// A keychain of internet passwords for `server` (a host name such as `github.com`), as
+    /// Apple's `kSecClassInternetPassword` items. `protocol`, `port` and `path` narrow which
+    /// items it reads and are stored with what it writes.
+    public init(server: String, protocol: InternetProtocol? = nil, port: Int? = nil, path: String? = nil,
+                accessGroup: String? = nil, backend: (any KeychainBackend)? = nil) {
+        self.service = nil
+        self.server = server
+        self.protocol = `protocol`
+        self.port = port
+        self.path = path
+        self.accessGroup = accessGroup
+        self.chosenBackend = backend
+    }
+
+    /// The same calls, as `async` functions that run on a dedicated queue instead of blocking
+    /// the caller's thread: `try await keychain.async.string(for: "alice")`.
+    public var async: AsyncKeychain { AsyncKeychain(self) }
 
     // MARK: Reading
 
     /// The secret stored for `account`, or nil when there is none.
     public func data(for account: String) throws -> Data? {
         do {
-            return try operations().search(ItemQuery(primaryKey: primaryKey(account), includeSecrets: true))
-                .first?.secret?.makeData()
+            return try operations().search(exactQuery(account, includeSecrets: true)).first?.secret?.makeData()
         } catch KeychainError.itemNotFound {
             return nil
         }
     }
 
-    /// The secret for `account` as UTF-8 text; `errSecDecode` if it is not valid UTF-8.
+    /// The secret for `account` as UTF-8 text, or nil when there is none; `errSecDecode` if
+    /// it is not valid UTF-8.
     public func string(for account: String) throws -> String? {
         guard var data = try data(for: account) else { return nil }
         defer { SecretBytes.zero(&data) }
@@ -47,10 +96,15 @@ public struct Keychain: Sendable {
         return text
     }
 
-    /// The secret for `account` decoded from JSON.
-    public func decodable<Value: Decodable>(_ type: Value.Type, for account: String) throws -> Value? {
+    /// The secret for `account` as a `Value`, or nil when there is none: `String` and `Data`
+    /// as stored by `set`, anything else decoded from JSON (`errSecDecode` if it does not decode).
+    ///
+    ///     let credentials: Credentials? = try keychain.value(for: "alice")
+    public func value<Value: Decodable>(_ type: Value.Type = Value.self, for account: String) throws -> Value? {
+        if Value.self == String.self { return try string(for: account) as? Value }
         guard var data = try data(for: account) else { return nil }
         defer { SecretBytes.zero(&data) }
+        if Value.self == Data.self { return data as? Value }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
@@ -61,16 +115,22 @@ public struct Keychain: Sendable {
     /// Whether an item exists for `account`; does not read the secret.
     public func contains(_ account: String) throws -> Bool {
         do {
-            return try !operations().search(ItemQuery(primaryKey: primaryKey(account))).isEmpty
+            return try !operations().search(exactQuery(account, includeSecrets: false)).isEmpty
         } catch KeychainError.itemNotFound {
             return false
         }
     }
 
-    /// Every account stored under this service, sorted.
+    /// Every account stored in this keychain, sorted.
     public func allAccounts() throws -> [String] {
+        try allItems().map(\.account).sorted()
+    }
+
+    /// Every item in this keychain with its attributes (never its secret), in the store's
+    /// order, which is the order they were created in.
+    public func allItems() throws -> [Item] {
         do {
-            return try operations().search(serviceQuery()).compactMap { $0.attributes.string(.account) }.sorted()
+            return try operations().search(scopeQuery()).map(Item.init)
         } catch KeychainError.itemNotFound {
             return []
         }
@@ -79,19 +139,38 @@ public struct Keychain: Sendable {
     // MARK: Writing
 
     /// Stores `data` for `account`, replacing any previous value.
-    public func set(_ data: Data, for account: String) throws {
-        try operations().set(SecretBytes(data), for: primaryKey(account))
+    ///
+    /// `label` is the name people see (Seahorse, Keychain Access), `comment` a note kept with
+    /// the item, `accessibility` Apple's `kSecAttrAccessible` value, kept for code that reads it
+    /// back. A nil argument leaves that attribute of an existing item as it was.
+    public func set(_ data: Data, for account: String, label: String? = nil, comment: String? = nil,
+                    accessibility: Accessibility? = nil) throws {
+        var attributes = ItemAttributes()
+        if let label { attributes[.label] = .string(label) }
+        if let comment { attributes[.comment] = .string(comment) }
+        if let accessibility { attributes[.accessible] = .string(accessibility.rawValue) }
+        try operations().set(SecretBytes(data), for: primaryKey(account), attributes: attributes)
     }
 
-    /// Stores `text` as UTF-8 for `account`.
-    public func set(_ text: String, for account: String) throws {
+    /// Stores `text` as UTF-8 for `account`; see `set(_:for:label:comment:accessibility:)`
+    /// for the other arguments.
+    public func set(_ text: String, for account: String, label: String? = nil, comment: String? = nil,
+                    accessibility: Accessibility? = nil) throws {
         var data = Data(text.utf8)
         defer { SecretBytes.zero(&data) }
-        try set(data, for: account)
+        try set(data, for: account, label: label, comment: comment, accessibility: accessibility)
     }
 
-    /// Stores `value` encoded as JSON for `account`.
-    public func setEncodable<Value: Encodable>(_ value: Value, for account: String) throws {
+    /// Stores `value` for `account`: a `String` or `Data` as such, anything else encoded as
+    /// JSON (`errSecParam` if it does not encode), so `value(_:for:)` reads it back.
+    public func set<Value: Encodable>(_ value: Value, for account: String, label: String? = nil, comment: String? = nil,
+                                      accessibility: Accessibility? = nil) throws {
+        if let text = value as? String {
+            return try set(text, for: account, label: label, comment: comment, accessibility: accessibility)
+        }
+        if let data = value as? Data {
+            return try set(data, for: account, label: label, comment: comment, accessibility: accessibility)
+        }
         var data: Data
         do {
             data = try JSONEncoder().encode(value)
@@ -99,25 +178,25 @@ public struct Keychain: Sendable {
             throw KeychainError(errSecParam, "The value for account '\(account)' could not be encoded as JSON.")
         }
         defer { SecretBytes.zero(&data) }
-        try set(data, for: account)
+        try set(data, for: account, label: label, comment: comment, accessibility: accessibility)
     }
 
     /// Removes the item for `account`; returns false when there was none.
     @discardableResult
     public func remove(_ account: String) throws -> Bool {
         do {
-            try operations().delete(ItemQuery(primaryKey: primaryKey(account)))
+            try operations().delete(exactQuery(account, includeSecrets: false))
             return true
         } catch KeychainError.itemNotFound {
             return false
         }
     }
 
-    /// Removes every item of this service; returns how many.
+    /// Removes every item of this keychain; returns how many.
     @discardableResult
     public func removeAll() throws -> Int {
         do {
-            return try operations().delete(serviceQuery())
+            return try operations().delete(scopeQuery())
         } catch KeychainError.itemNotFound {
             return 0
         }
@@ -130,18 +209,30 @@ public struct Keychain: Sendable {
         return try KeychainOperations.current()
     }
 
-    private func primaryKey(_ account: String) -> PrimaryKey {
-        PrimaryKey(itemClass: .genericPassword, attributes: identity(account: account))
-    }
+    private var itemClass: ItemClass { server == nil ? .genericPassword : .internetPassword }
 
+    /// The attributes that place an item in this keychain, with `account` when given.
     private func identity(account: String?) -> ItemAttributes {
-        var attributes = ItemAttributes([.service: .string(service)])
+        var attributes = ItemAttributes()
+        if let service { attributes[.service] = .string(service) }
+        if let server { attributes[.server] = .string(server) }
+        if let `protocol` { attributes[.protocol] = .string(`protocol`.rawValue) }
+        if let port { attributes[.port] = .integer(Int64(port)) }
+        if let path { attributes[.path] = .string(path) }
         if let account { attributes[.account] = .string(account) }
         if let accessGroup { attributes[.accessGroup] = .string(accessGroup) }
         return attributes
     }
 
-    private func serviceQuery() -> ItemQuery {
-        ItemQuery(itemClass: .genericPassword, constraints: identity(account: nil), limit: .all)
+    private func primaryKey(_ account: String) -> PrimaryKey {
+        PrimaryKey(itemClass: itemClass, attributes: identity(account: account))
+    }
+
+    private func exactQuery(_ account: String, includeSecrets: Bool) -> ItemQuery {
+        ItemQuery(primaryKey: primaryKey(account), includeSecrets: includeSecrets)
+    }
+
+    private func scopeQuery() -> ItemQuery {
+        ItemQuery(itemClass: itemClass, constraints: identity(account: nil), limit: .all)
     }
 }

@@ -38,10 +38,12 @@ struct TypedKeychainTests {
     @Test func storesCodableValuesAsJSON() throws {
         let keychain = keychain()
         let value = Credentials(user: "alice", token: "t0k3n")
-        try keychain.setEncodable(value, for: "creds")
-        #expect(try keychain.decodable(Credentials.self, for: "creds") == value)
+        try keychain.set(value, for: "creds")
+        #expect(try keychain.value(Credentials.self, for: "creds") == value)
+        let inferred: Credentials? = try keychain.value(for: "creds")
+        #expect(inferred == value)
         try keychain.set("not json", for: "creds")
-        let error = #expect(throws: KeychainError.self) { try keychain.decodable(Credentials.self, for: "creds") }
+        let error = #expect(throws: KeychainError.self) { try keychain.value(Credentials.self, for: "creds") }
         #expect(error?.status == errSecDecode)
     }
 
@@ -83,19 +85,28 @@ struct TypedKeychainTests {
         #expect(!(KeychainError.duplicateItem ~= error))
     }
 
-    @Test func asyncOverloadsWorkFromManyTasks() async throws {
+    @Test func asyncCallsWorkFromManyTasks() async throws {
         let keychain = keychain("com.example.async")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<32 {
                 group.addTask {
-                    try await keychain.set("value \(index)", for: "account\(index)")
-                    let read = try await keychain.string(for: "account\(index)")
+                    try await keychain.async.set("value \(index)", for: "account\(index)")
+                    let read = try await keychain.async.string(for: "account\(index)")
                     #expect(read == "value \(index)")
                 }
             }
             try await group.waitForAll()
         }
-        #expect(try await keychain.allAccounts().count == 32)
+        #expect(try await keychain.async.allAccounts().count == 32)
+    }
+
+    /// Inside an async function the blocking calls compile without `await`: the async ones
+    /// have their own namespace, so no overload is chosen by context.
+    @Test func blockingCallsReadNaturallyInAsyncCode() async throws {
+        let keychain = keychain("com.example.async-sync")
+        try keychain.set("plain", for: "alice")
+        #expect(try keychain.string(for: "alice") == "plain")
+        #expect(try await keychain.async.value(String.self, for: "alice") == "plain")
     }
 
     @Test func setIsSafeFromManyThreads() throws {
