@@ -10,7 +10,7 @@ enum ItemCommands {
         var extra = ItemAttributes()
         if let label = parsed.value(.label) { extra[.label] = .string(label) }
         if let comment = parsed.value(.comment) { extra[.comment] = .string(comment) }
-        let secret = try SecretInput.read(prompt: "Secret for \(name.readableName): ")
+        let secret = try SecretInput.read(prompt: "Secret for \(parsed.operands[1]) at \(parsed.operands[0]): ")
         if addOnly {
             try operations.add(KeychainItem(itemClass: name.itemClass, attributes: name.attributes.merging(extra), secret: secret))
         } else {

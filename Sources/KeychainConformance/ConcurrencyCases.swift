@@ -86,8 +86,14 @@ func survivesManyProcesses(_ backend: any KeychainBackend, _ context: Conformanc
 
 /// The exit statuses the `keychain` CLI documents.
 public enum CLIExit {
+    /// The item does not exist.
     public static let notFound: Int32 = 3
+    /// The item already exists.
     public static let duplicate: Int32 = 4
+    /// The store is locked and would need a prompt (`errSecInteractionNotAllowed`).
+    public static let locked: Int32 = 5
+    /// The backend cannot run here (`errSecNotAvailable`).
+    public static let unavailable: Int32 = 6
 }
 
 final class FailureList: @unchecked Sendable {

@@ -3,6 +3,7 @@ import KeychainCore
 
 /// The cases every backend must pass.
 public enum KeychainConformance {
+    /// Every case of the backend contract, in the order they run.
     public static let cases: [ConformanceCase] = [
         ConformanceCase(name: "all-byte-values", body: roundTripsAllByteValues),
         ConformanceCase(name: "empty-value", body: roundTripsEmptyValue),

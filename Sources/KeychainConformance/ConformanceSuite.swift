@@ -7,9 +7,11 @@ import KeychainCore
 /// parameterized Swift Testing test. A case throws `ConformanceFailure` when the backend
 /// breaks the contract and `ConformanceSkip` when it cannot be checked here (with the reason).
 public struct ConformanceCase: Sendable, CustomStringConvertible {
+    /// What the case checks, for test names and failure messages.
     public let name: String
     let body: @Sendable (any KeychainBackend, ConformanceContext) throws -> Void
 
+    /// The case's name.
     public var description: String { name }
 
     /// Runs the case, with items named under a fresh namespace, and deletes them afterwards.
@@ -22,13 +24,17 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
 
 /// A contract violation, with what was expected.
 public struct ConformanceFailure: Error, CustomStringConvertible {
+    /// What happened, for the test log.
     public let description: String
+    /// An error described by `description`.
     public init(_ description: String) { self.description = description }
 }
 
 /// A case that cannot run here; the text says why.
 public struct ConformanceSkip: Error, CustomStringConvertible {
+    /// What happened, for the test log.
     public let description: String
+    /// An error described by `description`.
     public init(_ description: String) { self.description = description }
 }
 
@@ -44,6 +50,8 @@ public struct ConformanceContext: Sendable {
     public private(set) var namespace: String
     private let usedServices = ServiceLedger()
 
+    /// A context for the backend registered as `backendName`, with the CLI at `cliPath` and
+    /// `environment` added for CLI processes.
     public init(backendName: String, cliPath: String? = ConformanceContext.locateCLI(),
                 environment: [String: String] = [:]) {
         self.backendName = backendName

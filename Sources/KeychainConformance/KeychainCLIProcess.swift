@@ -4,10 +4,15 @@ import Foundation
 /// or any other tool a test drives (`keyctl`, `mount`, ...). Its environment is this
 /// process's plus `environment`.
 public final class KeychainCLIProcess: @unchecked Sendable {
+    /// How the process ended and what it wrote.
     public struct Result: Sendable {
+        /// The exit status.
         public let status: Int32
+        /// Everything it wrote to stdout, byte for byte.
         public let output: Data
+        /// Everything it wrote to stderr, as text.
         public let errorText: String
+        /// stdout as UTF-8 text.
         public var outputText: String { String(decoding: output, as: UTF8.self) }
     }
 

@@ -18,7 +18,9 @@ import KeychainCore
 /// for `cacheLifetime` seconds. The opened store is kept between calls and re-validated at
 /// each (`StoreSession`). Thread-safe and multi-process-safe.
 public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
+    /// The name it is registered under: `file`.
     public static let backendName = "file"
+    /// `file`.
     public var name: String { Self.backendName }
 
     private let configuration: Result<FileStoreSettings, KeychainError>
@@ -41,6 +43,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
         }
     }
 
+    /// A backend on the store that `settings` describe, configured in code instead of the environment.
     public convenience init(settings: FileStoreSettings) {
         self.init(configuration: .success(settings))
     }
@@ -68,6 +71,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
         }
     }
 
+    /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
         guard let files = try openStore(creatingIfMissing: true) else {
             // openStore creates what is missing, so this means the directory vanished meanwhile.
@@ -81,6 +85,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
         }
     }
 
+    /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         guard let files = try openStore(creatingIfMissing: false) else { return [] }
         return try files.withReadLock { ItemCollection(try files.items(matching: query)).search(query) }
@@ -102,6 +107,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
         }
     }
 
+    /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
         guard let files = try openStore(creatingIfMissing: false) else { return 0 }
         return try files.withWriteLock {

@@ -15,7 +15,9 @@ public struct FileStoreSettings: Sendable {
     /// Argon2id settings for new stores and passphrase changes (existing headers keep theirs).
     public var kdf: KDFParameters
 
+    /// `KEYCHAIN_FILE_DIR`: the store directory.
     public static let directoryVariable = "KEYCHAIN_FILE_DIR"
+    /// `KEYCHAIN_FILE_CACHE_SECONDS`: how long an unlock is cached; 0 disables the cache.
     public static let cacheVariable = "KEYCHAIN_FILE_CACHE_SECONDS"
 
     /// Five minutes, as sudo caches a password and gpg-agent a passphrase for about that long:
@@ -23,6 +25,7 @@ public struct FileStoreSettings: Sendable {
     /// leave the store open for long.
     public static let defaultCacheLifetime: UInt32 = 300
 
+    /// Settings for the store in `directory` (absolute), unlocked with `passphrase`.
     public init(directory: String, passphrase: PassphraseSource?, cacheLifetime: UInt32 = defaultCacheLifetime,
                 kdf: KDFParameters = .default) {
         self.directory = Self.withoutTrailingSlashes(directory)

@@ -16,6 +16,7 @@ public struct KDFParameters: Hashable, Sendable {
     /// Memory in bytes (Argon2's m).
     public var memoryBytes: UInt64
 
+    /// Argon2id with `operations` passes over `memoryBytes` of memory.
     public init(operations: UInt64, memoryBytes: UInt64) {
         self.operations = operations
         self.memoryBytes = memoryBytes

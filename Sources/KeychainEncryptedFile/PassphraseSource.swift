@@ -16,7 +16,9 @@ public enum PassphraseSource: Sendable {
     /// A passphrase the program supplies itself.
     case given(SecretBytes)
 
+    /// `KEYCHAIN_FILE_PASSPHRASE`: the passphrase itself.
     public static let variable = "KEYCHAIN_FILE_PASSPHRASE"
+    /// `KEYCHAIN_FILE_PASSPHRASE_FILE`: a file holding the passphrase (systemd's `LoadCredential=`).
     public static let fileVariable = "KEYCHAIN_FILE_PASSPHRASE_FILE"
 
     /// The largest passphrase read from a file or terminal; only keeps a wrong file (a disk

@@ -17,6 +17,7 @@ import KeychainCore
 /// backend itself holds no mutable state and is safe from any thread and any process; the
 /// kernel serializes the writes.
 public final class KernelKeyringBackend: KeychainBackend {
+    /// The name it is registered under: `keyring`.
     public static let backendName = "keyring"
     /// Chooses the keyring: `persistent`, `user` or `session`.
     public static let keyringVariable = "KEYCHAIN_KEYRING"
@@ -24,6 +25,7 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// seccomp filter, to test that path through the CLI.
     static let simulatedRefusalVariable = "KEYCHAIN_KEYRING_SIMULATE_REFUSAL"
 
+    /// `keyring`.
     public var name: String { Self.backendName }
 
     /// The keyring asked for (nil: the default), or why the setting is invalid.
@@ -83,6 +85,8 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     // MARK: - KeychainBackend
 
+    /// Usable when the kernel lets this process open the chosen keyring; the reason names the
+    /// refused call otherwise (a seccomp filter, a kernel without keys).
     public func availability() -> BackendAvailability {
         do {
             // Links the keyring afresh: a link this thread made earlier proves nothing now.
@@ -94,6 +98,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         }
     }
 
+    /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
         let description = try ItemKeyDescription(item.primaryKey)
         // The secret's size is checked before the kernel is called; the attributes', which
@@ -104,6 +109,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         try store.commit(staged, as: description, into: keyring.serial, exclusive: true)
     }
 
+    /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         let keyring = try target()
         return try consistentRead(query, in: keyring) { found in
@@ -154,6 +160,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         return plan.changes.count
     }
 
+    /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
         let keyring = try target()
         var everything = query

@@ -16,12 +16,16 @@ import KeychainCore
 /// - **Atomic add among this library's users** through `SecretServiceWriteLock`.
 /// - **Interop**: see `SecretServiceAttributeMapping` for how items are stored.
 public final class SecretServiceBackend: KeychainBackend {
+    /// The name it is registered under: `secret-service`.
     public static let backendName = "secret-service"
+    /// `secret-service`.
     public var name: String { Self.backendName }
 
+    /// The settings it was made with.
     public let settings: SecretServiceSettings
     private let connection: SecretServiceConnection
 
+    /// A backend with `settings`, by default read from the environment.
     public init(settings: SecretServiceSettings = SecretServiceSettings()) {
         self.settings = settings
         let seconds = (try? settings.timeout.get()) ?? SecretServiceSettings.defaultTimeout
@@ -44,16 +48,19 @@ public final class SecretServiceBackend: KeychainBackend {
         }
     }
 
+    /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
         try perform("adding an item", holdingWriteLock: true) { session in
             try SecretServiceOperations.add(item, in: session)
         }
     }
 
+    /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try perform("searching", isReadOnly: true) { session in try SecretServiceOperations.search(query, in: session) }
     }
 
+    /// Updates the items matching `query`; see `KeychainBackend.update(_:with:)`.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         // Under the lock too: an update can move an item onto a primary key an add is checking.
         try perform("updating items", holdingWriteLock: true) { session in
@@ -61,6 +68,7 @@ public final class SecretServiceBackend: KeychainBackend {
         }
     }
 
+    /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
         try perform("deleting items") { session in try SecretServiceOperations.delete(query, in: session) }
     }

@@ -14,16 +14,22 @@ import KeychainCore
 /// | `KEYCHAIN_SECRET_SERVICE_TIMEOUT` | seconds any one call may take, connecting included | `5` |
 /// | `KEYCHAIN_LIBSECRET_PATH` | the libsecret shared library to load (tests use it to simulate its absence) | `libsecret-1.so.0` |
 public struct SecretServiceSettings: Sendable {
+    /// `KEYCHAIN_SECRET_SERVICE_COLLECTION`: the collection to store in.
     public static let collectionVariable = "KEYCHAIN_SECRET_SERVICE_COLLECTION"
+    /// `KEYCHAIN_SECRET_SERVICE_TIMEOUT`: seconds any one call may take.
     public static let timeoutVariable = "KEYCHAIN_SECRET_SERVICE_TIMEOUT"
+    /// `KEYCHAIN_LIBSECRET_PATH`: the libsecret shared object to load.
     public static let libraryVariable = "KEYCHAIN_LIBSECRET_PATH"
+    /// Five seconds: long enough for D-Bus activation of the provider, short enough not to look hung.
     public static let defaultTimeout: Double = 5
+    /// libsecret's shared object as Debian and Fedora install it.
     public static let defaultLibrary = "libsecret-1.so.0"
 
     /// The collection alias or object path.
     public var collection: String
     /// Seconds one call may take in all, or the error that the variable is malformed.
     public var timeout: Result<Double, KeychainError>
+    /// The libsecret shared object to `dlopen`.
     public var libraryPath: String
     /// `DBUS_SESSION_BUS_ADDRESS`, which GLib reads itself; kept here only for the check below.
     public var sessionBusAddress: String?

@@ -21,7 +21,9 @@ import KeychainCore
 ///
 /// It is never chosen by `auto`: sending secrets to a server must be a decision.
 public final class VaultBackend: KeychainBackend {
+    /// The name it is registered under: `vault`.
     public static let backendName = "vault"
+    /// `vault`.
     public var name: String { Self.backendName }
 
     /// How many times an add or an update writes again after losing a check-and-set race.
@@ -62,6 +64,8 @@ public final class VaultBackend: KeychainBackend {
         setup = .failure(reason.attributed(to: Self.backendName))
     }
 
+    /// Usable when the server answers, is unsealed, accepts the token and has a KV version 2
+    /// engine at the mount; the reason says which check failed otherwise.
     public func availability() -> BackendAvailability {
         switch setup {
         case .success(let connection): return VaultProbe(kv: connection.kv).availability()
@@ -69,15 +73,18 @@ public final class VaultBackend: KeychainBackend {
         }
     }
 
+    /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
         let connection = try setup.get()
         try create(item, at: connection.layout.path(of: item.primaryKey), in: connection)
     }
 
+    /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: try setup.get()).map(\.item)
     }
 
+    /// Updates the items matching `query`; see `KeychainBackend.update(_:with:)`.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         let connection = try setup.get()
         let matched = try locate(query, includeSecrets: true, limit: nil, in: connection)
@@ -110,6 +117,7 @@ public final class VaultBackend: KeychainBackend {
         return changed
     }
 
+    /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
         let connection = try setup.get()
         let matched = try locate(query, includeSecrets: false, limit: nil, in: connection)

@@ -6,9 +6,12 @@ import KeychainCore
 public struct VaultToken: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     let value: String
 
+    /// A token with the secret `value`.
     public init(_ value: String) { self.value = value }
 
+    /// Never the token: `VaultToken(redacted)`.
     public var description: String { "VaultToken(redacted)" }
+    /// Never the token, as `description`.
     public var debugDescription: String { description }
 }
 
@@ -19,6 +22,7 @@ public struct VaultToken: Sendable, CustomStringConvertible, CustomDebugStringCo
 public struct VaultConfiguration: Sendable {
     /// The server's base URL, e.g. `https://vault.example.com:8200`, without a trailing slash.
     public let address: String
+    /// The token sent with every request.
     public let token: VaultToken
     /// The Vault Enterprise / OpenBao namespace, sent as `X-Vault-Namespace`, or nil.
     public let namespace: String?
@@ -31,9 +35,13 @@ public struct VaultConfiguration: Sendable {
     /// Seconds `availability()` waits for each of its checks before calling the server unreachable.
     public let probeTimeout: TimeInterval
 
+    /// The KV version 2 mount a dev server has: `secret`.
     public static let defaultMount = "secret"
+    /// The folder holding every item: `linux-keychain`.
     public static let defaultPrefix = "linux-keychain"
+    /// Ten seconds for each answer.
     public static let defaultRequestTimeout: TimeInterval = 10
+    /// One second for each availability check, so `auto` and `keychain backends` stay quick.
     public static let defaultProbeTimeout: TimeInterval = 1
 
     /// Validates and normalizes the settings; throws `errSecParam` saying which one is wrong.

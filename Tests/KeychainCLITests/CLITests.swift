@@ -73,7 +73,7 @@ struct CLITests {
     @Test(arguments: [["--backend", "memory", "set", "svc", "acct"], ["list"]])
     func theMemoryBackendIsRefusedBecauseItKeepsNothing(_ arguments: [String]) throws {
         let result = try keychain(arguments, input: Data("x".utf8), environment: ["KEYCHAIN_BACKEND": "memory"])
-        #expect(result.status == CLIStatuses.unavailable)
+        #expect(result.status == CLIExit.unavailable)
         #expect(result.errorText.contains("'memory' backend keeps secrets only inside one process"), "\(result.errorText)")
         #expect(result.errorText.split(separator: "\n").count == 1)
     }
@@ -81,7 +81,7 @@ struct CLITests {
     @Test func anUnavailableBackendHasItsOwnExitStatus() throws {
         let result = try keychain(["--backend", "secret-service", "get", "a", "b"],
                                   environment: ["KEYCHAIN_LIBSECRET_PATH": "/nonexistent/libsecret-1.so.0"])
-        #expect(result.status == CLIStatuses.unavailable, "\(result.errorText)")
+        #expect(result.status == CLIExit.unavailable, "\(result.errorText)")
     }
 
     @Test func backendsExitsNonZeroWhenNothingIsUsable() throws {
@@ -95,7 +95,7 @@ struct CLITests {
             "KEYCHAIN_LIBSECRET_PATH": "/nonexistent/libsecret-1.so.0", "KEYCHAIN_KEYRING_SIMULATE_REFUSAL": "ENOSYS",
             "KEYCHAIN_FILE_PASSPHRASE": "", "KEYCHAIN_FILE_PASSPHRASE_FILE": "", "VAULT_ADDR": "", "BAO_ADDR": "",
         ])
-        #expect(nothing.status == CLIStatuses.unavailable, "backends: \(nothing.outputText) \(nothing.errorText)")
+        #expect(nothing.status == CLIExit.unavailable, "backends: \(nothing.outputText) \(nothing.errorText)")
         #expect(nothing.outputText.contains("auto picks: nothing"))
     }
 
@@ -183,11 +183,4 @@ struct CLITests {
         try #require(result.status == 0, "\(result.errorText)")
         return try #require(try JSONSerialization.jsonObject(with: result.output) as? [[String: Any]], "\(result.outputText)")
     }
-}
-
-/// The exit statuses beyond not-found and duplicate (`CLIExit`), as the CLI documents them.
-enum CLIStatuses {
-    static let usage: Int32 = 2
-    static let locked: Int32 = 5
-    static let unavailable: Int32 = 6
 }

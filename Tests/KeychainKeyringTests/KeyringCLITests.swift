@@ -90,7 +90,7 @@ struct KeyringCLITests {
         #expect(!autoLine.hasPrefix("auto picks: keyring"), "auto still picks the blocked keyring: \(autoLine)")
 
         let get = try keychain(["--backend", "keyring", "get", "svc", "acct"], environment: blocked)
-        #expect(get.status == 1)
+        #expect(get.status == CLIExit.unavailable)
         #expect(get.errorText.contains("kernel keyring is blocked here"), "stderr: \(get.errorText)")
     }
     #endif

@@ -48,7 +48,7 @@ extension SecretServiceTests {
             let environment = ProcessInfo.processInfo.environment.merging([SecretServiceSettings.collectionVariable: path]) { _, new in new }
             for arguments in [["get", "svc", "acct"], ["list"]] {
                 let result = try keychain(arguments, environment: environment)
-                #expect(result.status == 5, "keychain \(arguments.joined(separator: " ")) exited \(result.status): \(result.errorText)")
+                #expect(result.status == CLIExit.locked, "keychain \(arguments.joined(separator: " ")) exited \(result.status): \(result.errorText)")
                 #expect(result.errorText.split(separator: "\n").count == 1)
             }
         }
