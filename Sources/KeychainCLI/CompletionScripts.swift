@@ -106,14 +106,14 @@ enum CompletionScripts {
             return words.isEmpty ? " " : "(\(words.joined(separator: " ")))"
         }
         func spec(_ option: OptionSpec) -> String {
-            var text = option.repeatable ? "*" : ""
-            let names = ["--\(option.name)"] + (option.short.map { ["-\($0)"] } ?? [])
-            text += names.count > 1 ? "(\(names.joined(separator: " ")))'{\(names.joined(separator: ","))}'" : names[0]
-            text += "[\(described(option.summary))]"
+            var tail = "[\(described(option.summary))]"
             for (index, value) in option.values.enumerated() {
-                text += ":\(value):\(index == 0 ? action(option.completion) : " ")"
+                tail += ":\(value):\(index == 0 ? action(option.completion) : " ")"
             }
-            return quoted(text).replacingOccurrences(of: "''{", with: "'{").replacingOccurrences(of: "}''", with: "}'")
+            let repeating = option.repeatable ? "*" : ""
+            guard let short = option.short else { return quoted(repeating + "--\(option.name)" + tail) }
+            // '(--name -n)'{--name,-n}'[summary]': either spelling, and neither twice.
+            return quoted("(--\(option.name) -\(short))") + repeating + "{--\(option.name),-\(short)}" + quoted(tail)
         }
         let commandList = CommandTable.commands.flatMap { command in
             command.allNames.map { "        \(quoted("\($0):\(described(command.summary))"))" }
