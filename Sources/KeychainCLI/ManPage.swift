@@ -33,7 +33,10 @@ enum ManPage {
             out += [".TP", ".B " + escape("keychain " + spec.synopsis), escape(capitalizedSentence(spec.summary))]
             if !spec.aliases.isEmpty { out.append(escape("Also spelled: \(spec.aliases.joined(separator: ", ")).")) }
             for paragraph in spec.details { out += [".IP", escape(paragraph)] }
-            for option in spec.options { out += [".IP", "\\fB" + escape(option.synopsis) + "\\fR", ".RS", escape(option.summary), ".RE"] }
+            guard !spec.options.isEmpty else { continue }
+            out.append(".RS")
+            for option in spec.options { out += [".TP", ".B " + escape(option.synopsis), escape(option.summary)] }
+            out.append(".RE")
         }
         out.append(".SH GLOBAL OPTIONS")
         for option in CommandTable.globalOptions { out += [".TP", ".B " + escape(option.synopsis), escape(option.summary)] }
