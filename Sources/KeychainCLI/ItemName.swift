@@ -56,8 +56,10 @@ struct ItemName {
             throw named
         }
         guard found.count == 1 else {
-            let hint = itemClass == .internetPassword ? "add --protocol, --port or --path" : "name it from a program with its access group"
-            throw KeychainError(errSecParam, "\(found.count) items match \(readableName); \(hint) to pick one")
+            let hint = itemClass == .internetPassword
+                ? "add --protocol, --port or --path to pick one"
+                : "they differ in access group or synchronizable flag ('keychain list --json' shows them)"
+            throw KeychainError(errSecParam, "\(found.count) items match \(readableName); \(hint)")
         }
         return found[0]
     }
