@@ -49,7 +49,8 @@ let package = Package(
         .testTarget(name: "KeychainSecretServiceTests",
                     dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
         .testTarget(name: "KeychainEncryptedFileTests",
-                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"]),
+                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "KeychainVaultTests",
                     dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
     ]
