@@ -43,7 +43,7 @@ let package = Package(
 
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
         .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain"]),
-        .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI"]),
+        .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI", "KeychainConformance"]),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
         .testTarget(name: "KeychainSecretServiceTests",

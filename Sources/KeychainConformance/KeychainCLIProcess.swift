@@ -16,6 +16,8 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     private let stdout = Pipe()
     private let stderr = Pipe()
     private var launchError: Error?
+    private let released = NSLock()
+    private var inputClosed = false
 
     /// Starts `executable` with `arguments`, writes `input` (if any) to its stdin and closes it.
     /// With `holdingInput`, stdin stays open until `release(_:)`: the CLI reads its secret only
@@ -38,9 +40,15 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         if !holdingInput { release(input) }
     }
 
-    /// Writes `input` (if any) to the process's stdin and closes it.
+    /// Writes `input` (if any) to the process's stdin and closes it. Only the first call
+    /// does anything: stdin is closed after it.
     public func release(_ input: Data?) {
         guard launchError == nil else { return }
+        let first = released.withLock {
+            defer { inputClosed = true }
+            return !inputClosed
+        }
+        guard first else { return }
         if let input { stdin.fileHandleForWriting.write(input) }
         try? stdin.fileHandleForWriting.close()
     }
