@@ -37,6 +37,12 @@ let package = Package(
         // The suite every backend must pass; public so third-party backends can run it too.
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
+        // An example third-party backend on KeychainCore's public API alone, and the helper
+        // process it gives the many-process conformance case (docs/backend-authors.md).
+        .target(name: "ExampleBackend", dependencies: ["KeychainCore"], path: "Examples/ExampleBackend"),
+        .executableTarget(name: "ExampleBackendHelper", dependencies: ["ExampleBackend", "KeychainCore"],
+                          path: "Examples/ExampleBackendHelper"),
+
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainEncryptedFile", "CPrctl"]),
         .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium", "CSecretService"],
                           path: "Benchmarks/KeychainBench"),
@@ -51,6 +57,8 @@ let package = Package(
         .testTarget(name: "KeychainEncryptedFileTests",
                     dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "ExampleBackendTests",
+                    dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"]),
         .testTarget(name: "KeychainVaultTests",
                     dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
     ]
