@@ -52,8 +52,15 @@ let package = Package(
         .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI", "KeychainConformance"]),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+        // Test-only: checks CSecretService's hand-made GLib ABI against the real headers at build time.
+        // GLib's flags come from pkg-config; libsecret-1's own would add -pthread, which SwiftPM refuses.
+        .systemLibrary(name: "CLibsecretHeaders", path: "Tests/CLibsecretHeaders", pkgConfig: "glib-2.0",
+                       providers: [.apt(["libsecret-1-dev"])]),
+        .target(name: "CSecretServiceABICheck", dependencies: ["CLibsecretHeaders"], path: "Tests/CSecretServiceABICheck",
+                cSettings: [.unsafeFlags(["-I/usr/include/libsecret-1"])]),
         .testTarget(name: "KeychainSecretServiceTests",
-                    dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+                    dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
+                                   "CSecretServiceABICheck"]),
         .testTarget(name: "KeychainEncryptedFileTests",
                     dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"],
                     resources: [.copy("Fixtures")]),
