@@ -85,10 +85,7 @@
     X(void *, secret_value_new, (const char *, long, const char *)) \
     X(void *, secret_value_ref, (void *)) \
     X(const char *, secret_value_get, (void *, size_t *)) \
-    X(void, secret_value_unref, (void *)) \
-    X(int, secret_password_storev_sync, (const void *, void *, const char *, const char *, const char *, void *, GError **)) \
-    X(char *, secret_password_lookupv_sync, (const void *, void *, void *, GError **)) \
-    X(void, secret_password_free, (char *))
+    X(void, secret_value_unref, (void *))
 
 #define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
 CSECRETSERVICE_FUNCTIONS(DECLARE_POINTER)
@@ -645,36 +642,4 @@ int csecretservice_item_delete(void *service, const char *path, void *cancellabl
     int done = p_secret_service_delete_item_dbus_path_sync(service, path, cancellable, &failure);
     take_error(failure, error);
     return done ? 0 : -1;
-}
-
-// --- libsecret's one-call password functions, for the benchmark's baseline ---------------------
-
-/// The attributes Python keyring and secret-tool name a password by.
-static void *service_and_username(const char *service, const char *account) {
-    const char *keys[2] = {"service", "username"};
-    const char *values[2] = {service, account};
-    return attribute_table(keys, values, 2);
-}
-
-int csecretservice_password_store(const char *service, const char *account, const char *password,
-                                  CSecretServiceError *error) {
-    void *table = service_and_username(service, account);
-    GError *failure = NULL;
-    int stored = p_secret_password_storev_sync(NULL, table, NULL, "keychain-bench baseline", password, NULL, &failure);
-    p_g_hash_table_unref(table);
-    take_error(failure, error);
-    return stored ? 0 : -1;
-}
-
-char *csecretservice_password_lookup(const char *service, const char *account, CSecretServiceError *error) {
-    void *table = service_and_username(service, account);
-    GError *failure = NULL;
-    char *password = p_secret_password_lookupv_sync(NULL, table, NULL, &failure);
-    p_g_hash_table_unref(table);
-    take_error(failure, error);
-    return password;
-}
-
-void csecretservice_password_free(char *password) {
-    if (password != NULL) p_secret_password_free(password);
 }
