@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 /// A child process, started at init: the `keychain` CLI for tests that need a second process,
@@ -49,8 +52,25 @@ public final class KeychainCLIProcess: @unchecked Sendable {
             return !inputClosed
         }
         guard first else { return }
-        if let input { stdin.fileHandleForWriting.write(input) }
+        if let input { Self.withoutSIGPIPE { try? stdin.fileHandleForWriting.write(contentsOf: input) } }
         try? stdin.fileHandleForWriting.close()
+    }
+
+    /// Runs `body` with SIGPIPE blocked on this thread, and drops one it raised: a child that
+    /// exits without reading its input must fail its test, not kill the test process.
+    private static func withoutSIGPIPE(_ body: () -> Void) {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        body()
+        var pending = sigset_t()
+        if sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1, sigismember(&previous, SIGPIPE) == 0 {
+            var immediately = timespec()
+            _ = sigtimedwait(&pipeSignal, nil, &immediately)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 
     /// Waits for the process and collects its output.

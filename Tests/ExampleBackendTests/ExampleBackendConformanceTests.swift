@@ -39,6 +39,19 @@ struct ExampleBackendConformanceTests {
         #expect(started.total == 17, "8 writers, 1 reader and 8 racers")
     }
 
+    /// Processes that claim success without storing anything fail the case: it checks what
+    /// they did, not what they say.
+    @Test func theManyProcessCaseFailsWhenTheProcessesDoNothing() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let idle = ConformanceProcesses { _ in KeychainCLIProcess("/bin/true", [], holdingInput: true) }
+        let testCase = try #require(KeychainConformance.cases.first { $0.needs.contains(.sharedAcrossProcesses) })
+        #expect(throws: ConformanceFailure.self) {
+            _ = try testCase.outcome(on: PlainFileBackend(directory: directory),
+                                     context: ConformanceContext(backendName: "example-plain-file", processes: idle))
+        }
+    }
+
     /// The helper fails when the store does not behave, so the passes above mean something.
     @Test func theHelperReportsNotFoundAndDuplicateByExitStatus() throws {
         let directory = try Self.temporaryDirectory()
