@@ -5,6 +5,8 @@ let package = Package(
     name: "LinuxKeychain",
     products: [
         .library(name: "LinuxKeychain", targets: ["LinuxKeychain"]),
+        .library(name: "LinuxKeychainKit", targets: ["LinuxKeychainKit"]),
+        .library(name: "KeychainCore", targets: ["KeychainCore"]),
         .library(name: "KeychainConformance", targets: ["KeychainConformance"]),
         .executable(name: "keychain", targets: ["KeychainCLI"]),
         .executable(name: "keychain-bench", targets: ["KeychainBench"]),
@@ -20,8 +22,11 @@ let package = Package(
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
         .target(name: "CSecretService", path: "CShims/CSecretService"),
 
+        // Apple's OSStatus and errSec codes, shared by every module below.
+        .target(name: "KeychainStatusCodes"),
+
         // The model, the backend protocol, the registry and the memory backend. No C.
-        .target(name: "KeychainCore"),
+        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
 
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
@@ -29,10 +34,14 @@ let package = Package(
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
         .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
 
-        // The SecItem front end, the typed API and registration of the built-in backends.
+        // Apple's names only: the SecItem front end, the CF stand-ins, and registration of the
+        // built-in backends.
         .target(name: "LinuxKeychain", dependencies: [
-            "KeychainCore", "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
+            "KeychainStatusCodes", "KeychainCore",
+            "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
         ]),
+        // The typed Swift API (`Keychain`), in its own module so its names never meet Apple code's.
+        .target(name: "LinuxKeychainKit", dependencies: ["LinuxKeychain", "KeychainCore"]),
 
         // The suite every backend must pass; public so third-party backends can run it too.
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
@@ -43,14 +52,14 @@ let package = Package(
         .executableTarget(name: "ExampleBackendHelper", dependencies: ["ExampleBackend", "KeychainCore"],
                           path: "Examples/ExampleBackendHelper"),
 
-        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainEncryptedFile", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium", "CSecretServiceBaseline"],
+        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "CPrctl"]),
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "CKeyutils", "CSodium", "CSecretServiceBaseline"],
                           path: "Benchmarks/KeychainBench"),
         // libsecret's one-call functions, which only the benchmark's baseline calls.
         .target(name: "CSecretServiceBaseline", path: "Benchmarks/CSecretServiceBaseline"),
 
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
-        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain"]),
+        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainKit", "KeychainCore"]),
         .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI", "KeychainConformance"]),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
