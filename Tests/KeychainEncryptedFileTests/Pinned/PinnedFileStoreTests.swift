@@ -122,6 +122,19 @@ struct PinnedFileStoreTests {
         #expect(try everyItem(backend).count == PinnedFileStore.items.count + 1)
     }
 
+    /// The `keychain` CLI, as a separate process through the whole front end, reads the
+    /// version-1 store too, byte for byte.
+    @Test func theCLIReadsTheStore() throws {
+        let cli = try CLIStore(passphrase: PinnedFileStore.passphrase, cacheSeconds: 0)
+        try Self.copyFixture(to: cli.directory)
+        let alice = try cli.run(["get", "pinned-app", "alice@example.com"])
+        #expect(alice.status == 0, "\(alice.errorText)")
+        #expect(alice.output == Data("correct horse".utf8))
+        let listed = try cli.run(["list", "pinned-app"])
+        #expect(listed.status == 0, "\(listed.errorText)")
+        #expect(listed.outputText.contains("alice@example.com"))
+    }
+
     /// Copies the fixture into a private directory with the modes a store has (git keeps
     /// neither the 0700 of directories nor the 0600 of files).
     static func copyFixture(to directory: String) throws {
