@@ -114,6 +114,9 @@ fi
 echo -n "linux-keychain-test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
 export KEYCHAIN_FILE_DIR="$LINUX_KEYCHAIN_SCRATCH/file-store"
 export KEYCHAIN_FILE_PASSPHRASE="linux-keychain-test-passphrase"
+# Python keyring picks a chaining backend once another keyring package is installed (the
+# benchmark installs keyrings.cryptfile); the interop tests need its Secret Service backend.
+export PYTHON_KEYRING_BACKEND="keyring.backends.SecretService.Keyring"
 
 bao_pid=""
 if command -v bao >/dev/null 2>&1; then
