@@ -55,19 +55,37 @@ let package = Package(
         // The suite every backend must pass; public so third-party backends can run it too.
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
+        // An example third-party backend on KeychainCore's public API alone, and the helper
+        // process it gives the many-process conformance case (docs/backend-authors.md).
+        .target(name: "ExampleBackend", dependencies: ["KeychainCore"], path: "Examples/ExampleBackend"),
+        .executableTarget(name: "ExampleBackendHelper", dependencies: ["ExampleBackend", "KeychainCore"],
+                          path: "Examples/ExampleBackendHelper"),
+
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "CKeyutils", "CSodium", "CSecretService"],
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "CKeyutils", "CSodium", "CSecretServiceBaseline"],
                           path: "Benchmarks/KeychainBench"),
+        // libsecret's one-call functions, which only the benchmark's baseline calls.
+        .target(name: "CSecretServiceBaseline", path: "Benchmarks/CSecretServiceBaseline"),
 
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
         .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainKit", "KeychainCore"]),
-        .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI"]),
+        .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI", "KeychainConformance"]),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+        // Test-only: checks CSecretService's hand-made GLib ABI against the real headers at build time.
+        // GLib's flags come from pkg-config; libsecret-1's own would add -pthread, which SwiftPM refuses.
+        .systemLibrary(name: "CLibsecretHeaders", path: "Tests/CLibsecretHeaders", pkgConfig: "glib-2.0",
+                       providers: [.apt(["libsecret-1-dev"])]),
+        .target(name: "CSecretServiceABICheck", dependencies: ["CLibsecretHeaders"], path: "Tests/CSecretServiceABICheck",
+                cSettings: [.unsafeFlags(["-I/usr/include/libsecret-1"])]),
         .testTarget(name: "KeychainSecretServiceTests",
-                    dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+                    dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
+                                   "CSecretServiceABICheck"]),
         .testTarget(name: "KeychainEncryptedFileTests",
-                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"]),
+                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "ExampleBackendTests",
+                    dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"]),
         .testTarget(name: "KeychainVaultTests",
                     dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
     ]
