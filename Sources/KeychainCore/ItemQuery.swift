@@ -46,8 +46,8 @@ public struct ItemQuery: Sendable {
     }
 
     /// The one definition of "matches", which every backend applies, directly or after a
-    /// coarser native search. A missing flag equals false, a missing primary-key string equals
-    /// the empty string; any other missing attribute matches no constraint on it.
+    /// coarser native search. A missing flag equals false, a missing primary-key attribute
+    /// equals its empty value ("" or 0); any other missing attribute matches no constraint on it.
     public func matches(_ itemClass: ItemClass, _ attributes: ItemAttributes) -> Bool {
         guard itemClass == self.itemClass else { return false }
         for (key, wanted) in constraints {
@@ -66,7 +66,8 @@ public struct ItemQuery: Sendable {
                                        for itemClass: ItemClass) -> AttributeValue? {
         if let value = attributes[key] { return value }
         if key.valueKind == .bool { return .bool(false) }
-        if key.valueKind == .string && itemClass.primaryKeyAttributes.contains(key) { return .string("") }
+        // As in `PrimaryKey`: a missing primary-key attribute is "", 0 or false.
+        if itemClass.primaryKeyAttributes.contains(key) { return .missingPrimaryKeyValue(of: key.valueKind) }
         return nil
     }
 
