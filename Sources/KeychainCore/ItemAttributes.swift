@@ -171,6 +171,8 @@ public struct ItemAttributes: Hashable, Sendable, Sequence {
     /// takes its given type from `changes` too (`ValueTypes`).
     public func merging(_ changes: ItemAttributes) -> ItemAttributes {
         var merged = ItemAttributes(values.merging(changes.values) { _, new in new })
+        // Nearly every item has no record of value types; then there is nothing to reconcile.
+        guard values[.valueTypes] != nil || changes.values[.valueTypes] != nil else { return merged }
         let changedKeys = Set(changes.values.keys)
         let keptSwaps = keysGivenAsOtherType.subtracting(changedKeys)
         merged.keysGivenAsOtherType = keptSwaps.union(changes.keysGivenAsOtherType)

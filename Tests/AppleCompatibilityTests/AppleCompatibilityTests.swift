@@ -67,10 +67,17 @@ struct AppleCompatibilityTests {
             asText[kSecAttrAccount] = "bob"
             #expect(SecItemAdd(asText as CFDictionary, nil) == errSecDuplicateItem, "the same bytes as a String name the same item")
 
-            // Updated to a String, the account comes back as a String.
-            let update: [CFString: Any] = [kSecAttrAccount: "carol"]
+            // An update of another attribute leaves the account's type alone.
             let byData: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
                                            kSecAttrAccount: Data("bob".utf8)]
+            #expect(SecItemUpdate(byData as CFDictionary, [kSecAttrLabel: "renamed"] as CFDictionary) == noErr)
+            var relabelled: CFTypeRef?
+            #expect(SecItemCopyMatching(byText as CFDictionary, &relabelled) == noErr)
+            #expect((relabelled as? [String: Any])?[kSecAttrAccount as String] as? Data == Data("bob".utf8))
+            #expect((relabelled as? [String: Any])?[kSecAttrLabel as String] as? String == "renamed")
+
+            // Updated to a String, the account comes back as a String.
+            let update: [CFString: Any] = [kSecAttrAccount: "carol"]
             #expect(SecItemUpdate(byData as CFDictionary, update as CFDictionary) == noErr)
             var updated: CFTypeRef?
             let byService: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
