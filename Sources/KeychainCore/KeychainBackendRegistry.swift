@@ -74,10 +74,11 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
         lock.withLock { chosen = nil }
     }
 
-    /// The backend in use: the one chosen in code, else the one `KEYCHAIN_BACKEND` names
-    /// (`auto` when unset or empty). A named backend that cannot run is an error with its
-    /// reason; the library never falls back to another one.
+    /// The backend in use: the one `withBackend` set for this task, else the one chosen in code,
+    /// else the one `KEYCHAIN_BACKEND` names (`auto` when unset or empty). A named backend that
+    /// cannot run is an error with its reason; the library never falls back to another one.
     public func current() throws -> any KeychainBackend {
+        if let scoped = Self.scopedBackend { return scoped }
         if let chosen = lock.withLock({ chosen }) { return chosen }
         let selection = ProcessInfo.processInfo.environment[Self.selectionVariable] ?? ""
         let backend = try select(selection.isEmpty ? Self.automaticName : selection)
