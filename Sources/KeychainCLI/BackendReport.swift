@@ -19,11 +19,7 @@ enum BackendReport {
         case .success(let backend): lines.append("auto picks: \(backend.name)")
         case .failure(let error): lines.append("auto picks: nothing (\(error.message))")
         }
-        if let selection {
-            lines.append("--backend selects: \(selection)")
-        } else if let variable = ProcessInfo.processInfo.environment[KeychainBackendRegistry.selectionVariable], !variable.isEmpty {
-            lines.append("\(KeychainBackendRegistry.selectionVariable) selects: \(variable)")
-        }
+        lines += Placement.effectiveChoice(selection: selection)
         Terminal.write(lines.joined(separator: "\n") + "\n")
     }
 }
