@@ -41,6 +41,15 @@ let package = Package(
         .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium", "CSecretService"],
                           path: "Benchmarks/KeychainBench"),
 
+        // Two small programs written as Apple code is, built separately so that each has its own
+        // default identity (its executable's name), for the placement tests.
+        .target(name: "PlacementProbe", dependencies: ["KeychainCore", "LinuxKeychain"],
+                path: "Tests/PlacementProbes/Support"),
+        .executableTarget(name: "KeychainProbeA", dependencies: ["PlacementProbe"], path: "Tests/PlacementProbes/ProbeA"),
+        .executableTarget(name: "KeychainProbeB", dependencies: ["PlacementProbe"], path: "Tests/PlacementProbes/ProbeB"),
+        .testTarget(name: "KeychainPlacementTests",
+                    dependencies: ["LinuxKeychain", "KeychainConformance", "KeychainCLI", "KeychainProbeA", "KeychainProbeB"]),
+
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
         .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain"]),
         .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI"]),

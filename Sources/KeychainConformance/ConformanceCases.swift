@@ -17,6 +17,7 @@ public enum KeychainConformance {
         ConformanceCase(name: "internet-password", body: roundTripsInternetPassword),
         ConformanceCase(name: "threads", body: survivesManyThreads),
         ConformanceCase(name: "processes", body: survivesManyProcesses),
+        ConformanceCase(name: "program-identities", body: isolatesProgramIdentities),
     ]
 }
 
