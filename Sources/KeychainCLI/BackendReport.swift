@@ -17,6 +17,9 @@ enum BackendReport {
         }
         switch registry.automaticChoice() {
         case .success(let backend): lines.append("auto picks: \(backend.name)")
+        case .failure(let error) where error.status == errSecInteractionNotAllowed:
+            // A store that is there but locked is auto's answer all the same.
+            lines.append("auto picks: \(error.backend ?? "?"), which is locked (\(error.message))")
         case .failure(let error): lines.append("auto picks: nothing (\(error.message))")
         }
         lines += Placement.effectiveChoice(selection: selection)
