@@ -16,7 +16,16 @@ enum Placement {
     static func item(_ service: String, _ account: String, group: String?,
                      in operations: KeychainOperations) throws -> PrimaryKey {
         var constraints = ItemAttributes([.service: .string(service), .account: .string(account)])
-        if let group { constraints[.accessGroup] = .string(group) }
+        constraints[.accessGroup] = .string(group ?? "")
+        // The shared (or named) item first, by its exact primary key, which every backend
+        // looks up directly; only without it is the name searched in every group.
+        do {
+            if let exact = try operations.search(ItemQuery(itemClass: .genericPassword, constraints: constraints, limit: .one)).first {
+                return exact.primaryKey
+            }
+        } catch KeychainError.itemNotFound where group == nil {
+            constraints[.accessGroup] = nil
+        }
         let found = try operations.search(ItemQuery(itemClass: .genericPassword, constraints: constraints))
         if let shared = found.first(where: { ($0.attributes.string(.accessGroup) ?? "").isEmpty }) { return shared.primaryKey }
         guard found.count == 1 else {

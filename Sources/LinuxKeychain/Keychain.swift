@@ -69,7 +69,8 @@ public struct Keychain: Sendable {
     /// Every account stored under this service, sorted.
     public func allAccounts() throws -> [String] {
         do {
-            return try operations().search(serviceQuery()).compactMap { $0.attributes.string(.account) }.sorted()
+            // An account can be both the program's own and shared; it is listed once.
+            return Set(try operations().search(serviceQuery()).compactMap { $0.attributes.string(.account) }).sorted()
         } catch KeychainError.itemNotFound {
             return []
         }
@@ -113,7 +114,8 @@ public struct Keychain: Sendable {
         }
     }
 
-    /// Removes every item of this service; returns how many.
+    /// Removes every item of this service in this keychain's group (without `accessGroup`, the
+    /// program's own; shared items stay); returns how many.
     @discardableResult
     public func removeAll() throws -> Int {
         do {
