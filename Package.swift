@@ -5,6 +5,8 @@ let package = Package(
     name: "LinuxKeychain",
     products: [
         .library(name: "LinuxKeychain", targets: ["LinuxKeychain"]),
+        .library(name: "LinuxKeychainKit", targets: ["LinuxKeychainKit"]),
+        .library(name: "KeychainCore", targets: ["KeychainCore"]),
         .library(name: "KeychainConformance", targets: ["KeychainConformance"]),
         .executable(name: "keychain", targets: ["KeychainCLI"]),
         .executable(name: "keychain-bench", targets: ["KeychainBench"]),
@@ -20,8 +22,11 @@ let package = Package(
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
         .target(name: "CSecretService", path: "CShims/CSecretService"),
 
+        // Apple's OSStatus and errSec codes, shared by every module below.
+        .target(name: "KeychainStatusCodes"),
+
         // The model, the backend protocol, the registry and the memory backend. No C.
-        .target(name: "KeychainCore"),
+        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
 
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
@@ -29,16 +34,20 @@ let package = Package(
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
         .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
 
-        // The SecItem front end, the typed API and registration of the built-in backends.
+        // Apple's names only: the SecItem front end, the CF stand-ins, and registration of the
+        // built-in backends.
         .target(name: "LinuxKeychain", dependencies: [
-            "KeychainCore", "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
+            "KeychainStatusCodes", "KeychainCore",
+            "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
         ]),
+        // The typed Swift API (`Keychain`), in its own module so its names never meet Apple code's.
+        .target(name: "LinuxKeychainKit", dependencies: ["LinuxKeychain", "KeychainCore"]),
 
         // The suite every backend must pass; public so third-party backends can run it too.
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
-        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainEncryptedFile", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium", "CSecretService"],
+        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "CPrctl"]),
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "CKeyutils", "CSodium", "CSecretService"],
                           path: "Benchmarks/KeychainBench"),
 
         // Two small programs written as Apple code is, built separately so that each has its own
@@ -48,10 +57,10 @@ let package = Package(
         .executableTarget(name: "KeychainProbeA", dependencies: ["PlacementProbe"], path: "Tests/PlacementProbes/ProbeA"),
         .executableTarget(name: "KeychainProbeB", dependencies: ["PlacementProbe"], path: "Tests/PlacementProbes/ProbeB"),
         .testTarget(name: "KeychainPlacementTests",
-                    dependencies: ["LinuxKeychain", "KeychainConformance", "KeychainCLI", "KeychainProbeA", "KeychainProbeB"]),
+                    dependencies: ["KeychainCore", "LinuxKeychain", "KeychainConformance", "KeychainCLI", "KeychainProbeA", "KeychainProbeB"]),
 
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
-        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain"]),
+        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainKit", "KeychainCore"]),
         .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI"]),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// The CLI's part of placement: it is the operator's view of every access group, narrowed to

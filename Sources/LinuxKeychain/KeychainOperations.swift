@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// The four operations as every entry point performs them: the SecItem functions, the typed
 /// API and the CLI all go through here, so they stamp dates, report "not found" and record
@@ -8,14 +9,14 @@ import Foundation
 /// the access-group scope (`AccessScope`), `errSecItemNotFound` for updates and deletes that
 /// match nothing, errors attributed to the backend, `KeychainLastError` bookkeeping, and
 /// recording the backend `auto` chose at the first write (`BackendPlacement`).
-public struct KeychainOperations: Sendable {
-    public let backend: any KeychainBackend
+package struct KeychainOperations: Sendable {
+    package let backend: any KeychainBackend
     /// Whose items these operations see and change; a program's own by default.
-    public let scope: AccessScope
+    package let scope: AccessScope
     /// Set when `auto` chose the backend: the first successful write records the choice.
     private let automaticChoice: KeychainBackendRegistry?
 
-    public init(backend: any KeychainBackend, scope: AccessScope = .currentProgram) {
+    package init(backend: any KeychainBackend, scope: AccessScope = .currentProgram) {
         self.init(backend: backend, scope: scope, automaticChoice: nil)
     }
 
@@ -27,7 +28,7 @@ public struct KeychainOperations: Sendable {
 
     /// Operations on the backend chosen in code, or by `KEYCHAIN_BACKEND`, a configuration
     /// file, the recorded choice, or `auto`.
-    public static func current(scope: AccessScope = .currentProgram) throws -> KeychainOperations {
+    package static func current(scope: AccessScope = .currentProgram) throws -> KeychainOperations {
         try recordingFailure {
             let registry = KeychainBackendRegistry.withBuiltIns
             let selection = try registry.currentSelection()
@@ -36,13 +37,8 @@ public struct KeychainOperations: Sendable {
         }
     }
 
-    /// The same operations with another scope.
-    public func scoped(_ scope: AccessScope) -> KeychainOperations {
-        KeychainOperations(backend: backend, scope: scope, automaticChoice: automaticChoice)
-    }
-
     /// Operations on the backend registered as `name` (or `auto`), which must be usable here.
-    public static func named(_ name: String, scope: AccessScope = .currentProgram) throws -> KeychainOperations {
+    package static func named(_ name: String, scope: AccessScope = .currentProgram) throws -> KeychainOperations {
         try recordingFailure {
             KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.select(name), scope: scope)
         }
@@ -51,7 +47,7 @@ public struct KeychainOperations: Sendable {
     /// Adds `item`, in the scope's group when it names none, setting its creation and
     /// modification dates to now. Returns the primary key it was stored under.
     @discardableResult
-    public func add(_ item: KeychainItem) throws -> PrimaryKey {
+    package func add(_ item: KeychainItem) throws -> PrimaryKey {
         var stamped = scope.stamping(item)
         let now = Date()
         stamped.attributes[.creationDate] = .date(now)
@@ -65,7 +61,7 @@ public struct KeychainOperations: Sendable {
 
     /// The matching items the scope lets this caller see, its own group's first; throws
     /// `errSecItemNotFound` when there are none.
-    public func search(_ query: ItemQuery) throws -> [KeychainItem] {
+    package func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try run {
             var found: [KeychainItem] = []
             for scoped in scope.searches(query) {
@@ -85,7 +81,7 @@ public struct KeychainOperations: Sendable {
     /// Updates every matching item, setting its modification date; throws
     /// `errSecItemNotFound` when nothing matches.
     @discardableResult
-    public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+    package func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         var stamped = changes
         stamped.attributes[.modificationDate] = .date(Date())
         return try run {
@@ -98,7 +94,7 @@ public struct KeychainOperations: Sendable {
 
     /// Deletes every matching item; throws `errSecItemNotFound` when nothing matches.
     @discardableResult
-    public func delete(_ query: ItemQuery) throws -> Int {
+    package func delete(_ query: ItemQuery) throws -> Int {
         try run {
             let count = try backend.delete(scope.changing(query))
             if count == 0 { throw KeychainError.notFound() }
@@ -110,7 +106,7 @@ public struct KeychainOperations: Sendable {
     ///
     /// Safe against a concurrent writer: if the item appears between the update and the add,
     /// or vanishes between them, it tries again, a bounded number of times.
-    public func set(_ secret: SecretBytes, for primaryKey: PrimaryKey, attributes: ItemAttributes = ItemAttributes()) throws {
+    package func set(_ secret: SecretBytes, for primaryKey: PrimaryKey, attributes: ItemAttributes = ItemAttributes()) throws {
         let query = ItemQuery(primaryKey: primaryKey)
         for _ in 0..<8 {
             do {

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainCore
 import LinuxKeychain
 import Testing
 
