@@ -20,12 +20,14 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     public static let selectionVariable = "KEYCHAIN_BACKEND"
     public static let automaticName = "auto"
 
-    /// The registry the library uses, with the process's configuration files and record.
-    public static let shared = KeychainBackendRegistry(placement: BackendPlacement())
+    /// The registry the library uses, with the process's configuration files and record, read
+    /// from the environment as it is at each selection.
+    public static let shared = KeychainBackendRegistry(placementSource: { BackendPlacement() })
 
     /// Where pins, settings and the recorded choice come from; nil for none (a registry that
     /// only knows what is registered in it and `KEYCHAIN_BACKEND`).
-    public let placement: BackendPlacement?
+    public var placement: BackendPlacement? { placementSource() }
+    private let placementSource: @Sendable () -> BackendPlacement?
 
     // All mutable state is guarded by `lock`; the unchecked Sendable relies on it.
     private let lock = NSLock()
@@ -38,7 +40,11 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     private var recorded = false
 
     public init(placement: BackendPlacement? = nil) {
-        self.placement = placement
+        placementSource = { placement }
+    }
+
+    private init(placementSource: @escaping @Sendable () -> BackendPlacement?) {
+        self.placementSource = placementSource
     }
 
     /// Adds a backend under `name`. `automaticRank` places it in `auto`'s order (lower first);
@@ -122,6 +128,7 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
 
     /// Resolves the choice afresh, without keeping it (for `keychain backends`).
     public func resolveSelection() throws -> BackendSelection {
+        let placement = self.placement
         let variable = (placement?.environment ?? ProcessInfo.processInfo.environment)[Self.selectionVariable] ?? ""
         if !variable.isEmpty && variable != Self.automaticName {
             return BackendSelection(backend: try select(variable), source: .environment)

@@ -19,12 +19,13 @@ public enum KeychainProgramIdentity {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var groupSetInCode: String?
 
-    /// The program's access group, resolved at each call so that a change made in code takes
-    /// effect at once.
+    /// The program's access group. A change made in code takes effect at once; the
+    /// environment is read once, at first use, since every keychain call asks.
     public static var accessGroup: String {
-        if let chosen = lock.withLock({ groupSetInCode }) { return chosen }
-        return resolved(environment: ProcessInfo.processInfo.environment)
+        lock.withLock { groupSetInCode } ?? fromEnvironment
     }
+
+    private static let fromEnvironment = resolved(environment: ProcessInfo.processInfo.environment)
 
     /// Sets the program's access group in code, overriding `KEYCHAIN_ACCESS_GROUP`.
     /// Throws `errSecParam` for an empty name: an empty group is how shared items are stored,
