@@ -4,7 +4,8 @@
 /// The front end applies it before a query reaches a backend, so a backend only ever sees
 /// ordinary `kSecAttrAccessGroup` (`agrp`) constraints and keeps its exact primary-key fast
 /// paths. A query that names a group itself is left as it is, as on Apple platforms, where a
-/// shared group is shared.
+/// shared group is shared. For a program, an empty group counts as naming none: a primary key
+/// spells "no group" as `""`, and a program's writes must still stay in its own group.
 ///
 /// | scope | add without a group | search without a group | update, delete without a group |
 /// |---|---|---|---|
@@ -35,7 +36,7 @@ public enum AccessScope: Hashable, Sendable {
 
     /// `item` as it is stored: given this scope's group when it names none.
     public func stamping(_ item: KeychainItem) -> KeychainItem {
-        guard item.attributes[.accessGroup] == nil, let group = groupForNewItems else { return item }
+        guard !Self.namesGroup(item.attributes), let group = groupForNewItems else { return item }
         var stamped = item
         stamped.attributes[.accessGroup] = .string(group)
         return stamped
@@ -44,7 +45,7 @@ public enum AccessScope: Hashable, Sendable {
     /// The backend searches that together answer `query`, in the order their results come:
     /// for a program, its own group and then the shared items.
     public func searches(_ query: ItemQuery) -> [ItemQuery] {
-        guard query.constraints[.accessGroup] == nil else { return [query] }
+        guard !Self.namesGroup(query.constraints) else { return [query] }
         switch self {
         case .program(let group): return [query.constrained(toGroup: group), query.constrained(toGroup: "")]
         case .group(let group): return [query.constrained(toGroup: group)]
@@ -54,8 +55,13 @@ public enum AccessScope: Hashable, Sendable {
 
     /// The backend query of an update or delete: the caller's own group unless it named one.
     public func changing(_ query: ItemQuery) -> ItemQuery {
-        guard query.constraints[.accessGroup] == nil, let group = groupForNewItems else { return query }
+        guard !Self.namesGroup(query.constraints), let group = groupForNewItems else { return query }
         return query.constrained(toGroup: group)
+    }
+
+    /// Whether `attributes` name a group other than the empty one.
+    private static func namesGroup(_ attributes: ItemAttributes) -> Bool {
+        !(attributes.string(.accessGroup) ?? "").isEmpty
     }
 }
 

@@ -152,6 +152,12 @@ struct PlacementTests {
         #expect(program.searches(named).map { $0.constraints[.accessGroup] } == [.string("team")])
         #expect(program.changing(named).constraints[.accessGroup] == .string("team"))
 
+        // An empty group, as a primary key spells "none", is no way around a program's scope.
+        let spelledEmpty = query.constrained(toGroup: "")
+        #expect(program.changing(spelledEmpty).constraints[.accessGroup] == .string("app"))
+        #expect(program.searches(spelledEmpty).map { $0.constraints[.accessGroup] } == [.string("app"), .string("")])
+        #expect(AccessScope.everything.searches(spelledEmpty).map { $0.constraints[.accessGroup] } == [.string("")])
+
         let item = KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes([.service: .string("s")]))
         #expect(program.stamping(item).attributes[.accessGroup] == .string("app"))
         #expect(AccessScope.everything.stamping(item).attributes[.accessGroup] == nil)
