@@ -41,6 +41,9 @@ struct TwoProgramsTests {
                 "the item reports its real access group")
         #expect(try Self.run(probeB, ["group", service, "provisioned"], environment).outputText == "",
                 "a shared item reports no group")
+        // KEYCHAIN_ACCESS_GROUP gives a program another identity: B, started as A, reads A's item.
+        let asA = environment.merging([KeychainProgramIdentity.variable: "KeychainProbeA"]) { _, new in new }
+        #expect(try Self.read(probeB, service, "token", asA) == "secret-a")
 
         // The operator sees every group and says which item is whose.
         let listed = try KeychainCLIProcess.run(cli, ["list", service, "--json"], environment: environment)
