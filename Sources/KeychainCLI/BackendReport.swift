@@ -18,13 +18,12 @@ enum BackendReport {
         }
         switch registry.automaticChoice() {
         case .success(let backend): lines.append("auto picks: \(backend.name)")
+        case .failure(let error) where error.status == errSecInteractionNotAllowed:
+            // A store that is there but locked is auto's answer all the same.
+            lines.append("auto picks: \(error.backend ?? "?"), which is locked (\(error.message))")
         case .failure(let error): lines.append("auto picks: nothing (\(error.message))")
         }
-        if let selection {
-            lines.append("--backend selects: \(selection)")
-        } else if let variable = ProcessInfo.processInfo.environment[KeychainBackendRegistry.selectionVariable], !variable.isEmpty {
-            lines.append("\(KeychainBackendRegistry.selectionVariable) selects: \(variable)")
-        }
+        lines += Placement.effectiveChoice(selection: selection)
         Terminal.write(lines.joined(separator: "\n") + "\n")
     }
 }

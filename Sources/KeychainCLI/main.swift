@@ -20,7 +20,7 @@ do {
 }
 
 do {
-    try invocation.command.run(backendName: invocation.backendName)
+    try invocation.command.run(backendName: invocation.backendName, group: invocation.group)
     exit(CLIStatus.success)
 } catch let error as KeychainError {
     Terminal.fail(CLIStatus.describe(error), status: CLIStatus.exitStatus(for: error))
