@@ -147,10 +147,27 @@ struct AppleCompatibilityTests {
             defer { keychain.removeAll() }
             #expect(keychain.set(Data("v".utf8), forKey: "k"))
             var result: CFTypeRef?
+            // A group the program names is searched when the query names it, as with a shared
+            // group on Apple platforms; a query without a group sees the program's own group.
             let find: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: keychain.service,
-                                         kSecReturnAttributes: true]
+                                         kSecAttrAccessGroup: group, kSecReturnAttributes: true]
             #expect(SecItemCopyMatching(find as CFDictionary, &result) == noErr)
             #expect((result as? [String: Any])?[kSecAttrAccessGroup as String] as? String == group)
+
+            let ownService = EveryBackend.uniqueName("own-group")
+            let own: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: ownService,
+                                        kSecAttrAccount: "k", kSecValueData: Data("v".utf8)]
+            defer { SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrService: ownService] as CFDictionary) }
+            #expect(SecItemAdd(own as CFDictionary, nil) == noErr)
+            let findOwn: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: ownService,
+                                            kSecReturnAttributes: true]
+            #expect(SecItemCopyMatching(findOwn as CFDictionary, &result) == noErr)
+            let reported = (result as? [String: Any])?[kSecAttrAccessGroup as String] as? String
+            // The documented default identity: KEYCHAIN_ACCESS_GROUP, else the executable's file name.
+            let programGroup = ProcessInfo.processInfo.environment["KEYCHAIN_ACCESS_GROUP"]
+                ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().lastPathComponent
+            #expect(reported == programGroup, "an item added without a group is in the program's group")
+            #expect(reported?.isEmpty == false)
         }
     }
 }
