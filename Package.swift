@@ -67,8 +67,19 @@ let package = Package(
         // libsecret's one-call functions, which only the benchmark's baseline calls.
         .target(name: "CSecretServiceBaseline", path: "Benchmarks/CSecretServiceBaseline"),
 
+        // Two small programs written as Apple code is, built separately so that each has its own
+        // default identity (its executable's name), for the placement tests.
+        .target(name: "PlacementProbe", dependencies: ["KeychainCore", "LinuxKeychain"],
+                path: "Tests/PlacementProbes/Support"),
+        .executableTarget(name: "KeychainProbeA", dependencies: ["PlacementProbe"], path: "Tests/PlacementProbes/ProbeA"),
+        .executableTarget(name: "KeychainProbeB", dependencies: ["PlacementProbe"], path: "Tests/PlacementProbes/ProbeB"),
+        .testTarget(name: "KeychainPlacementTests",
+                    dependencies: ["KeychainCore", "LinuxKeychain", "KeychainConformance", "KeychainCLI", "KeychainProbeA", "KeychainProbeB"]),
+
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
         .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainKit", "KeychainCore"]),
+        // Apple-style code of our own, run on every backend.
+        .testTarget(name: "AppleCompatibilityTests", dependencies: ["LinuxKeychain", "KeychainCore"]),
         .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI", "KeychainConformance"]),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),

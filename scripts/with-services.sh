@@ -67,7 +67,10 @@ if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
     export LINUX_KEYCHAIN_SCRATCH="$scratch"
     export HOME="$scratch/home" XDG_DATA_HOME="$scratch/home/.local/share" XDG_CONFIG_HOME="$scratch/home/.config"
     export XDG_RUNTIME_DIR="$scratch/runtime" XDG_CACHE_HOME="$scratch/home/.cache"
-    mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR" "$XDG_CACHE_HOME"
+    export XDG_STATE_HOME="$scratch/home/.local/state"
+    # No machine-wide pin from this host leaks into the tests.
+    export KEYCHAIN_SYSTEM_CONFIG="$scratch/system-config"
+    mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
     chmod 700 "$XDG_RUNTIME_DIR"
     export LINUX_KEYCHAIN_IN_SERVICES=1
 

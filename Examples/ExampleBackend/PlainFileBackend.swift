@@ -42,8 +42,9 @@ public final class PlainFileBackend: KeychainBackend {
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try store.read { items in
-            let found = items.filter(query.matches).prefix(query.limit.maximum ?? Int.max)
-            return query.includeSecrets ? Array(found) : found.map { KeychainItem(itemClass: $0.itemClass, attributes: $0.attributes) }
+            // The contract's order: by creation date, ties by primary key, then the limit.
+            let found = ResultOrder.ordered(items.filter(query.matches), limit: query.limit)
+            return query.includeSecrets ? found : found.map { KeychainItem(itemClass: $0.itemClass, attributes: $0.attributes) }
         }
     }
 

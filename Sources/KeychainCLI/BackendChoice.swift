@@ -14,11 +14,19 @@ enum BackendChoice {
     /// Operations on the selected backend, which must be usable here. The `memory` backend is
     /// refused: it would forget every secret when this process exits, so a `set` through it
     /// would report success for nothing.
+    ///
+    /// The CLI is the operator's view: every access group, or the one `--group` names.
+    /// Without `--backend`, the library's own resolution applies (`KEYCHAIN_BACKEND`, the pinned
+    /// backend, the recorded choice, `auto`).
     static func operations(_ parsed: ParsedCommand) throws -> KeychainOperations {
-        let name = selection(parsed)
-        if name == MemoryBackend.backendName {
-            throw KeychainError(errSecNotAvailable, "the 'memory' backend keeps secrets only inside one process, so the keychain command would lose them when it exits; choose another backend ('keychain backends' shows which work here)")
-        }
-        return try KeychainOperations.named(name)
+        if selection(parsed) == MemoryBackend.backendName { throw memoryRefused }
+        let scope = Placement.scope(group: parsed.value(.group))
+        let operations = try parsed.backendName.map { try KeychainOperations.named($0, scope: scope) }
+            ?? KeychainOperations.current(scope: scope)
+        // A configuration file can pin `memory` too.
+        if operations.backend.name == MemoryBackend.backendName { throw memoryRefused }
+        return operations
     }
+
+    private static let memoryRefused = KeychainError(errSecNotAvailable, "the 'memory' backend keeps secrets only inside one process, so the keychain command would lose them when it exits; choose another backend ('keychain backends' shows which work here)")
 }

@@ -24,13 +24,12 @@ enum BackendReport {
         }
         switch registry.automaticChoice() {
         case .success(let backend): lines.append("auto picks: \(backend.name)")
+        case .failure(let error) where error.status == errSecInteractionNotAllowed:
+            // A store that is there but locked is auto's answer all the same.
+            lines.append("auto picks: \(error.backend ?? "?"), which is locked (\(error.message))")
         case .failure(let error): lines.append("auto picks: nothing (\(error.message))")
         }
-        if let selection = parsed.backendName {
-            lines.append("--backend selects: \(selection)")
-        } else if let variable = ProcessInfo.processInfo.environment[KeychainBackendRegistry.selectionVariable], !variable.isEmpty {
-            lines.append("\(KeychainBackendRegistry.selectionVariable) selects: \(variable)")
-        }
+        lines += Placement.effectiveChoice(selection: parsed.backendName)
         Terminal.write(lines.joined(separator: "\n") + "\n")
         if !anyUsable {
             throw KeychainError(errSecNotAvailable, "no backend is usable here; see the reasons above")

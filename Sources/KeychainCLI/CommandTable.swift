@@ -5,33 +5,33 @@
 /// `OptionSpec`), summary, details and the function that runs it.
 enum CommandTable {
     static let commands: [CommandSpec] = [
-        CommandSpec("set", aliases: ["store"], operands: itemOperands, options: [.label, .comment] + OptionSpec.internetNaming,
+        CommandSpec("set", aliases: ["store"], operands: itemOperands, options: [.label, .comment, .group] + OptionSpec.internetNaming,
                     summary: "store the secret read from standard input (add or replace)",
                     details: [
                         "Reads the secret from standard input to its end and keeps every byte, so binary secrets and trailing newlines survive. On a terminal it prompts and reads one line without echo.",
                         "With --internet (or --protocol, --port, --path) the item is an internet password named by SERVER ACCOUNT and those options, as Apple's kSecClassInternetPassword.",
                     ]) { try ItemCommands.set($0, addOnly: false) },
-        CommandSpec("add", operands: itemOperands, options: [.label, .comment] + OptionSpec.internetNaming,
+        CommandSpec("add", operands: itemOperands, options: [.label, .comment, .group] + OptionSpec.internetNaming,
                     summary: "like set, but fail (exit 4) if the item exists",
                     details: ["Two racing adds of one item: exactly one succeeds."]) { try ItemCommands.set($0, addOnly: true) },
-        CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: OptionSpec.internetNaming,
+        CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: [.group] + OptionSpec.internetNaming,
                     summary: "write the secret's exact bytes to standard output",
                     details: ["No newline is added. A missing item is one line on standard error and exit status 3."]) {
                         try ItemCommands.get($0)
                     },
-        CommandSpec("delete", aliases: ["del", "clear"], operands: itemOperands, options: OptionSpec.internetNaming,
+        CommandSpec("delete", aliases: ["del", "clear"], operands: itemOperands, options: [.group] + OptionSpec.internetNaming,
                     summary: "remove the item") { try ItemCommands.delete($0) },
-        CommandSpec("list", operands: [.init("SERVICE", optional: true)], options: [.json],
+        CommandSpec("list", operands: [.init("SERVICE", optional: true)], options: [.json, .group],
                     summary: "show the items of both classes (never their secrets)",
                     details: [
-                        "Shows class, service (or protocol://server:port/path), account, label and modification date of every generic and internet password, including items other tools (secret-tool, Python keyring) wrote. With SERVICE, only the generic passwords of that service and the internet passwords of that server.",
+                        "Shows class, service (or protocol://server:port/path), account, access group, label and modification date of every generic and internet password, in every access group, including items other tools (secret-tool, Python keyring) wrote. With SERVICE, only the generic passwords of that service and the internet passwords of that server; with --group, only that group's items.",
                     ]) { try ListCommands.list($0) },
-        CommandSpec("search", operands: [.init("NAME VALUE", repeating: true)], options: [.json],
+        CommandSpec("search", operands: [.init("NAME VALUE", repeating: true)], options: [.json, .group],
                     summary: "show the items whose attributes have these values",
                     details: [
                         "Like 'secret-tool search': every item whose attribute NAME equals VALUE, for each pair given. Names: \(AttributeName.all.map(\.name).joined(separator: ", ")). Secrets are never shown; use get.",
                     ]) { try ListCommands.search($0) },
-        CommandSpec("run", options: [.env], takesCommandAfterSeparator: true,
+        CommandSpec("run", options: [.env, .group], takesCommandAfterSeparator: true,
                     summary: "run COMMAND with secrets in its environment",
                     details: [
                         "Usage: keychain run --env VAR SERVICE ACCOUNT [--env VAR SERVICE ACCOUNT ...] -- COMMAND [ARGS...]",
@@ -39,6 +39,14 @@ enum CommandTable {
                     ]) { try RunCommand.run($0) },
         CommandSpec("backends", summary: "show each backend, whether it is usable here, and what auto picks",
                     details: ["Exits 6 when no backend the keychain command can use is usable here."]) { try BackendReport.run($0) },
+        CommandSpec("pin", operands: [.init("NAME", completion: .backendNames)],
+                    summary: "pin the backend NAME in the user's configuration file",
+                    details: ["Later runs without --backend or KEYCHAIN_BACKEND use NAME; where it cannot run they say so and never fall back. 'keychain pin auto' is 'keychain unpin'."]) {
+                        try Placement.pin($0.operands[0])
+                    },
+        CommandSpec("unpin", summary: "remove the pin, so auto chooses again (or its recorded choice holds)") { _ in
+            try Placement.pin(nil)
+        },
         CommandSpec("passwd", summary: "change the encrypted-file store's passphrase",
                     details: [
                         "The current passphrase comes from its usual source (KEYCHAIN_FILE_PASSPHRASE, KEYCHAIN_FILE_PASSPHRASE_FILE or the terminal); the new one from standard input, or typed twice on a terminal.",

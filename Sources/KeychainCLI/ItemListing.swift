@@ -19,6 +19,10 @@ struct ItemListing {
             item.itemClass == .genericPassword ? item.attributes.string(.service) : internetLocation(item.attributes)
         },
         Column(header: "ACCOUNT") { $0.attributes.string(.account) },
+        Column(header: "GROUP") { item in
+            let group = item.attributes.string(.accessGroup) ?? ""
+            return group.isEmpty ? "(shared)" : group
+        },
         Column(header: "LABEL") { $0.attributes.string(.label) },
         Column(header: "MODIFIED") { date(.modificationDate, in: $0.attributes) },
     ]
@@ -59,7 +63,7 @@ struct ItemListing {
     }
 
     /// An array of objects, one per item: `class`, every attribute `AttributeName` knows that
-    /// the item has, and `created`/`modified` in ISO 8601.
+    /// the item has, `group` ("" for a shared item), and `created`/`modified` in ISO 8601.
     private func jsonText() -> String {
         let objects: [[String: Any]] = items.map { item in
             var object: [String: Any] = ["class": item.itemClass == .genericPassword ? "generic" : "internet"]
@@ -67,6 +71,8 @@ struct ItemListing {
                 guard let text = name.text(in: item.attributes) else { continue }
                 object[name.name] = name.key == .port ? Int(text) ?? text : text
             }
+            // Always present: "" marks a shared item, which every program reads.
+            object["group"] = item.attributes.string(.accessGroup) ?? ""
             if let created = Self.date(.creationDate, in: item.attributes) { object["created"] = created }
             if let modified = Self.date(.modificationDate, in: item.attributes) { object["modified"] = modified }
             return object

@@ -10,9 +10,11 @@ struct ItemName {
     let attributes: ItemAttributes
 
     /// A generic password by service and account, as `run --env` names it.
-    init(service: String, account: String) {
+    init(service: String, account: String, group: String?) {
         itemClass = .genericPassword
-        attributes = ItemAttributes([.service: .string(service), .account: .string(account)])
+        var attributes = ItemAttributes([.service: .string(service), .account: .string(account)])
+        if let group { attributes[.accessGroup] = .string(group) }
+        self.attributes = attributes
     }
 
     /// The item the operands SERVICE ACCOUNT (or SERVER ACCOUNT) and the options name.
@@ -31,10 +33,12 @@ struct ItemName {
             itemClass = .genericPassword
             attributes[.service] = .string(first)
         }
+        if let group = parsed.value(.group) { attributes[.accessGroup] = .string(group) }
         self.attributes = attributes
     }
 
-    /// The item a `set` writes: exactly these attributes, the rest of its primary key empty.
+    /// The item a `set` writes: exactly these attributes, the rest of its primary key empty, so
+    /// a shared item (no access group) unless `--group` names one.
     var primaryKey: PrimaryKey { PrimaryKey(itemClass: itemClass, attributes: attributes) }
 
     /// Every stored item with these attributes, whatever else it carries (another tool's
@@ -44,8 +48,10 @@ struct ItemName {
                   matchesAnySynchronizable: true)
     }
 
-    /// The one item with these attributes. Throws "not found" naming it, or, when several
-    /// items match (an internet password on two ports), an error saying how to tell them apart.
+    /// The one item with these attributes. Throws "not found" naming it. When several match:
+    /// the shared one (no access group) if there is exactly one, as `keychain set` writes it;
+    /// otherwise an error saying how to tell them apart (`--group`, or an internet password's
+    /// protocol, port or path).
     func onlyItem(in operations: KeychainOperations, includeSecrets: Bool) throws -> KeychainItem {
         let found: [KeychainItem]
         do {
@@ -55,13 +61,18 @@ struct ItemName {
             named.message = "no item for \(readableName)"
             throw named
         }
-        guard found.count == 1 else {
-            let hint = itemClass == .internetPassword
-                ? "add --protocol, --port or --path to pick one"
-                : "they differ in access group or synchronizable flag ('keychain list --json' shows them)"
-            throw KeychainError(errSecParam, "\(found.count) items match \(readableName); \(hint)")
+        if found.count == 1 { return found[0] }
+        let shared = found.filter { ($0.attributes.string(.accessGroup) ?? "").isEmpty }
+        if attributes[.accessGroup] == nil, shared.count == 1 { return shared[0] }
+        let groups = Set(found.map { $0.attributes.string(.accessGroup) ?? "" })
+        if groups.count > 1 {
+            let names = groups.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            throw KeychainError(errSecParam, "\(found.count) items match \(readableName), in the access groups \(names); choose one with --group GROUP")
         }
-        return found[0]
+        let hint = itemClass == .internetPassword
+            ? "add --protocol, --port or --path to pick one"
+            : "they differ in their synchronizable flag ('keychain list --json' shows them)"
+        throw KeychainError(errSecParam, "\(found.count) items match \(readableName); \(hint)")
     }
 
     /// The names given, for messages; never a secret.

@@ -27,7 +27,7 @@ enum RunCommand {
         let operations = try BackendChoice.operations(parsed)
         var secrets: [(variable: String, secret: SecretBytes)] = []
         for request in requests {
-            let name = ItemName(service: request[1], account: request[2])
+            let name = ItemName(service: request[1], account: request[2], group: parsed.value(.group))
             guard let secret = try name.onlyItem(in: operations, includeSecrets: true).secret else {
                 throw KeychainError.notFound("no item for \(name.readableName)")
             }

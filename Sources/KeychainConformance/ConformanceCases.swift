@@ -22,7 +22,8 @@ public enum KeychainConformance {
         ConformanceCase(name: "stable-order-and-limit", body: keepsAStableOrderUnderLimits),
         ConformanceCase(name: "synchronizable-any", body: matchesAnySynchronizableOnlyWhenAsked),
         ConformanceCase(name: "no-secret-in-errors", body: keepsSecretsOutOfErrors),
-    ]
+        ConformanceCase(name: "program-identities", body: isolatesProgramIdentities),
+    ] + orderAndIdentityCases
 }
 
 // MARK: - Values

@@ -6,6 +6,10 @@ import Foundation
 /// A child process, started at init: the `keychain` CLI for tests that need a second process,
 /// or any other tool a test drives (`keyctl`, `mount`, ...). Its environment is this
 /// process's plus `environment`.
+///
+/// Unless `environment` sets `XDG_STATE_HOME`, each process gets a fresh one, removed when it
+/// ends, so that the backend `auto` records at a first write never leaks from one test (or
+/// one process) into the next; a test that means two processes to share it passes its own.
 public final class KeychainCLIProcess: @unchecked Sendable {
     /// How the process ended and what it wrote.
     public struct Result: Sendable {
@@ -26,6 +30,7 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     private var launchError: Error?
     private let released = NSLock()
     private var inputClosed = false
+    private var stateDirectory: String?
 
     /// Starts `executable` with `arguments`, writes `input` (if any) to its stdin and closes it.
     /// With `holdingInput`, stdin stays open until `release(_:)`: the CLI reads its secret only
@@ -35,7 +40,17 @@ public final class KeychainCLIProcess: @unchecked Sendable {
                 holdingInput: Bool = false) {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        var merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        if environment["XDG_STATE_HOME"] == nil {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("lkc-state-\(UUID().uuidString.prefix(8))").path
+            if (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                          attributes: [.posixPermissions: 0o700])) != nil {
+                stateDirectory = directory
+                merged["XDG_STATE_HOME"] = directory
+            }
+        }
+        process.environment = merged
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
@@ -84,8 +99,17 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         let errorOutput = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        removeStateDirectory()
         return Result(status: process.terminationStatus, output: output,
                       errorText: String(decoding: errorOutput, as: UTF8.self))
+    }
+
+    deinit { removeStateDirectory() }
+
+    private func removeStateDirectory() {
+        guard let stateDirectory else { return }
+        try? FileManager.default.removeItem(atPath: stateDirectory)
+        self.stateDirectory = nil
     }
 
     /// Runs the CLI to completion.

@@ -224,25 +224,18 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     private static let readAttempts = 20
 
-    /// The items matching `query`, sorted by primary key and limited.
+    /// The items matching `query`, in `ResultOrder` and limited.
     ///
     /// A query that fixes the primary key (as the CLI's and the typed API's do) names the only
     /// items that can match, and they are looked up by name: the cost does not grow with the
-    /// store. A query for one item whose first possible match exists is answered by name too.
-    /// Any other query reads every item in the keyring.
+    /// store. Any other query reads every item in the keyring (or, with no tagged items, the one
+    /// it names), because the first match in insertion order can be any of them.
     private func matchingItems(_ query: ItemQuery, in keyring: ResolvedKeyring) throws -> [FoundItem] {
         if let keys = query.possiblePrimaryKeys {
             // A name beyond the kernel's limit belongs to no item.
             let descriptions = keys.compactMap { try? ItemKeyDescription($0) }
             let found = try descriptions.compactMap { try store.item(named: $0, in: keyring.serial) }
             return ordered(found.filter { query.matches($0.item) }, limit: query.limit)
-        }
-        // Short of a matching item (none, a broken one, one replaced under the read), the full
-        // read below decides, and reports what is wrong.
-        if query.limit.maximum == 1, let key = query.firstPossiblePrimaryKey,
-           let description = try? ItemKeyDescription(key),
-           let found = try? store.item(named: description, in: keyring.serial), query.matches(found.item) {
-            return [found]
         }
         if let found = untaggedStoreAnswer(query, in: keyring) {
             return found
@@ -289,7 +282,10 @@ public final class KernelKeyringBackend: KeychainBackend {
     }
 
     private func ordered(_ items: [FoundItem], limit: MatchLimit) -> [FoundItem] {
-        let sorted = items.sorted { $0.description.primaryKey < $1.description.primaryKey }
+        let sorted = items.sorted {
+            ResultOrder.precedes(created: $0.item.attributes.creationDate, key: $0.description.primaryKey,
+                                 created: $1.item.attributes.creationDate, key: $1.description.primaryKey)
+        }
         return limit.maximum.map { Array(sorted.prefix($0)) } ?? sorted
     }
 

@@ -50,6 +50,7 @@ enum SecretServiceAttributeMapping {
         case .isNegative: return "keychain:negative"
         case .creationDate: return "keychain:created"
         case .modificationDate: return "keychain:modified"
+        case .valueTypes: return "keychain:value-types"
         }
     }
 

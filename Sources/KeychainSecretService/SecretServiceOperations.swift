@@ -11,7 +11,7 @@ enum SecretServiceOperations {
         let item: KeychainItem
     }
 
-    /// Every item matching `query` (its limit ignored), in primary-key order. When the query
+    /// Every item matching `query` (its limit ignored), in `ResultOrder`. When the query
     /// includes secrets and no more items were found than its limit, they come with their
     /// secrets, fetched in the same round trip as their properties.
     ///
@@ -39,7 +39,12 @@ enum SecretServiceOperations {
         if !sawUnlockedItem { try session.requireUnlocked() }
         // Several items can share a primary key when another program wrote them; the path
         // keeps their order stable.
-        return found.sorted { ($0.item.primaryKey, $0.stored.path) < ($1.item.primaryKey, $1.stored.path) }
+        return found.sorted { lhs, rhs in
+            if lhs.item.primaryKey == rhs.item.primaryKey && lhs.item.attributes.creationDate == rhs.item.attributes.creationDate {
+                return lhs.stored.path < rhs.stored.path
+            }
+            return ResultOrder.precedes(lhs.item, rhs.item)
+        }
     }
 
     static func search(_ query: ItemQuery, in session: LibsecretSession) throws -> [KeychainItem] {

@@ -5,6 +5,8 @@
 public typealias OSStatus = Int32
 
 public let errSecSuccess: OSStatus = 0
+/// `MacTypes.h`'s "no error", which much keychain code compares against instead of `errSecSuccess`.
+public let noErr: OSStatus = 0
 public let errSecUnimplemented: OSStatus = -4
 public let errSecDiskFull: OSStatus = -34
 public let errSecDskFull: OSStatus = -34

@@ -167,13 +167,13 @@ public final class VaultBackend: KeychainBackend {
                             backend: Self.backendName)
     }
 
-    /// The items matching `query`, in primary-key order, at most `limit` of them.
+    /// The items matching `query`, in `ResultOrder`, at most `limit` of them.
     ///
     /// A query that names the service (or server) and account first reads its leading path
     /// (`VaultDirectLookup`), the one where ordinary items live: one GET answers a query that
-    /// fixes the whole primary key, and one that wants a single item when that item matches.
-    /// Anything else lists the folder, reading the leading path meanwhile when every match is
-    /// wanted, so that item costs no extra round trip.
+    /// fixes the whole primary key. Anything else lists the folder, reading the leading path
+    /// meanwhile, so that item costs no extra round trip; even a query for one item reads every
+    /// candidate, because the first in insertion order can be any of them.
     private func locate(_ query: ItemQuery, includeSecrets: Bool, limit: Int?, in connection: Connection) throws -> [StoredItem] {
         guard let direct = VaultDirectLookup(query), limit != 0 else {
             return try readMatches(of: query, among: listCandidates(query, in: connection), includeSecrets: includeSecrets,
@@ -182,13 +182,12 @@ public final class VaultBackend: KeychainBackend {
         let path = connection.layout.path(of: direct.key)
         let leadingRead: VaultKV.ReadResult
         let candidates: [(path: String, key: PrimaryKey)]
-        if direct.isOnlyCandidate || limit == 1 {
+        if direct.isOnlyCandidate {
             leadingRead = try connection.kv.read(path)
             if let found = try matchingItem(leadingRead, at: path, key: direct.key, query: query, includeSecrets: includeSecrets) {
                 return [found]
             }
-            if direct.isOnlyCandidate { return [] }
-            candidates = try listCandidates(query, in: connection)
+            return []
         } else {
             // Other access groups may hold matches too, so the listing is needed anyway; the
             // read travels beside it instead of after it.
@@ -236,14 +235,16 @@ public final class VaultBackend: KeychainBackend {
     /// until `limit` of them match `query` in full.
     private func readMatches(of query: ItemQuery, among candidates: [(path: String, key: PrimaryKey)], includeSecrets: Bool,
                              limit: Int?, alreadyRead: [String: VaultKV.ReadResult], in connection: Connection) throws -> [StoredItem] {
+        // Insertion order is known only once every candidate is read, so none is skipped.
         var found: [StoredItem] = []
         for candidate in candidates {
-            if let limit, found.count >= limit { break }
             let read = try alreadyRead[candidate.path] ?? connection.kv.read(candidate.path)
             if let item = try matchingItem(read, at: candidate.path, key: candidate.key, query: query, includeSecrets: includeSecrets) {
                 found.append(item)
             }
         }
+        found.sort { ResultOrder.precedes($0.item, $1.item) }
+        if let limit, found.count > limit { found.removeLast(found.count - limit) }
         return found
     }
 

@@ -6,42 +6,73 @@ import KeychainCore
 /// the last error the same way.
 ///
 /// It adds what the backend protocol leaves to the front end: creation and modification dates,
-/// `errSecItemNotFound` for updates and deletes that match nothing, errors attributed to the
-/// backend, and `KeychainLastError` bookkeeping.
+/// the access-group scope (`AccessScope`), `errSecItemNotFound` for updates and deletes that
+/// match nothing, errors attributed to the backend, `KeychainLastError` bookkeeping, and
+/// recording the backend `auto` chose at the first write (`BackendPlacement`).
 package struct KeychainOperations: Sendable {
     package let backend: any KeychainBackend
+    /// Whose items these operations see and change; a program's own by default.
+    package let scope: AccessScope
+    /// Set when `auto` chose the backend: the first successful write records the choice.
+    private let automaticChoice: KeychainBackendRegistry?
 
-    package init(backend: any KeychainBackend) {
-        self.backend = backend
+    package init(backend: any KeychainBackend, scope: AccessScope = .currentProgram) {
+        self.init(backend: backend, scope: scope, automaticChoice: nil)
     }
 
-    /// Operations on the backend chosen in code, or by `KEYCHAIN_BACKEND`, or by `auto`.
-    package static func current() throws -> KeychainOperations {
+    private init(backend: any KeychainBackend, scope: AccessScope, automaticChoice: KeychainBackendRegistry?) {
+        self.backend = backend
+        self.scope = scope
+        self.automaticChoice = automaticChoice
+    }
+
+    /// Operations on the backend chosen in code, or by `KEYCHAIN_BACKEND`, a configuration
+    /// file, the recorded choice, or `auto`.
+    package static func current(scope: AccessScope = .currentProgram) throws -> KeychainOperations {
         try recordingFailure {
-            KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.current())
+            let registry = KeychainBackendRegistry.withBuiltIns
+            let selection = try registry.currentSelection()
+            return KeychainOperations(backend: selection.backend, scope: scope,
+                                      automaticChoice: selection.source == .automatic ? registry : nil)
         }
     }
 
     /// Operations on the backend registered as `name` (or `auto`), which must be usable here.
-    package static func named(_ name: String) throws -> KeychainOperations {
+    package static func named(_ name: String, scope: AccessScope = .currentProgram) throws -> KeychainOperations {
         try recordingFailure {
-            KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.select(name))
+            KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.select(name), scope: scope)
         }
     }
 
-    /// Adds `item`, setting its creation and modification dates to now.
-    package func add(_ item: KeychainItem) throws {
-        var stamped = item
+    /// Adds `item`, in the scope's group when it names none, setting its creation and
+    /// modification dates to now. Returns the primary key it was stored under.
+    @discardableResult
+    package func add(_ item: KeychainItem) throws -> PrimaryKey {
+        var stamped = scope.stamping(item)
         let now = Date()
         stamped.attributes[.creationDate] = .date(now)
         stamped.attributes[.modificationDate] = .date(now)
-        try run { try backend.add(stamped) }
+        try run {
+            try backend.add(stamped)
+            noteWrite()
+        }
+        return stamped.primaryKey
     }
 
-    /// The matching items; throws `errSecItemNotFound` when there are none.
+    /// The matching items the scope lets this caller see, its own group's first; throws
+    /// `errSecItemNotFound` when there are none.
     package func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try run {
-            let found = try backend.search(query)
+            var found: [KeychainItem] = []
+            for scoped in scope.searches(query) {
+                var remaining = scoped
+                if let maximum = query.limit.maximum {
+                    let left = maximum - found.count
+                    if left <= 0 { break }
+                    remaining.limit = left == 1 ? .one : .count(left)
+                }
+                found += try backend.search(remaining)
+            }
             if found.isEmpty { throw KeychainError.notFound() }
             return found
         }
@@ -54,8 +85,9 @@ package struct KeychainOperations: Sendable {
         var stamped = changes
         stamped.attributes[.modificationDate] = .date(Date())
         return try run {
-            let count = try backend.update(query, with: stamped)
+            let count = try backend.update(scope.changing(query), with: stamped)
             if count == 0 { throw KeychainError.notFound() }
+            noteWrite()
             return count
         }
     }
@@ -64,7 +96,7 @@ package struct KeychainOperations: Sendable {
     @discardableResult
     package func delete(_ query: ItemQuery) throws -> Int {
         try run {
-            let count = try backend.delete(query)
+            let count = try backend.delete(scope.changing(query))
             if count == 0 { throw KeychainError.notFound() }
             return count
         }
@@ -93,6 +125,12 @@ package struct KeychainOperations: Sendable {
         }
         throw record(KeychainError(errSecIO, "The item kept changing under concurrent writers; try again.",
                                    backend: backend.name))
+    }
+
+    /// Records `auto`'s choice after the first write through it, so that later runs, in any
+    /// environment, keep using the store that now holds the user's items.
+    private func noteWrite() {
+        automaticChoice?.recordAutomaticChoice(backend)
     }
 
     private func run<Result>(_ body: () throws -> Result) throws -> Result {

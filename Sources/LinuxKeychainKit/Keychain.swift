@@ -16,8 +16,10 @@ import LinuxKeychain
 ///
 /// Items are the same ones the SecItem functions and the `keychain` CLI see: generic passwords
 /// keyed by (service, account, access group), internet passwords by (server, protocol, port,
-/// path, account, access group). Errors are `KeychainError`s: they carry Apple's status and
-/// conform to `LocalizedError`, so `error.localizedDescription` is the message saying what to do.
+/// path, account, access group). Without `accessGroup`, a keychain writes in the program's own
+/// group and reads that group first, then the shared items, exactly as the SecItem functions do
+/// (`AccessScope.program`). Errors are `KeychainError`s: they carry Apple's status and conform
+/// to `LocalizedError`, so `error.localizedDescription` is the message saying what to do.
 ///
 /// **Blocking and async.** Every method here blocks the calling thread while the store works
 /// (a D-Bus round trip, an `fsync`, an HTTP request) and reads the same in async code:
@@ -79,7 +81,7 @@ public struct Keychain: Sendable {
     /// The secret stored for `account`, or nil when there is none.
     public func data(for account: String) throws -> Data? {
         do {
-            return try operations().search(exactQuery(account, includeSecrets: true)).first?.secret?.makeData()
+            return try operations().search(accountQuery(account, includeSecrets: true)).first?.secret?.makeData()
         } catch KeychainError.itemNotFound {
             return nil
         }
@@ -115,15 +117,16 @@ public struct Keychain: Sendable {
     /// Whether an item exists for `account`; does not read the secret.
     public func contains(_ account: String) throws -> Bool {
         do {
-            return try !operations().search(exactQuery(account, includeSecrets: false)).isEmpty
+            return try !operations().search(accountQuery(account, includeSecrets: false)).isEmpty
         } catch KeychainError.itemNotFound {
             return false
         }
     }
 
-    /// Every account stored in this keychain, sorted.
+    /// Every account stored in this keychain, sorted, each once (an account can be both the
+    /// program's own and shared).
     public func allAccounts() throws -> [String] {
-        try allItems().map(\.account).sorted()
+        Set(try allItems().map(\.account)).sorted()
     }
 
     /// Every item in this keychain with its attributes (never its secret), in the store's
@@ -149,7 +152,8 @@ public struct Keychain: Sendable {
         if let label { attributes[.label] = .string(label) }
         if let comment { attributes[.comment] = .string(comment) }
         if let accessibility { attributes[.accessible] = .string(accessibility.rawValue) }
-        try operations().set(SecretBytes(data), for: primaryKey(account), attributes: attributes)
+        let operations = try operations()
+        try operations.set(SecretBytes(data), for: primaryKey(account, in: operations.scope), attributes: attributes)
     }
 
     /// Stores `text` as UTF-8 for `account`; see `set(_:for:label:comment:accessibility:)`
@@ -185,14 +189,15 @@ public struct Keychain: Sendable {
     @discardableResult
     public func remove(_ account: String) throws -> Bool {
         do {
-            try operations().delete(exactQuery(account, includeSecrets: false))
+            try operations().delete(accountQuery(account, includeSecrets: false))
             return true
         } catch KeychainError.itemNotFound {
             return false
         }
     }
 
-    /// Removes every item of this keychain; returns how many.
+    /// Removes every item of this keychain in its group (without `accessGroup`, the program's
+    /// own; shared items stay); returns how many.
     @discardableResult
     public func removeAll() throws -> Int {
         do {
@@ -224,12 +229,17 @@ public struct Keychain: Sendable {
         return attributes
     }
 
-    private func primaryKey(_ account: String) -> PrimaryKey {
-        PrimaryKey(itemClass: itemClass, attributes: identity(account: account))
+    /// The item `set` writes: in `accessGroup`, else in the scope's group (the program's own).
+    private func primaryKey(_ account: String, in scope: AccessScope) -> PrimaryKey {
+        var attributes = identity(account: account)
+        if attributes[.accessGroup] == nil, let group = scope.groupForNewItems { attributes[.accessGroup] = .string(group) }
+        return PrimaryKey(itemClass: itemClass, attributes: attributes)
     }
 
-    private func exactQuery(_ account: String, includeSecrets: Bool) -> ItemQuery {
-        ItemQuery(primaryKey: primaryKey(account), includeSecrets: includeSecrets)
+    /// The item for `account`; without `accessGroup`, the program's own group's first, then the
+    /// shared one (`AccessScope`).
+    private func accountQuery(_ account: String, includeSecrets: Bool) -> ItemQuery {
+        ItemQuery(itemClass: itemClass, constraints: identity(account: account), limit: .one, includeSecrets: includeSecrets)
     }
 
     private func scopeQuery() -> ItemQuery {

@@ -88,6 +88,11 @@ func runTool(_ executable: String, _ arguments: [String], input: Data? = nil,
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     let unblockAndRun = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
     process.arguments = ["python3", "-c", unblockAndRun, executable] + arguments
+    var environment = environment
+    if environment["XDG_STATE_HOME"] == ProcessInfo.processInfo.environment["XDG_STATE_HOME"] {
+        // A fresh state directory per run, so that auto's recorded choice cannot leak between tests.
+        environment["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path
+    }
     process.environment = environment
     let stdin = Pipe()
     process.standardInput = stdin

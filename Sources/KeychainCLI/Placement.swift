@@ -1,0 +1,45 @@
+import Foundation
+import KeychainCore
+import LinuxKeychain
+
+/// The CLI's part of placement: it is the operator's view of every access group, narrowed to
+/// one by `--group`, and it sets and clears the user's pinned backend. Which item a name means
+/// when several groups hold one is `ItemName.onlyItem`'s rule.
+enum Placement {
+    /// What the CLI's operations may see: every group by default, one with `--group`.
+    static func scope(group: String?) -> AccessScope {
+        group.map(AccessScope.group) ?? .everything
+    }
+
+    /// `keychain pin NAME` and `keychain unpin`: the user's configuration file.
+    static func pin(_ name: String?) throws {
+        guard let placement = KeychainBackendRegistry.withBuiltIns.placement else { return }
+        if let name, name != KeychainBackendRegistry.automaticName {
+            // Refuses an unknown name before writing it where every later run would trip on it.
+            _ = try KeychainBackendRegistry.withBuiltIns.backend(named: name)
+            try placement.pin(name)
+            Terminal.write("pinned backend '\(name)' in \(placement.userFilePath ?? "")\n")
+        } else {
+            try placement.pin(nil)
+            var text = "no backend pinned in \(placement.userFilePath ?? "")"
+            if let recorded = placement.recordedBackend(), let path = placement.recordPath {
+                text += "; auto uses '\(recorded)', recorded in \(path) (remove that file to choose afresh)"
+            }
+            Terminal.write(text + "\n")
+        }
+    }
+
+    /// The lines `keychain backends` adds: the backend in effect and where it was chosen.
+    static func effectiveChoice(selection: String?) -> [String] {
+        let registry = KeychainBackendRegistry.withBuiltIns
+        if let selection { return ["in effect: \(selection) (from --backend)"] }
+        do {
+            let chosen = try registry.resolveSelection()
+            return ["in effect: \(chosen.backend.name) (\(chosen.source))"]
+        } catch let error as KeychainError {
+            return ["in effect: nothing usable (\(CLIStatus.describe(error)))"]
+        } catch {
+            return ["in effect: nothing usable"]
+        }
+    }
+}
