@@ -5,7 +5,9 @@ import Foundation
 enum ManPage {
     /// The environment variables the command honours, for the ENVIRONMENT section.
     static let environment: [(name: String, meaning: String)] = [
-        ("KEYCHAIN_BACKEND", "auto (the default), secret-service, keyring, file or vault; --backend overrides it."),
+        ("KEYCHAIN_BACKEND", "auto (the default), secret-service, keyring, file or vault; --backend overrides it. Without it, the user's pin (keychain pin), the machine's, then the recorded choice apply."),
+        ("KEYCHAIN_SYSTEM_CONFIG", "the machine's configuration file (default /etc/linux-keychain/config)."),
+        ("KEYCHAIN_ACCESS_GROUP", "a program's own access group; the keychain command sees every group unless --group names one."),
         ("KEYCHAIN_SECRET_SERVICE_COLLECTION", "secret-service: the collection alias or object path to store in."),
         ("KEYCHAIN_SECRET_SERVICE_TIMEOUT", "secret-service: seconds any one call may take (default 5)."),
         ("KEYCHAIN_LIBSECRET_PATH", "secret-service: the libsecret shared object to load."),
