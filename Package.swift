@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CFileSystem", path: "CShims/CFileSystem"),
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
         .target(name: "CSecretService", path: "CShims/CSecretService"),
+        // libcurl through dlopen at first use, for the vault backend only.
+        .target(name: "CCurl", path: "CShims/CCurl"),
 
         // The model, the backend protocol, the registry and the memory backend. No C.
         .target(name: "KeychainCore"),
@@ -27,7 +29,7 @@ let package = Package(
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
         .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "CSecretService"]),
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
-        .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
+        .target(name: "KeychainVault", dependencies: ["KeychainCore", "CCurl"]),
 
         // The SecItem front end, the typed API and registration of the built-in backends.
         .target(name: "LinuxKeychain", dependencies: [

@@ -164,8 +164,7 @@ public final class VaultBackend: KeychainBackend {
     /// A query that names the service (or server) and account first reads its leading path
     /// (`VaultDirectLookup`), the one where ordinary items live: one GET answers a query that
     /// fixes the whole primary key, and one that wants a single item when that item matches.
-    /// Anything else lists the folder, reading the leading path meanwhile when every match is
-    /// wanted, so that item costs no extra round trip.
+    /// Anything else lists the folder; the leading path's answer is reused, not asked again.
     private func locate(_ query: ItemQuery, includeSecrets: Bool, limit: Int?, in connection: Connection) throws -> [StoredItem] {
         guard let direct = VaultDirectLookup(query), limit != 0 else {
             return try readMatches(of: query, among: listCandidates(query, in: connection), includeSecrets: includeSecrets,
@@ -182,11 +181,9 @@ public final class VaultBackend: KeychainBackend {
             if direct.isOnlyCandidate { return [] }
             candidates = try listCandidates(query, in: connection)
         } else {
-            // Other access groups may hold matches too, so the listing is needed anyway; the
-            // read travels beside it instead of after it.
-            let pendingRead = connection.kv.startRead(path)
+            // Other access groups may hold matches too, so the listing is needed anyway.
+            leadingRead = try connection.kv.read(path)
             candidates = try listCandidates(query, in: connection)
-            leadingRead = try pendingRead.result()
         }
         return try readMatches(of: query, among: candidates, includeSecrets: includeSecrets, limit: limit,
                                alreadyRead: [path: leadingRead], in: connection)

@@ -30,6 +30,8 @@ public struct VaultConfiguration: Sendable {
     public let requestTimeout: TimeInterval
     /// Seconds `availability()` waits for each of its checks before calling the server unreachable.
     public let probeTimeout: TimeInterval
+    /// How TLS connections verify the server and present this machine's certificate.
+    public let tls: VaultTLSSettings
 
     public static let defaultMount = "secret"
     public static let defaultPrefix = "linux-keychain"
@@ -39,7 +41,7 @@ public struct VaultConfiguration: Sendable {
     /// Validates and normalizes the settings; throws `errSecParam` saying which one is wrong.
     public init(address: String, token: VaultToken, namespace: String? = nil, mount: String = defaultMount,
                 prefix: String = defaultPrefix, requestTimeout: TimeInterval = defaultRequestTimeout,
-                probeTimeout: TimeInterval = defaultProbeTimeout) throws {
+                probeTimeout: TimeInterval = defaultProbeTimeout, tls: VaultTLSSettings = VaultTLSSettings()) throws {
         var address = address.trimmingCharacters(in: .whitespaces)
         while address.hasSuffix("/") { address.removeLast() }
         guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -62,6 +64,7 @@ public struct VaultConfiguration: Sendable {
         self.prefix = try Self.folderPath(prefix, variable: "KEYCHAIN_VAULT_PREFIX")
         self.requestTimeout = requestTimeout
         self.probeTimeout = probeTimeout
+        self.tls = tls
     }
 
     /// Reads the settings from `environment`:
@@ -96,14 +99,14 @@ public struct VaultConfiguration: Sendable {
             throw KeychainError(errSecNotAvailable, "\(names) cannot be honoured: FoundationNetworking on Linux offers no way to change how TLS is verified or to present a client certificate. Unset \(unsupported.count == 1 ? "it" : "them"); for a private CA, add it to the system trust store (see the README).",
                                 backend: VaultBackend.backendName)
         }
-        if let caFile = setting("CACERT") { try VaultTrustStore.requireSystemTrust(ofCertificatesIn: caFile) }
         return try VaultConfiguration(
             address: address, token: try token(setting("TOKEN"), environment: environment),
             namespace: setting("NAMESPACE"),
             mount: environment["KEYCHAIN_VAULT_MOUNT"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultMount,
             prefix: environment["KEYCHAIN_VAULT_PREFIX"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultPrefix,
             requestTimeout: try seconds(environment, "KEYCHAIN_VAULT_TIMEOUT", default: defaultRequestTimeout),
-            probeTimeout: try seconds(environment, "KEYCHAIN_VAULT_PROBE_TIMEOUT", default: defaultProbeTimeout))
+            probeTimeout: try seconds(environment, "KEYCHAIN_VAULT_PROBE_TIMEOUT", default: defaultProbeTimeout),
+            tls: VaultTLSSettings(caFile: setting("CACERT")))
     }
 
     private static func token(_ fromVariable: String?, environment: [String: String]) throws -> VaultToken {

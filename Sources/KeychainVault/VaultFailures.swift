@@ -26,7 +26,11 @@ struct VaultFailures: Sendable {
         case .timedOut:
             return make(errSecIO, "No answer from \(server) within \(Self.seconds(configuration.requestTimeout)). Retry, or raise KEYCHAIN_VAULT_TIMEOUT.", call)
         case .tls(let detail):
-            return make(errSecNotAvailable, "TLS with \(server) failed (\(detail)). If it uses a private CA, install that CA in the system trust store (see VAULT_CACERT in the README).", call)
+            return make(errSecNotAvailable, "TLS with \(server) failed (\(detail)). For a private CA set VAULT_CACERT or VAULT_CAPATH; for a server that requires client certificates set VAULT_CLIENT_CERT and VAULT_CLIENT_KEY.", call)
+        case .tooLarge:
+            return make(errSecIO, "\(server.prefix(1).uppercased() + server.dropFirst()) sent an answer larger than \(VaultLimits.maximumResponseBytes >> 20) MiB; it was refused unread. Check VAULT_ADDR points at a Vault server.", call)
+        case .noHTTPLibrary(let detail):
+            return make(errSecNotAvailable, "The vault backend needs libcurl: \(detail).", call)
         case .other(let detail):
             return make(errSecIO, "Talking to \(server) failed: \(detail).", call)
         }

@@ -11,7 +11,7 @@ struct VaultKV: Sendable {
 
     init(configuration: VaultConfiguration) {
         self.configuration = configuration
-        self.client = VaultHTTPClient(configuration: configuration)
+        self.client = VaultHTTPClient(address: configuration.address, namespace: configuration.namespace, tls: configuration.tls)
         self.failures = VaultFailures(configuration: configuration)
     }
 
@@ -31,45 +31,30 @@ struct VaultKV: Sendable {
 
     /// GET `<mount>/data/<path>`.
     func read(_ path: String) throws -> ReadResult {
-        try startRead(path).result()
-    }
-
-    /// A GET `<mount>/data/<path>` in flight, so another request can travel beside it.
-    struct PendingRead {
-        fileprivate let kv: VaultKV
-        let path: String
-        fileprivate let request: VaultPendingRequest
-
-        /// Waits for the answer; what `read` returns or throws.
-        func result() throws -> ReadResult {
-            let call = "GET \(kv.apiPath("data", path))"
-            let response = try kv.response(to: request, call: call)
-            switch response.status {
-            case 200:
-                guard let payload = response.json?["data"], let fields = payload["data"]?.members,
-                      let version = payload["metadata"]?["version"]?.integer else {
-                    throw kv.failures.make(errSecDecode, "The Vault item at '\(path)' is not a KV version 2 secret with fields; is KEYCHAIN_VAULT_MOUNT a KV version 2 mount?", call)
-                }
-                return .present(fields: fields, version: version)
-            case 404 where response.errorText.isEmpty:
-                return .absent(deletedVersion: response.json?["data"]?["metadata"]?["version"]?.integer)
-            default:
-                throw kv.failures.error(response, action: "reading", path: path, call: call)
+        let call = "GET \(apiPath("data", path))"
+        let response = try exchange("GET", "data", path, action: "reading")
+        switch response.status {
+        case 200:
+            guard let payload = response.json?["data"], let fields = payload["data"]?.members,
+                  let version = payload["metadata"]?["version"]?.integer else {
+                throw failures.make(errSecDecode, "The Vault item at '\(path)' is not a KV version 2 secret with fields; is KEYCHAIN_VAULT_MOUNT a KV version 2 mount?", call)
             }
+            return .present(fields: fields, version: version)
+        case 404 where response.errorText.isEmpty:
+            return .absent(deletedVersion: response.json?["data"]?["metadata"]?["version"]?.integer)
+        default:
+            throw failures.error(response, action: "reading", path: path, call: call)
         }
-    }
-
-    /// Starts reading `path` and returns without waiting for the answer.
-    func startRead(_ path: String) -> PendingRead {
-        PendingRead(kv: self, path: path,
-                    request: client.start("GET", apiPath("data", path), timeout: configuration.requestTimeout))
     }
 
     /// POST `<mount>/data/<path>` with `options.cas`: 0 creates only a new item, a version
     /// replaces only that version.
     func write(_ path: String, fields: VaultRequestBody, checkAndSet version: Int64) throws -> WriteResult {
-        let body = VaultRequestBody.object([("options", .object([("cas", .integer(version))])), ("data", fields)])
-        let response = try exchange("POST", "data", path, body: body.serialized(), action: "writing")
+        let body = VaultRequestBody.object([("options", .object([("cas", .integer(version))])), ("data", fields)]).serialized()
+        guard body.count <= VaultLimits.maximumRequestBytes else {
+            throw failures.make(errSecParam, "The item for '\(path)' is \(body.count >> 20) MiB as a Vault request; Vault accepts at most \(VaultLimits.maximumRequestBytes >> 20) MiB (its max_request_size).", "POST \(apiPath("data", path))")
+        }
+        let response = try exchange("POST", "data", path, body: body, action: "writing")
         switch response.status {
         case 200, 204:
             return .written
@@ -111,16 +96,11 @@ struct VaultKV: Sendable {
     private func exchange(_ method: String, _ area: String, _ path: String, query: String? = nil,
                           body: SecretBytes? = nil, action: String) throws -> VaultHTTPResponse {
         let apiPath = apiPath(area, path)
-        let request = client.start(method, apiPath, query: query, body: body, timeout: configuration.requestTimeout)
-        return try response(to: request, call: "\(method) \(apiPath)")
-    }
-
-    private func response(to request: VaultPendingRequest, call: String) throws -> VaultHTTPResponse {
-        switch request.answer() {
+        switch client.send(method, apiPath, query: query, body: body, token: configuration.token, timeout: configuration.requestTimeout) {
         case .success(let response):
             return response
         case .failure(let failure):
-            throw failures.error(failure, call: call, probing: false)
+            throw failures.error(failure, call: "\(method) \(apiPath)", probing: false)
         }
     }
 }

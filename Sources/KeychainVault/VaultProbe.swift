@@ -68,7 +68,8 @@ struct VaultProbe: Sendable {
     }
 
     private func probe(_ path: String, query: String? = nil, inNamespace: Bool = true, call: String) throws -> VaultHTTPResponse {
-        switch kv.client.send("GET", path, query: query, inNamespace: inNamespace, timeout: configuration.probeTimeout) {
+        switch kv.client.send("GET", path, query: query, token: configuration.token, inNamespace: inNamespace,
+                                timeout: configuration.probeTimeout) {
         case .success(let response): return response
         case .failure(let failure): throw failures.error(failure, call: call, probing: true)
         }

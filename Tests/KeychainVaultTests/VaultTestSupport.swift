@@ -141,8 +141,9 @@ final class TestServerProcess {
     }
 
     /// An HTTP server that answers every request with `500 {"errors":["internal error"]}`
-    /// (`mode` "fail"), redirects it to another port (`mode` "redirect"), or accepts it and
-    /// never answers (`mode` "hang").
+    /// (`mode` "fail"), redirects it to another port (`mode` "redirect"), accepts it and
+    /// never answers (`mode` "hang"), answers 200 with a body that never ends, as fast as it
+    /// can (`mode` "endless") or one byte every tenth of a second (`mode` "trickle").
     static func misbehaving(_ mode: String) throws -> TestServerProcess {
         let port = try VaultTestServer.unusedPort()
         let script = """
@@ -152,6 +153,19 @@ final class TestServerProcess {
                     if sys.argv[2] == "hang":
                         time.sleep(60)
                         return
+                    if sys.argv[2] in ("endless", "trickle"):
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.end_headers()
+                        chunk = b'{"data":"' + b"x" * 65536 if sys.argv[2] == "endless" else b" "
+                        try:
+                            while True:
+                                self.wfile.write(chunk)
+                                if sys.argv[2] == "trickle":
+                                    self.wfile.flush()
+                                    time.sleep(0.1)
+                        except OSError:
+                            return
                     if sys.argv[2] == "redirect":
                         self.send_response(307)
                         self.send_header("Location", "http://127.0.0.1:9" + self.path)
