@@ -77,8 +77,9 @@ public struct VaultConfiguration: Sendable {
     /// - `KEYCHAIN_VAULT_MOUNT`, `KEYCHAIN_VAULT_PREFIX`, `KEYCHAIN_VAULT_TIMEOUT` and
     ///   `KEYCHAIN_VAULT_PROBE_TIMEOUT`.
     ///
-    /// TLS settings the platform cannot honour are errors, never silently ignored: see
-    /// `VaultTrustStore` for `VAULT_CACERT`.
+    /// - the TLS settings `VAULT_CACERT`, `VAULT_CAPATH`, `VAULT_CLIENT_CERT`,
+    ///   `VAULT_CLIENT_KEY`, `VAULT_TLS_SERVER_NAME` and `VAULT_SKIP_VERIFY` (and their `BAO_`
+    ///   twins), with the CLI's meanings (see `VaultTLSSettings.fromEnvironment`).
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> VaultConfiguration {
         // The variable that sets `name`, BAO_ first as the bao CLI reads them, and its value.
         func source(_ name: String) -> (variable: String, value: String)? {
@@ -92,13 +93,7 @@ public struct VaultConfiguration: Sendable {
             throw KeychainError(errSecNotAvailable, "No Vault server is configured: set VAULT_ADDR (or BAO_ADDR) to its URL, e.g. https://vault.example.com:8200.",
                                 backend: VaultBackend.backendName)
         }
-        let skipVerify = source("SKIP_VERIFY").flatMap { ["1", "true", "t", "yes"].contains($0.value.lowercased()) ? $0 : nil }
-        let unsupported = ["CAPATH", "CLIENT_CERT", "CLIENT_KEY", "TLS_SERVER_NAME"].compactMap(source) + [skipVerify].compactMap { $0 }
-        if !unsupported.isEmpty {
-            let names = unsupported.map(\.variable).joined(separator: ", ")
-            throw KeychainError(errSecNotAvailable, "\(names) cannot be honoured: FoundationNetworking on Linux offers no way to change how TLS is verified or to present a client certificate. Unset \(unsupported.count == 1 ? "it" : "them"); for a private CA, add it to the system trust store (see the README).",
-                                backend: VaultBackend.backendName)
-        }
+        let tls = try VaultTLSSettings.fromEnvironment(source)
         return try VaultConfiguration(
             address: address, token: try token(setting("TOKEN"), environment: environment),
             namespace: setting("NAMESPACE"),
@@ -106,7 +101,7 @@ public struct VaultConfiguration: Sendable {
             prefix: environment["KEYCHAIN_VAULT_PREFIX"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultPrefix,
             requestTimeout: try seconds(environment, "KEYCHAIN_VAULT_TIMEOUT", default: defaultRequestTimeout),
             probeTimeout: try seconds(environment, "KEYCHAIN_VAULT_PROBE_TIMEOUT", default: defaultProbeTimeout),
-            tls: VaultTLSSettings(caFile: setting("CACERT")))
+            tls: tls)
     }
 
     private static func token(_ fromVariable: String?, environment: [String: String]) throws -> VaultToken {

@@ -124,11 +124,13 @@ final class TestServerProcess {
 
     /// Starts `bao server -dev` on a free port with its own HOME (the dev server writes
     /// ~/.vault-token), and waits until it answers.
-    static func baoDevServer(token: String, tlsDirectory: URL? = nil) throws -> TestServerProcess {
+    /// `configFile` adds the listeners (or other settings) it holds to the dev server's.
+    static func baoDevServer(token: String, tlsDirectory: URL? = nil, configFile: URL? = nil) throws -> TestServerProcess {
         let port = try VaultTestServer.unusedPort()
         let home = try VaultTestServer.temporaryDirectory()
         var arguments = ["server", "-dev", "-dev-listen-address=127.0.0.1:\(port)", "-dev-root-token-id=\(token)"]
         if let tlsDirectory { arguments += ["-dev-tls", "-dev-tls-cert-dir=\(tlsDirectory.path)"] }
+        if let configFile { arguments.append("-config=\(configFile.path)") }
         let scheme = tlsDirectory == nil ? "http" : "https"
         let server = try TestServerProcess(address: "\(scheme)://127.0.0.1:\(port)", executable: try VaultTestServer.executable("bao"),
                                            arguments: arguments, environment: ["HOME": home.path])
