@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
         .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "CSecretService"]),
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
-        .target(name: "KeychainVault", dependencies: ["KeychainCore", "CCurl"]),
+        .target(name: "KeychainVault", dependencies: ["KeychainCore", "CCurl", "CKeyutils", "CSodium"]),
 
         // The SecItem front end, the typed API and registration of the built-in backends.
         .target(name: "LinuxKeychain", dependencies: [

@@ -28,6 +28,8 @@ fi
 echo -n "linux-keychain-test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
 export KEYCHAIN_FILE_DIR="$LINUX_KEYCHAIN_SCRATCH/file-store"
 export KEYCHAIN_FILE_PASSPHRASE="linux-keychain-test-passphrase"
+# Vault tokens are cached only where a test asks for it, never in the real user keyring.
+export KEYCHAIN_VAULT_TOKEN_CACHE=off
 
 bao_pid=""
 if command -v bao >/dev/null 2>&1; then

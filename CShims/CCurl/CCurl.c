@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 // --- The libcurl ABI this file relies on (values from curl/curl.h) ----------------------------
 
@@ -165,7 +166,7 @@ void ccurl_response_free(CCurlResponse *response) {
 
 // --- Requests -----------------------------------------------------------------------------------
 
-static CCurlFailure classify(int code, const char *message) {
+static CCurlFailure classify(int code, const char *message, int is_https) {
     switch (code) {
     case E_COULDNT_RESOLVE_PROXY: case E_COULDNT_RESOLVE_HOST: case E_COULDNT_CONNECT:
         return CCURL_FAILURE_UNREACHABLE;
@@ -180,7 +181,9 @@ static CCurlFailure classify(int code, const char *message) {
         return CCURL_FAILURE_TLS;
     case E_RECV_ERROR: case E_SEND_ERROR: case E_GOT_NOTHING:
         // With TLS 1.3 a refused client certificate shows only at the first read, as an alert.
-        if (strstr(message, "SSL") != NULL || strstr(message, "alert") != NULL || strstr(message, "certificate") != NULL) {
+        // Over https, a connection the server drops before any answer is usually the same
+        // refusal arriving as a reset, depending on timing.
+        if (is_https || strstr(message, "SSL") != NULL || strstr(message, "alert") != NULL || strstr(message, "certificate") != NULL) {
             return CCURL_FAILURE_TLS;
         }
         return CCURL_FAILURE_OTHER;
@@ -289,7 +292,13 @@ int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *resp
         response->failure = CCURL_FAILURE_OTHER;
         snprintf(response->message, sizeof response->message, "out of memory for the response body");
     } else {
-        response->failure = classify(code, response->message);
+        int is_https = strncasecmp(request->url, "https:", 6) == 0;
+        response->failure = classify(code, response->message, is_https);
+        if (is_https && response->failure == CCURL_FAILURE_TLS && (code == E_SEND_ERROR || code == E_RECV_ERROR || code == E_GOT_NOTHING)) {
+            size_t used = strlen(response->message);
+            snprintf(response->message + used, sizeof response->message - used,
+                     "; the server ended the TLS connection, as one that requires a client certificate does");
+        }
     }
     // A partial body is no answer; wipe it now.
     ccurl_response_free(response);

@@ -43,7 +43,7 @@ struct VaultFailures: Sendable {
         case 503 where response.errorText.localizedCaseInsensitiveContains("sealed"):
             return sealed(call)
         case 401, 403:
-            return make(errSecAuthFailed, "Vault denied \(action) '\(path)' (\(detail)). The token is invalid or expired, or its policies do not allow this path; check it with `bao token lookup`.", call)
+            return make(errSecAuthFailed, "Vault denied \(action) '\(path)' to \(configuration.authentication) (\(detail)). The token is invalid or expired, or its policies do not allow this path; check it with `bao token lookup`.", call)
         case 404 where response.errorText.contains("no handler for route"):
             return make(errSecNotAvailable, "The Vault server has no mount '\(configuration.mount)' (\(detail)). Enable a KV version 2 engine there, or set KEYCHAIN_VAULT_MOUNT.", call)
         case 307, 308:

@@ -1,3 +1,4 @@
+import Foundation
 import KeychainCore
 
 /// The KV version 2 calls the backend makes, with every answer other than the expected ones
@@ -8,11 +9,31 @@ struct VaultKV: Sendable {
     let client: VaultHTTPClient
     let configuration: VaultConfiguration
     let failures: VaultFailures
+    let session: VaultSession
 
     init(configuration: VaultConfiguration) {
         self.configuration = configuration
         self.client = VaultHTTPClient(address: configuration.address, namespace: configuration.namespace, tls: configuration.tls)
         self.failures = VaultFailures(configuration: configuration)
+        self.session = VaultSession(configuration: configuration, client: client, failures: failures)
+    }
+
+    /// One request with the session's current token. A 403 to a login token that turns out to
+    /// be dead is retried once with a new login.
+    func send(_ method: String, _ apiPath: String, query: String? = nil, body: SecretBytes? = nil, inNamespace: Bool = true,
+              authenticated: Bool = true, timeout: TimeInterval, probing: Bool = false) throws -> VaultHTTPResponse {
+        let call = "\(method) \(apiPath)"
+        for attempt in 1...2 {
+            let token = authenticated ? try session.token() : nil
+            switch client.send(method, apiPath, query: query, body: body, token: token, inNamespace: inNamespace, timeout: timeout) {
+            case .success(let response):
+                if response.status == 403, attempt == 1, let token, session.refused(token) { continue }
+                return response
+            case .failure(let failure):
+                throw failures.error(failure, call: call, probing: probing)
+            }
+        }
+        throw failures.make(errSecAuthFailed, "Vault refused a new login token too.", call)
     }
 
     enum ReadResult {
@@ -95,12 +116,6 @@ struct VaultKV: Sendable {
 
     private func exchange(_ method: String, _ area: String, _ path: String, query: String? = nil,
                           body: SecretBytes? = nil, action: String) throws -> VaultHTTPResponse {
-        let apiPath = apiPath(area, path)
-        switch client.send(method, apiPath, query: query, body: body, token: configuration.token, timeout: configuration.requestTimeout) {
-        case .success(let response):
-            return response
-        case .failure(let failure):
-            throw failures.error(failure, call: "\(method) \(apiPath)", probing: false)
-        }
+        try send(method, apiPath(area, path), query: query, body: body, timeout: configuration.requestTimeout)
     }
 }

@@ -29,7 +29,7 @@ struct VaultConfigurationTests {
             "KEYCHAIN_VAULT_TIMEOUT": "2.5", "KEYCHAIN_VAULT_PROBE_TIMEOUT": "0.5",
         ])
         #expect(configuration.address == "https://bao:8200")
-        #expect(configuration.token.value == "bao-token")
+        #expect(configuration.token?.value == "bao-token")
         #expect(configuration.namespace == "team")
         #expect(configuration.mount == "kv/team" && configuration.prefix == "apps/keychain")
         #expect(configuration.requestTimeout == 2.5 && configuration.probeTimeout == 0.5)
@@ -38,7 +38,7 @@ struct VaultConfigurationTests {
     @Test func tokenFileIsUsedWhenNoVariableIsSet() throws {
         let configuration = try VaultConfiguration.fromEnvironment(["VAULT_ADDR": "http://127.0.0.1:8200", "VAULT_TOKEN": "",
                                                                     "HOME": try homeWithToken("s.from-file")])
-        #expect(configuration.token.value == "s.from-file")
+        #expect(configuration.token?.value == "s.from-file")
     }
 
     @Test func missingAddressOrTokenSaysWhatToSet() throws {
@@ -88,7 +88,7 @@ struct VaultConfigurationTests {
     @Test func tokenNeverShowsInDescriptions() throws {
         let token = "s.very-secret-\(UUID().uuidString)"
         let configuration = try VaultConfiguration(address: "http://127.0.0.1:8200", token: VaultToken(token))
-        for text in [String(describing: configuration), String(reflecting: configuration), "\(configuration.token)"] {
+        for text in [String(describing: configuration), String(reflecting: configuration), "\(configuration.token!)", "\(configuration.authentication)"] {
             #expect(!text.contains(token), "\(text)")
         }
     }
