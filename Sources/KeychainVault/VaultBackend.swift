@@ -19,6 +19,9 @@ import KeychainCore
 /// - **delete** removes the item's metadata and every version, so nothing can be recovered
 ///   with `bao kv undelete` and a later add starts afresh.
 ///
+/// A generic-password item whose service is `kv:<path>` is instead a field of a secret that
+/// operators manage at that path (`VaultOperatorSecrets`).
+///
 /// It is never chosen by `auto`: sending secrets to a server must be a decision.
 public final class VaultBackend: KeychainBackend {
     public static let backendName = "vault"
@@ -32,6 +35,13 @@ public final class VaultBackend: KeychainBackend {
     private struct Connection: Sendable {
         let kv: VaultKV
         let layout: VaultItemLayout
+        var operatorSecrets: VaultOperatorSecrets { VaultOperatorSecrets(kv: kv) }
+
+        /// The operator-managed KV path a `kv:` service names (see `VaultOperatorSecrets`).
+        func operatorPath(_ itemClass: ItemClass, service: String?) throws -> String? {
+            guard itemClass == .genericPassword else { return nil }
+            return try VaultOperatorSecrets.path(ofService: service, mount: kv.configuration.mount)
+        }
     }
 
     /// An item as found on the server: where it is, which version was read, what it holds.
@@ -71,15 +81,25 @@ public final class VaultBackend: KeychainBackend {
 
     public func add(_ item: KeychainItem) throws {
         let connection = try setup.get()
+        if let path = try connection.operatorPath(item.itemClass, service: item.attributes.string(.service)) {
+            return try connection.operatorSecrets.add(item, at: path)
+        }
         try create(item, at: connection.layout.path(of: item.primaryKey), in: connection)
     }
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
-        try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: try setup.get()).map(\.item)
+        let connection = try setup.get()
+        if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
+            return try connection.operatorSecrets.search(query, at: path)
+        }
+        return try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: connection).map(\.item)
     }
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         let connection = try setup.get()
+        if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
+            return try connection.operatorSecrets.update(query, with: changes, at: path)
+        }
         let matched = try locate(query, includeSecrets: true, limit: nil, in: connection)
         let plan = try UpdatePlan(matched: matched.map(\.item), changes: changes)
         let steps = zip(matched, plan.changes.map(\.new))
@@ -112,6 +132,9 @@ public final class VaultBackend: KeychainBackend {
 
     public func delete(_ query: ItemQuery) throws -> Int {
         let connection = try setup.get()
+        if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
+            return try connection.operatorSecrets.delete(query, at: path)
+        }
         let matched = try locate(query, includeSecrets: false, limit: nil, in: connection)
         for stored in matched { try connection.kv.destroy(stored.path) }
         return matched.count

@@ -110,6 +110,15 @@ struct VaultKV: Sendable {
         }
     }
 
+    /// DELETE `<mount>/data/<path>`: a soft delete of the current version, which
+    /// `bao kv undelete` can bring back.
+    func deleteCurrentVersion(_ path: String) throws {
+        let response = try exchange("DELETE", "data", path, action: "deleting")
+        guard response.status == 204 || response.status == 200 else {
+            throw failures.error(response, action: "deleting", path: path, call: "DELETE \(apiPath("data", path))")
+        }
+    }
+
     private func apiPath(_ area: String, _ path: String) -> String {
         "\(configuration.mount)/\(area)/\(path)"
     }
