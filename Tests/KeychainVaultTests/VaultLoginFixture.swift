@@ -36,7 +36,7 @@ struct VaultAppRoleFixture {
     static func policy(prefix: String, mount: String = "secret") -> String {
         """
         path "\(mount)/data/\(prefix)/*" { capabilities = ["create", "read", "update"] }
-        path "\(mount)/metadata/\(prefix)/*" { capabilities = ["list", "read", "delete"] }
+        path "\(mount)/metadata/\(prefix)/*" { capabilities = ["list", "delete"] }
         path "sys/internal/ui/mounts/\(mount)" { capabilities = ["read"] }
         """
     }
