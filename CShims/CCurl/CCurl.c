@@ -37,10 +37,14 @@ enum {
     E_FILESIZE_EXCEEDED = 63, E_SSL_ENGINE_INITFAILED = 66, E_SSL_CACERT_BADFILE = 77,
     E_SSL_SHUTDOWN_FAILED = 80, E_SSL_CRL_BADFILE = 82, E_SSL_ISSUER_ERROR = 83,
     E_SSL_PINNEDPUBKEYNOTMATCH = 90, E_SSL_INVALIDCERTSTATUS = 91, E_SSL_CLIENTCERT = 98,
+    E_FAILED_INIT = 2, E_OUT_OF_MEMORY = 27,
+    MSG_DONE = 1,
 };
 
 struct curl_slist;
 struct curl_blob { void *data; size_t len; unsigned int flags; };
+/// CURLMsg: which transfer finished, and its CURLcode.
+typedef struct CurlMessage { int msg; void *easy_handle; union { void *whatever; int result; }; } CurlMessage;
 typedef size_t (*WriteCallback)(char *data, size_t size, size_t count, void *context);
 
 #define CCURL_FUNCTIONS(X) \
@@ -53,7 +57,14 @@ typedef size_t (*WriteCallback)(char *data, size_t size, size_t count, void *con
     X(int, curl_easy_getinfo, (void *, int, ...)) \
     X(const char *, curl_easy_strerror, (int)) \
     X(struct curl_slist *, curl_slist_append, (struct curl_slist *, const char *)) \
-    X(void, curl_slist_free_all, (struct curl_slist *))
+    X(void, curl_slist_free_all, (struct curl_slist *)) \
+    X(void *, curl_multi_init, (void)) \
+    X(int, curl_multi_add_handle, (void *, void *)) \
+    X(int, curl_multi_remove_handle, (void *, void *)) \
+    X(int, curl_multi_perform, (void *, int *)) \
+    X(int, curl_multi_poll, (void *, void *, unsigned int, int, int *)) \
+    X(CurlMessage *, curl_multi_info_read, (void *, int *)) \
+    X(int, curl_multi_cleanup, (void *))
 
 #define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
 CCURL_FUNCTIONS(DECLARE_POINTER)
@@ -192,51 +203,55 @@ static CCurlFailure classify(int code, const char *message, int is_https) {
     }
 }
 
+/// What one request in flight needs kept alive until it is finished.
+typedef struct Transfer {
+    void *handle;
+    const CCurlRequest *request;
+    CCurlResponse *response;
+    struct curl_slist *headers;
+    struct curl_slist *connect_to;
+    struct curl_blob ca_blob;
+    Sink sink;
+    char error_buffer[ERROR_BUFFER_SIZE];
+} Transfer;
+
 #define SET(option, value) \
     do { if (failed == E_OK) failed = p_curl_easy_setopt(handle, option, value); } while (0)
 
-int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *response) {
+/// Sets every option of `transfer->request` on its handle. Returns a CURLcode; on failure
+/// the transfer must still be finished.
+static int prepare(Transfer *transfer) {
+    void *handle = transfer->handle;
+    const CCurlRequest *request = transfer->request;
+    CCurlResponse *response = transfer->response;
     response->status = 0;
     response->failure = CCURL_FAILURE_NONE;
     response->code = 0;
     response->message[0] = 0;
-    if (!loaded || handle == NULL) {
-        response->failure = CCURL_FAILURE_OTHER;
-        snprintf(response->message, sizeof response->message, "libcurl is not loaded");
-        return -1;
-    }
+    transfer->error_buffer[0] = 0;
+    transfer->sink = (Sink){ response, request->max_response_bytes, 0, 0 };
 
-    struct curl_slist *headers = NULL;
     for (size_t index = 0; index < request->header_count; index++) {
-        struct curl_slist *appended = p_curl_slist_append(headers, request->headers[index]);
-        if (appended == NULL) {
-            p_curl_slist_free_all(headers);
-            response->failure = CCURL_FAILURE_OTHER;
-            snprintf(response->message, sizeof response->message, "out of memory for the request headers");
-            return -1;
-        }
-        headers = appended;
+        struct curl_slist *appended = p_curl_slist_append(transfer->headers, request->headers[index]);
+        if (appended == NULL) return E_OUT_OF_MEMORY;
+        transfer->headers = appended;
     }
-
-    char error_buffer[ERROR_BUFFER_SIZE];
-    error_buffer[0] = 0;
-    Sink sink = { response, request->max_response_bytes, 0, 0 };
 
     // Reset keeps the handle's live connections, so requests to one server reuse them.
     p_curl_easy_reset(handle);
     int failed = E_OK;
     SET(OPT_NOSIGNAL, 1L);  // signals are the program's; timeouts must not use SIGALRM
-    SET(OPT_ERRORBUFFER, error_buffer);
+    SET(OPT_ERRORBUFFER, transfer->error_buffer);
     SET(OPT_URL, request->url);
     SET(OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
     SET(OPT_REDIR_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
     SET(OPT_FOLLOWLOCATION, 0L);
-    SET(OPT_HTTPHEADER, headers);
+    SET(OPT_HTTPHEADER, transfer->headers);
     SET(OPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
     SET(OPT_TIMEOUT_MS, request->total_timeout_ms);
     SET(OPT_MAXFILESIZE_LARGE, (int64_t)request->max_response_bytes);
     SET(OPT_WRITEFUNCTION, (WriteCallback)write_body);
-    SET(OPT_WRITEDATA, &sink);
+    SET(OPT_WRITEDATA, &transfer->sink);
     if (request->has_body) {
         SET(OPT_POST, 1L);
         SET(OPT_POSTFIELDSIZE_LARGE, (int64_t)request->body_length);
@@ -249,28 +264,36 @@ int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *resp
     }
     if (request->ca_file != NULL) SET(OPT_CAINFO, request->ca_file);
     if (request->ca_path != NULL) SET(OPT_CAPATH, request->ca_path);
-    struct curl_blob ca_blob = { (void *)request->ca_pem, request->ca_pem_length, BLOB_COPY };
-    if (request->ca_pem != NULL) SET(OPT_CAINFO_BLOB, &ca_blob);
+    transfer->ca_blob = (struct curl_blob){ (void *)request->ca_pem, request->ca_pem_length, BLOB_COPY };
+    if (request->ca_pem != NULL) SET(OPT_CAINFO_BLOB, &transfer->ca_blob);
     if (request->client_cert != NULL) SET(OPT_SSLCERT, request->client_cert);
     if (request->client_key != NULL) SET(OPT_SSLKEY, request->client_key);
-    struct curl_slist *connect_to = NULL;
     if (request->connect_to != NULL) {
-        connect_to = p_curl_slist_append(NULL, request->connect_to);
-        SET(OPT_CONNECT_TO, connect_to);
+        transfer->connect_to = p_curl_slist_append(NULL, request->connect_to);
+        if (transfer->connect_to == NULL) return E_OUT_OF_MEMORY;
+        SET(OPT_CONNECT_TO, transfer->connect_to);
     }
     if (request->skip_verify) {
         SET(OPT_SSL_VERIFYPEER, 0L);
         SET(OPT_SSL_VERIFYHOST, 0L);
     }
+    return failed;
+}
 
-    int code = failed != E_OK ? failed : p_curl_easy_perform(handle);
+/// Fills the response from the transfer's CURLcode and releases what it held.
+static int finish(Transfer *transfer, int code) {
+    void *handle = transfer->handle;
+    const CCurlRequest *request = transfer->request;
+    CCurlResponse *response = transfer->response;
     // The handle must not keep pointers to this call's memory.
     p_curl_easy_setopt(handle, OPT_ERRORBUFFER, (char *)NULL);
     p_curl_easy_setopt(handle, OPT_HTTPHEADER, (struct curl_slist *)NULL);
     p_curl_easy_setopt(handle, OPT_CONNECT_TO, (struct curl_slist *)NULL);
     p_curl_easy_setopt(handle, OPT_WRITEDATA, (void *)NULL);
-    p_curl_slist_free_all(headers);
-    if (connect_to != NULL) p_curl_slist_free_all(connect_to);
+    if (transfer->headers != NULL) p_curl_slist_free_all(transfer->headers);
+    if (transfer->connect_to != NULL) p_curl_slist_free_all(transfer->connect_to);
+    transfer->headers = NULL;
+    transfer->connect_to = NULL;
 
     response->code = code;
     if (code == E_OK) {
@@ -279,18 +302,18 @@ int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *resp
         response->status = status;
         return 0;
     }
-    const char *text = error_buffer[0] != 0 ? error_buffer : p_curl_easy_strerror(code);
+    const char *text = transfer->error_buffer[0] != 0 ? transfer->error_buffer : p_curl_easy_strerror(code);
     snprintf(response->message, sizeof response->message, "%s", text);
     // Strip the newline libcurl sometimes leaves at the end.
     size_t length = strlen(response->message);
     while (length > 0 && (response->message[length - 1] == '\n' || response->message[length - 1] == '\r')) {
         response->message[--length] = 0;
     }
-    if (sink.too_large || code == E_FILESIZE_EXCEEDED) {
+    if (transfer->sink.too_large || code == E_FILESIZE_EXCEEDED) {
         response->failure = CCURL_FAILURE_TOO_LARGE;
-    } else if (sink.out_of_memory) {
+    } else if (transfer->sink.out_of_memory || code == E_OUT_OF_MEMORY) {
         response->failure = CCURL_FAILURE_OTHER;
-        snprintf(response->message, sizeof response->message, "out of memory for the response body");
+        snprintf(response->message, sizeof response->message, "out of memory for the request or its answer");
     } else {
         int is_https = strncasecmp(request->url, "https:", 6) == 0;
         response->failure = classify(code, response->message, is_https);
@@ -303,4 +326,59 @@ int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *resp
     // A partial body is no answer; wipe it now.
     ccurl_response_free(response);
     return -1;
+}
+
+static int not_loaded(CCurlResponse *response) {
+    response->status = 0;
+    response->failure = CCURL_FAILURE_OTHER;
+    snprintf(response->message, sizeof response->message, "libcurl is not loaded");
+    return -1;
+}
+
+int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *response) {
+    if (!loaded || handle == NULL) return not_loaded(response);
+    Transfer transfer = { .handle = handle, .request = request, .response = response };
+    int code = prepare(&transfer);
+    if (code == E_OK) code = p_curl_easy_perform(handle);
+    return finish(&transfer, code);
+}
+
+int ccurl_perform_all(void *const *handles, const CCurlRequest *requests, CCurlResponse *responses, size_t count) {
+    if (!loaded || count == 0 || count > CCURL_MAXIMUM_PARALLEL) {
+        for (size_t index = 0; index < count; index++) not_loaded(&responses[index]);
+        return -1;
+    }
+    Transfer transfers[CCURL_MAXIMUM_PARALLEL];
+    int codes[CCURL_MAXIMUM_PARALLEL];
+    int added[CCURL_MAXIMUM_PARALLEL];
+    void *multi = p_curl_multi_init();
+    for (size_t index = 0; index < count; index++) {
+        transfers[index] = (Transfer){ .handle = handles[index], .request = &requests[index], .response = &responses[index] };
+        codes[index] = handles[index] == NULL ? E_FAILED_INIT : prepare(&transfers[index]);
+        added[index] = multi != NULL && codes[index] == E_OK && p_curl_multi_add_handle(multi, handles[index]) == 0;
+        if (multi == NULL && codes[index] == E_OK) codes[index] = E_OUT_OF_MEMORY;
+    }
+    // Every transfer has its own deadline (OPT_TIMEOUT_MS), which the multi handle enforces.
+    int running = 1;
+    while (multi != NULL && running > 0) {
+        if (p_curl_multi_perform(multi, &running) != 0) break;
+        if (running > 0 && p_curl_multi_poll(multi, NULL, 0, 1000, NULL) != 0) break;
+    }
+    if (multi != NULL) {
+        int queued = 0;
+        CurlMessage *message;
+        while ((message = p_curl_multi_info_read(multi, &queued)) != NULL) {
+            if (message->msg != MSG_DONE) continue;
+            for (size_t index = 0; index < count; index++) {
+                if (added[index] && handles[index] == message->easy_handle) codes[index] = message->result;
+            }
+        }
+    }
+    int result = 0;
+    for (size_t index = 0; index < count; index++) {
+        if (added[index]) p_curl_multi_remove_handle(multi, handles[index]);
+        if (finish(&transfers[index], codes[index]) != 0) result = -1;
+    }
+    if (multi != NULL) p_curl_multi_cleanup(multi);
+    return result;
 }

@@ -187,7 +187,8 @@ public final class VaultBackend: KeychainBackend {
     /// A query that names the service (or server) and account first reads its leading path
     /// (`VaultDirectLookup`), the one where ordinary items live: one GET answers a query that
     /// fixes the whole primary key, and one that wants a single item when that item matches.
-    /// Anything else lists the folder; the leading path's answer is reused, not asked again.
+    /// Anything else lists the folder, reading the leading path meanwhile when every match is
+    /// wanted, so that item costs no extra round trip.
     private func locate(_ query: ItemQuery, includeSecrets: Bool, limit: Int?, in connection: Connection) throws -> [StoredItem] {
         guard let direct = VaultDirectLookup(query), limit != 0 else {
             return try readMatches(of: query, among: listCandidates(query, in: connection), includeSecrets: includeSecrets,
@@ -204,9 +205,12 @@ public final class VaultBackend: KeychainBackend {
             if direct.isOnlyCandidate { return [] }
             candidates = try listCandidates(query, in: connection)
         } else {
-            // Other access groups may hold matches too, so the listing is needed anyway.
-            leadingRead = try connection.kv.read(path)
-            candidates = try listCandidates(query, in: connection)
+            // Other access groups may hold matches too, so the listing is needed anyway; the
+            // read travels beside it instead of after it.
+            let folder = "\(connection.layout.classFolder(query.itemClass))/\(VaultPathSegment.encode(query.constrainedString(VaultItemLayout.groupAttribute(of: query.itemClass)) ?? ""))"
+            let (read, entries) = try connection.kv.readAndList(path, folder: folder)
+            leadingRead = read
+            candidates = try listCandidates(query, in: connection, listed: (folder, entries))
         }
         return try readMatches(of: query, among: candidates, includeSecrets: includeSecrets, limit: limit,
                                alreadyRead: [path: leadingRead], in: connection)
@@ -216,7 +220,9 @@ public final class VaultBackend: KeychainBackend {
     ///
     /// Lists the service's (or server's) folder, or every folder of the class when the query
     /// names none, and decides the primary-key constraints from the entry names alone.
-    private func listCandidates(_ query: ItemQuery, in connection: Connection) throws -> [(path: String, key: PrimaryKey)] {
+    /// `listed` is a folder whose entries were already fetched.
+    private func listCandidates(_ query: ItemQuery, in connection: Connection,
+                                listed: (folder: String, entries: [String])? = nil) throws -> [(path: String, key: PrimaryKey)] {
         let layout = connection.layout
         let itemClass = query.itemClass
         let groupSegments: [String]
@@ -232,7 +238,8 @@ public final class VaultBackend: KeychainBackend {
         for segment in groupSegments {
             let folder = "\(layout.classFolder(itemClass))/\(segment)"
             // Entries ending in "/" are folders someone made below a service; they hold no item.
-            for entry in try connection.kv.list(folder) where !entry.hasSuffix("/") {
+            let entries = try listed.flatMap { $0.folder == folder ? $0.entries : nil } ?? connection.kv.list(folder)
+            for entry in entries where !entry.hasSuffix("/") {
                 let path = "\(folder)/\(entry)"
                 guard let key = layout.primaryKey(itemClass, groupSegment: segment, leaf: entry) else {
                     throw KeychainError(errSecDecode, "The Vault entry '\(path)' does not name an item in this backend's layout; rename or delete it with `bao kv`.",

@@ -55,9 +55,9 @@ final class VaultHTTPClient: @unchecked Sendable {
     // Immutable apart from `idleHandles`, which only `lock` guards. That is what the unchecked
     // Sendable relies on.
     private let address: String
-    private let namespace: String?
-    private let tls: VaultTLSSettings
-    private let target: (url: String, connectTo: String?)
+    fileprivate let namespace: String?
+    fileprivate let tls: VaultTLSSettings
+    fileprivate let target: (url: String, connectTo: String?)
     private let lock = NSLock()
     private var idleHandles: [UnsafeMutableRawPointer] = []
 
@@ -84,58 +84,111 @@ final class VaultHTTPClient: @unchecked Sendable {
     /// that only the root namespace answers.
     func send(_ method: String, _ path: String, query: String? = nil, body: SecretBytes? = nil, token: VaultToken?,
               inNamespace: Bool = true, timeout: TimeInterval) -> Result<VaultHTTPResponse, VaultTransportFailure> {
-        if let failure = VaultCurlLibrary.loadFailure { return .failure(.noHTTPLibrary(failure)) }
-        guard let handle = takeHandle() else { return .failure(.other("libcurl could not make a request handle")) }
-        defer { giveBack(handle) }
+        sendAll([VaultHTTPRequest(method: method, path: path, query: query, body: body, token: token,
+                                  inNamespace: inNamespace, timeout: timeout)])[0]
+    }
+
+    /// Performs `requests` at once, on the calling thread (libcurl's multi interface, driven
+    /// here), each within its own timeout, and returns their answers in order. Two requests
+    /// side by side cost one round trip, not two.
+    func sendAll(_ requests: [VaultHTTPRequest]) -> [Result<VaultHTTPResponse, VaultTransportFailure>] {
+        guard requests.count <= Int(CCURL_MAXIMUM_PARALLEL) else {
+            return requests.map { _ in .failure(.other("at most \(CCURL_MAXIMUM_PARALLEL) requests can travel at once")) }
+        }
+        guard !requests.isEmpty else { return [] }
+        if let failure = VaultCurlLibrary.loadFailure { return requests.map { _ in .failure(.noHTTPLibrary(failure)) } }
+        var handles: [UnsafeMutableRawPointer?] = []
+        for _ in requests { handles.append(takeHandle()) }
+        defer { for case let handle? in handles { giveBack(handle) } }
+        guard handles.allSatisfy({ $0 != nil }) else {
+            return requests.map { _ in .failure(.other("libcurl could not make a request handle")) }
+        }
         if tls.skipVerify {
             VaultWarnings.write("warning: VAULT_SKIP_VERIFY is set: the certificate of \(address) is not verified, so anyone on the network path can read and change what is sent.")
         }
 
-        let url = "\(target.url)/v1/\(Self.percentEncoded(path))\(query.map { "?\($0)" } ?? "")"
-        // The header the vault CLI sends; servers may require it as a guard against SSRF.
-        var headers = ["X-Vault-Request: true"]
-        if let token { headers.append("X-Vault-Token: \(token.value)") }
-        if let namespace, inNamespace { headers.append("X-Vault-Namespace: \(namespace)") }
-        if body != nil { headers.append("Content-Type: application/json") }
-
-        let milliseconds = max(1, Int((timeout * 1000).rounded(.up)))
-        var response = CCurlResponse()
-        defer { ccurl_response_free(&response) }
-        let performed = withCStrings(headers) { headerPointers in
-            withOptionalCString(tls.caFile) { caFile in
-            withOptionalCString(tls.clientCertificate) { clientCertificate in
-            withOptionalCString(tls.clientKey) { clientKey in
-            withOptionalCString(target.connectTo) { connectTo in
-            withOptionalBytes(tls.caFile == nil ? tls.caPEM : nil) { caPEM in
-            withOptionalBytes(body) { bodyBytes in
-                method.withCString { methodPointer in
-                    url.withCString { urlPointer in
-                        var request = CCurlRequest()
-                        request.method = methodPointer
-                        request.url = urlPointer
-                        request.headers = headerPointers.baseAddress
-                        request.header_count = headerPointers.count
-                        request.has_body = bodyBytes == nil ? 0 : 1
-                        request.body = bodyBytes?.baseAddress?.assumingMemoryBound(to: UInt8.self)
-                        request.body_length = bodyBytes?.count ?? 0
-                        request.connect_timeout_ms = milliseconds
-                        request.total_timeout_ms = milliseconds
-                        request.max_response_bytes = VaultLimits.maximumResponseBytes
-                        request.ca_file = caFile
-                        request.ca_pem = caPEM?.baseAddress?.assumingMemoryBound(to: UInt8.self)
-                        request.ca_pem_length = caPEM?.count ?? 0
-                        request.client_cert = clientCertificate
-                        request.client_key = clientKey
-                        request.connect_to = connectTo
-                        request.skip_verify = tls.skipVerify ? 1 : 0
-                        return ccurl_perform(handle, &request, &response)
-                    }
-                }
-            }}}}}}
+        let prepared = requests.map { PreparedRequest($0, client: self) }
+        var cRequests = prepared.map(\.request)
+        var responses = [CCurlResponse](repeating: CCurlResponse(), count: requests.count)
+        defer { for index in responses.indices { ccurl_response_free(&responses[index]) } }
+        withExtendedLifetime(prepared) {
+            if requests.count == 1 {
+                _ = ccurl_perform(handles[0], &cRequests[0], &responses[0])
+            } else {
+                _ = ccurl_perform_all(handles, cRequests, &responses, requests.count)
+            }
         }
-        guard performed == 0 else { return .failure(Self.failure(of: response)) }
-        let json = response.length == 0 ? nil : VaultJSON.parse(UnsafeRawBufferPointer(start: response.body, count: response.length))
-        return .success(VaultHTTPResponse(status: Int(response.status), json: json))
+        return responses.map { response in
+            guard response.failure == CCURL_FAILURE_NONE else { return .failure(Self.failure(of: response)) }
+            let json = response.length == 0 ? nil : VaultJSON.parse(UnsafeRawBufferPointer(start: response.body, count: response.length))
+            return .success(VaultHTTPResponse(status: Int(response.status), json: json))
+        }
+    }
+
+    /// A request in libcurl's terms, owning copies of its strings for as long as it lives.
+    /// The header copies hold the token, so they are wiped before they are freed.
+    private final class PreparedRequest {
+        private(set) var request = CCurlRequest()
+        private var strings: [(pointer: UnsafeMutablePointer<CChar>, count: Int)] = []
+        private var headerPointers: UnsafeMutablePointer<UnsafePointer<CChar>?>
+        private let headerCount: Int
+        // Kept alive: libcurl reads the body and the CA text in place.
+        private let body: SecretBytes?
+        private let caPEM: UnsafeMutableRawBufferPointer?
+
+        init(_ source: VaultHTTPRequest, client: VaultHTTPClient) {
+            let url = "\(client.target.url)/v1/\(VaultHTTPClient.percentEncoded(source.path))\(source.query.map { "?\($0)" } ?? "")"
+            // The header the vault CLI sends; servers may require it as a guard against SSRF.
+            var headers = ["X-Vault-Request: true"]
+            if let token = source.token { headers.append("X-Vault-Token: \(token.value)") }
+            if let namespace = client.namespace, source.inNamespace { headers.append("X-Vault-Namespace: \(namespace)") }
+            if source.body != nil { headers.append("Content-Type: application/json") }
+            headerCount = headers.count
+            headerPointers = .allocate(capacity: headers.count)
+            body = source.body
+            caPEM = (client.tls.caFile == nil ? client.tls.caPEM : nil).map { text in
+                let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: text.count, alignment: 1)
+                copy.copyBytes(from: text)
+                return copy
+            }
+
+            for (index, header) in headers.enumerated() { headerPointers[index] = UnsafePointer(copy(header)) }
+            let milliseconds = max(1, Int((source.timeout * 1000).rounded(.up)))
+            request.method = UnsafePointer(copy(source.method))
+            request.url = UnsafePointer(copy(url))
+            request.headers = UnsafePointer(headerPointers)
+            request.header_count = headers.count
+            request.has_body = body == nil ? 0 : 1
+            request.body = body?.withUnsafeBytes { $0.baseAddress?.assumingMemoryBound(to: UInt8.self) }
+            request.body_length = body?.count ?? 0
+            request.connect_timeout_ms = milliseconds
+            request.total_timeout_ms = milliseconds
+            request.max_response_bytes = VaultLimits.maximumResponseBytes
+            request.ca_file = client.tls.caFile.map { UnsafePointer(copy($0)) }
+            request.ca_pem = caPEM.flatMap { UnsafePointer($0.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
+            request.ca_pem_length = caPEM?.count ?? 0
+            request.client_cert = client.tls.clientCertificate.map { UnsafePointer(copy($0)) }
+            request.client_key = client.tls.clientKey.map { UnsafePointer(copy($0)) }
+            request.connect_to = client.target.connectTo.map { UnsafePointer(copy($0)) }
+            request.skip_verify = client.tls.skipVerify ? 1 : 0
+        }
+
+        private func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
+            let count = text.utf8.count + 1
+            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: count)
+            text.withCString { pointer.initialize(from: $0, count: count) }
+            strings.append((pointer, count))
+            return pointer
+        }
+
+        deinit {
+            for (pointer, count) in strings {
+                pointer.update(repeating: 0, count: count)
+                pointer.deallocate()
+            }
+            headerPointers.deallocate()
+            caPEM?.deallocate()
+        }
     }
 
     // MARK: - Handles
@@ -183,7 +236,7 @@ final class VaultHTTPClient: @unchecked Sendable {
     private static let unreservedOrSlash =
         CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
 
-    private static func percentEncoded(_ path: String) -> String {
+    fileprivate static func percentEncoded(_ path: String) -> String {
         path.addingPercentEncoding(withAllowedCharacters: unreservedOrSlash) ?? path
     }
 }
@@ -199,46 +252,20 @@ enum VaultCurlLibrary {
     }
 }
 
+/// One request: see `VaultHTTPClient.send` for the meaning of each part.
+struct VaultHTTPRequest {
+    var method: String
+    var path: String
+    var query: String? = nil
+    var body: SecretBytes? = nil
+    var token: VaultToken?
+    var inNamespace = true
+    var timeout: TimeInterval
+}
+
 /// Warnings the backend writes to stderr, where a program's operator sees them.
 enum VaultWarnings {
     static func write(_ line: String) {
         FileHandle.standardError.write(Data("linux-keychain: \(line)\n".utf8))
     }
-}
-
-// MARK: - C strings for one call
-
-private func withOptionalCString<Result>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
-    guard let text else { return body(nil) }
-    return text.withCString(body)
-}
-
-private func withOptionalBytes<Result>(_ data: Data?, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
-    guard let data else { return body(nil) }
-    return data.withUnsafeBytes(body)
-}
-
-private func withOptionalBytes<Result>(_ secret: SecretBytes?, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
-    guard let secret else { return body(nil) }
-    return secret.withUnsafeBytes(body)
-}
-
-/// Calls `body` with C strings for `lines`, valid during the call.
-private func withCStrings<Result>(_ lines: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> Result) -> Result {
-    var copies: [UnsafeMutablePointer<CChar>] = []
-    for line in lines {
-        let count = line.utf8.count + 1
-        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: count)
-        line.withCString { copy.initialize(from: $0, count: count) }
-        copies.append(copy)
-    }
-    defer {
-        // The lines may hold the token: wipe the copies too.
-        for (copy, line) in zip(copies, lines) {
-            copy.update(repeating: 0, count: line.utf8.count + 1)
-            copy.deallocate()
-        }
-    }
-    let pointers = copies.map { UnsafePointer<CChar>?(UnsafePointer($0)) }
-    return pointers.withUnsafeBufferPointer(body)
 }

@@ -22,18 +22,34 @@ struct VaultKV: Sendable {
     /// be dead is retried once with a new login.
     func send(_ method: String, _ apiPath: String, query: String? = nil, body: SecretBytes? = nil, inNamespace: Bool = true,
               authenticated: Bool = true, timeout: TimeInterval, probing: Bool = false) throws -> VaultHTTPResponse {
-        let call = "\(method) \(apiPath)"
+        let request = VaultHTTPRequest(method: method, path: apiPath, query: query, body: body, token: nil,
+                                       inNamespace: inNamespace, timeout: timeout)
+        return try sendAll([request], authenticated: authenticated, probing: probing)[0]
+    }
+
+    /// `requests` side by side (their tokens are set here), with `send`'s retry.
+    private func sendAll(_ requests: [VaultHTTPRequest], authenticated: Bool = true, probing: Bool = false) throws -> [VaultHTTPResponse] {
         for attempt in 1...2 {
             let token = authenticated ? try session.token() : nil
-            switch client.send(method, apiPath, query: query, body: body, token: token, inNamespace: inNamespace, timeout: timeout) {
-            case .success(let response):
-                if response.status == 403, attempt == 1, let token, session.refused(token) { continue }
-                return response
-            case .failure(let failure):
-                throw failures.error(failure, call: call, probing: probing)
+            let results = client.sendAll(requests.map { var request = $0; request.token = token; return request })
+            var responses: [VaultHTTPResponse] = []
+            for (request, result) in zip(requests, results) {
+                switch result {
+                case .success(let response): responses.append(response)
+                case .failure(let failure): throw failures.error(failure, call: "\(request.method) \(request.path)", probing: probing)
+                }
             }
+            if attempt == 1, responses.contains(where: { $0.status == 403 }), let token, session.refused(token) { continue }
+            return responses
         }
-        throw failures.make(errSecAuthFailed, "Vault refused a new login token too.", call)
+        throw failures.make(errSecAuthFailed, "Vault refused a new login token too.", requests.map { "\($0.method) \($0.path)" }.joined(separator: ", "))
+    }
+
+    /// Reads `path` and lists `folder` side by side: one round trip for both.
+    func readAndList(_ path: String, folder: String) throws -> (read: ReadResult, entries: [String]) {
+        let requests = [readRequest(path), listRequest(folder)]
+        let responses = try sendAll(requests)
+        return (try readResult(responses[0], path: path), try listResult(responses[1], folder: folder))
     }
 
     enum ReadResult {
@@ -52,8 +68,15 @@ struct VaultKV: Sendable {
 
     /// GET `<mount>/data/<path>`.
     func read(_ path: String) throws -> ReadResult {
+        try readResult(try sendAll([readRequest(path)])[0], path: path)
+    }
+
+    private func readRequest(_ path: String) -> VaultHTTPRequest {
+        VaultHTTPRequest(method: "GET", path: apiPath("data", path), token: nil, timeout: configuration.requestTimeout)
+    }
+
+    private func readResult(_ response: VaultHTTPResponse, path: String) throws -> ReadResult {
         let call = "GET \(apiPath("data", path))"
-        let response = try exchange("GET", "data", path, action: "reading")
         switch response.status {
         case 200:
             guard let payload = response.json?["data"], let fields = payload["data"]?.members,
@@ -88,7 +111,15 @@ struct VaultKV: Sendable {
 
     /// LIST `<mount>/metadata/<folder>/`: the entry names, folders ending in `/`.
     func list(_ folder: String) throws -> [String] {
-        let response = try exchange("GET", "metadata", folder + "/", query: "list=true", action: "listing")
+        try listResult(try sendAll([listRequest(folder)])[0], folder: folder)
+    }
+
+    private func listRequest(_ folder: String) -> VaultHTTPRequest {
+        VaultHTTPRequest(method: "GET", path: apiPath("metadata", folder + "/"), query: "list=true", token: nil,
+                         timeout: configuration.requestTimeout)
+    }
+
+    private func listResult(_ response: VaultHTTPResponse, folder: String) throws -> [String] {
         switch response.status {
         case 200:
             guard let keys = response.json?["data"]?["keys"]?.array else {

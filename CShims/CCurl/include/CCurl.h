@@ -91,6 +91,14 @@ void ccurl_handle_free(void *handle);
 /// only http and https are spoken. Free the response with ccurl_response_free even on failure.
 int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *response);
 
+/// The most requests ccurl_perform_all runs at once.
+#define CCURL_MAXIMUM_PARALLEL 8
+
+/// Performs `count` requests at once on the calling thread, each on its own handle (distinct
+/// handles, none in use elsewhere), and fills each response as ccurl_perform does. Returns 0
+/// when every request got an HTTP answer, else -1 (see each response's failure).
+int ccurl_perform_all(void *const *handles, const CCurlRequest *requests, CCurlResponse *responses, size_t count);
+
 /// Wipes and frees the body.
 void ccurl_response_free(CCurlResponse *response);
 
