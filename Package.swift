@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainEncryptedFile", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium", "CSecretService"],
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium", "CSecretService", "CCurl"],
                           path: "Benchmarks/KeychainBench"),
 
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
