@@ -109,6 +109,47 @@ struct VaultLoginTests {
         try expectRoundTrip(backend)
     }
 
+    /// A real `bao agent` with AppRole auto-auth in front of the dev server: the backend,
+    /// given only VAULT_AGENT_ADDR (VAULT_ADDR points nowhere, no token anywhere), works.
+    @Test func vaultAgentAddsItsOwnToken() throws {
+        let appRole = try VaultAppRoleFixture(prefix: prefix)
+        let root = try VaultTestServer.root()
+        let port = try VaultTestServer.unusedPort()
+        let directory = try VaultTestServer.temporaryDirectory()
+        let config = directory.appendingPathComponent("agent.hcl")
+        try Data("""
+            vault { address = "\(root.address)" }
+            auto_auth {
+              method "approle" {
+                mount_path = "auth/\(appRole.mount)"
+                config = {
+                  role_id_file_path = "\(appRole.roleIDFile.path)"
+                  secret_id_file_path = "\(appRole.secretIDFile.path)"
+                  remove_secret_id_file_after_reading = false
+                }
+              }
+            }
+            api_proxy { use_auto_auth_token = true }
+            listener "tcp" {
+              address = "127.0.0.1:\(port)"
+              tls_disable = true
+            }
+            """.utf8).write(to: config)
+        let agent = try TestServerProcess.baoAgent(configFile: config, port: port)
+        defer { agent.stop() }
+        let deadAddress = "http://127.0.0.1:\(try VaultTestServer.unusedPort())"
+        let backend = VaultBackend(environment: ["VAULT_ADDR": deadAddress, "VAULT_AGENT_ADDR": agent.address, "KEYCHAIN_VAULT_PREFIX": prefix,
+                                                 "KEYCHAIN_VAULT_TOKEN_CACHE": "off", "HOME": directory.path])
+        // Auto-auth logs in right after start-up; until then the agent forwards without a token.
+        var availability = backend.availability()
+        for _ in 0..<50 where !availability.isAvailable {
+            Thread.sleep(forTimeInterval: 0.2)
+            availability = backend.availability()
+        }
+        #expect(availability.isAvailable, "\(availability.explanation)")
+        try expectRoundTrip(backend)
+    }
+
     @Test func agentAddressReplacesTheServerAddressAndNeedsNoToken() throws {
         let configuration = try VaultConfiguration.fromEnvironment([
             "VAULT_ADDR": "https://vault.example.com:8200", "VAULT_AGENT_ADDR": "http://127.0.0.1:8100",

@@ -142,6 +142,20 @@ final class TestServerProcess {
         return server
     }
 
+    /// `bao agent` with `configFile`, listening on `port`; waits until it accepts connections.
+    static func baoAgent(configFile: URL, port: Int) throws -> TestServerProcess {
+        let agent = try TestServerProcess(address: "http://127.0.0.1:\(port)", executable: try VaultTestServer.executable("bao"),
+                                          arguments: ["agent", "-config=\(configFile.path)"], environment: [:])
+        try agent.waitUntilUp { try isAccepting(port: port) }
+        return agent
+    }
+
+    private static func isAccepting(port: Int) throws -> Bool {
+        let connect = try KeychainCLIProcess.run(try VaultTestServer.executable("python3"), ["-c",
+            "import socket; socket.create_connection(('127.0.0.1', \(port)), timeout=1).close()"])
+        return connect.status == 0
+    }
+
     /// An HTTP server that answers every request with `500 {"errors":["internal error"]}`
     /// (`mode` "fail"), redirects it to another port (`mode` "redirect"), accepts it and
     /// never answers (`mode` "hang"), answers 200 with a body that never ends, as fast as it
@@ -230,11 +244,7 @@ final class TestServerProcess {
     private static func pythonServer(_ script: String, port: Int, arguments: [String]) throws -> TestServerProcess {
         let server = try TestServerProcess(address: "http://127.0.0.1:\(port)", executable: try VaultTestServer.executable("python3"),
                                            arguments: ["-c", script, String(port)] + arguments, environment: [:])
-        try server.waitUntilUp {
-            let connect = try KeychainCLIProcess.run(try VaultTestServer.executable("python3"), ["-c",
-                "import socket; socket.create_connection(('127.0.0.1', \(port)), timeout=1).close()"])
-            return connect.status == 0
-        }
+        try server.waitUntilUp { try isAccepting(port: port) }
         return server
     }
 
