@@ -80,8 +80,7 @@ struct VaultTokenCache: Sendable {
     /// How long an entry for a token that never expires is kept before it is looked up again.
     static let neverExpiringLifetime: TimeInterval = 600
 
-    private static let possessorOnly: key_perm_t =
-        UInt32(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_WRITE | KEY_POS_SEARCH | KEY_POS_SETATTR | KEY_POS_LINK) | UInt32(KEY_USR_VIEW)
+    private static let possessorOnly = ckeyutils_possessor_only
 
     private var description: String { "linux-keychain:vault:\(VaultHash.hex(of: identity))" }
 
@@ -102,14 +101,9 @@ struct VaultTokenCache: Sendable {
         guard lifetime >= 1 else { return }
         var record = Array(Self.encode(state).utf8)
         defer { record.withUnsafeMutableBytes { SecretBytes.zero($0) } }
-        let serial = record.withUnsafeBytes { add_key("user", description, $0.baseAddress, $0.count, KEY_SPEC_PROCESS_KEYRING) }
-        guard serial > 0 else { return }
-        defer { _ = keyctl_unlink(serial, KEY_SPEC_PROCESS_KEYRING) }
-        guard keyctl_setperm(serial, Self.possessorOnly) == 0, keyctl_set_timeout(serial, UInt32(lifetime)) == 0 else {
-            _ = keyctl_revoke(serial)
-            return
+        _ = record.withUnsafeBytes {
+            ckeyutils_put_expiring(description, $0.baseAddress, $0.count, Self.possessorOnly, UInt32(lifetime), keyring)
         }
-        if keyctl_link(serial, keyring) != 0 { _ = keyctl_revoke(serial) }
     }
 
     func forget() {
