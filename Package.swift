@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "KeychainConformance", targets: ["KeychainConformance"]),
         .executable(name: "keychain", targets: ["KeychainCLI"]),
         .executable(name: "keychain-bench", targets: ["KeychainBench"]),
+        .executable(name: "keychain-bench-hello", targets: ["FoundationHello"]),
     ],
     targets: [
         // C libraries, one system-library target each.
@@ -38,8 +39,10 @@ let package = Package(
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainEncryptedFile", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium", "CSecretService"],
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretService"],
                           path: "Benchmarks/KeychainBench"),
+        // A Foundation hello-world, the whole-process floor the benchmark compares `keychain get` with.
+        .executableTarget(name: "FoundationHello", path: "Benchmarks/FoundationHello"),
 
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
         .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain"]),

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 swift build -c release --product keychain-bench
 swift build -c release --product keychain
+swift build -c release --product keychain-bench-hello
 bin="$(swift build -c release --show-bin-path)"
 mkdir -p docs
 # The keyring backend runs in a fresh session keyring, so the figures are those of a store

