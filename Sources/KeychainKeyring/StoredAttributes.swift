@@ -9,8 +9,9 @@ import KeychainCore
 /// - **Format 1**, the attributes key `linux-keychain-attributes` inside an item keyring,
 ///   written by versions before layout 2: every attribute of the item, and `secretIsEmpty`.
 /// - **Format 2**, the attributes key of layout 2: only the attributes that are not part of
-///   the primary key (the key's description carries those), and `secret`, the serial of the
-///   secret key, absent for an empty secret.
+///   the primary key (the key's description carries those), the modification date only when
+///   it differs from the creation date, and `secret`, the serial of the secret key, absent for
+///   an empty secret. Every byte counts against the user's key quota.
 ///
 /// The secret's absence is recorded because the kernel refuses an empty `user` key: an item
 /// with an empty secret has no secret key, and only this tells it from one whose key was lost.
@@ -48,7 +49,10 @@ struct StoredAttributes: Codable, Equatable, Sendable {
     init(layout2 item: KeychainItem, storedIn keyring: Int32, secretKey: Int32?) {
         format = Self.currentFormat
         let primary = Set(item.itemClass.primaryKeyAttributes.map(\.rawValue))
-        attributes = item.attributes.encodedFields.filter { !primary.contains($0.key) }
+        var fields = item.attributes.encodedFields.filter { !primary.contains($0.key) }
+        let modified = AttributeKey.modificationDate.rawValue, created = AttributeKey.creationDate.rawValue
+        if fields[modified] != nil, fields[modified] == fields[created] { fields[modified] = nil }
+        attributes = fields
         self.keyring = keyring
         secret = secretKey
     }
@@ -110,6 +114,8 @@ struct StoredAttributes: Codable, Equatable, Sendable {
         var fields = attributes
         if format == Self.currentFormat {
             fields.merge(primaryKey.attributes.encodedFields) { _, fromName in fromName }
+            let modified = AttributeKey.modificationDate.rawValue
+            if fields[modified] == nil { fields[modified] = fields[AttributeKey.creationDate.rawValue] }
         }
         return try ItemAttributes(encodedFields: fields)
     }
