@@ -61,6 +61,20 @@ final class BackendBenchmark {
                 var result: AnyObject?
                 try check(SecItemCopyMatching(query as CFDictionary, &result), "SecItemCopyMatching")
             }
+        case "get (backend, primary key)":
+            // What the typed API and the CLI send: the whole primary key, straight to the backend.
+            let query = ItemQuery(primaryKey: key("subject"), includeSecrets: true)
+            return try LatencySample.measure(iterations: iterations) { _ in
+                guard try operations.backend.search(query).count == 1 else {
+                    throw BaselineError(description: "the subject is missing from \(backendName)")
+                }
+            }
+        case "set (backend, primary key)":
+            let query = ItemQuery(primaryKey: key("subject"))
+            let changes = ItemChanges(secret: SecretBytes(newSecret))
+            return try LatencySample.measure(iterations: iterations) { _ in
+                _ = try operations.backend.update(query, with: changes)
+            }
         case "miss":
             let query = secItemQuery("absent", [kSecReturnData as String: true, kSecMatchLimit as String: kSecMatchLimitOne])
             return try LatencySample.measure(iterations: iterations) { _ in

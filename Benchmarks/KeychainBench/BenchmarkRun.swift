@@ -9,7 +9,9 @@ struct BenchmarkRun {
     private var iterations: Int { options.iterations }
 
     /// Store sizes at which get and set are measured, each with the raw calls at the same count.
-    private var growthSizes: [Int] { options.quick ? [10, 50] : [10, 100, 1_000, 10_000] }
+    private var growthSizes: [Int] {
+        options.quick ? [10, 50] : [10, 100, 1_000, 10_000].filter { $0 <= options.maximumItems }
+    }
 
     /// The realistic keyring case: the user's persistent keyring (whatever else it holds), with
     /// every item in an access group, as programs' items are once they have one.
@@ -49,7 +51,8 @@ struct BenchmarkRun {
         progress("measuring \(label) with \(sizes[0]) items")
         let benchmark = try BackendBenchmark(backend: backend, iterations: iterations, label: label, accessGroup: accessGroup)
         try benchmark.grow(to: sizes[0])
-        var results = try benchmark.measure(["get", "miss", "set", "add", "delete"]) { operation in
+        var results = try benchmark.measure(["get", "get (backend, primary key)", "miss", "set",
+                                             "set (backend, primary key)", "add", "delete"]) { operation in
             try raw?.sample(for: operation, iterations: iterations)
         }
         attachPythonPeer(for: label, to: &results)

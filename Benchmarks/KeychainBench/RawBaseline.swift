@@ -23,8 +23,8 @@ extension RawBaseline {
     /// The baseline for a benchmark operation name, or nil for operations without one.
     func sample(for operation: String, iterations: Int) throws -> (name: String, sample: LatencySample)? {
         switch operation {
-        case "get": return (getName, try measureGet(iterations: iterations))
-        case "set": return (setName, try measureSet(iterations: iterations))
+        case "get", "get (backend, primary key)": return (getName, try measureGet(iterations: iterations))
+        case "set", "set (backend, primary key)": return (setName, try measureSet(iterations: iterations))
         case "miss":
             guard let missName, let sample = try measureMiss(iterations: iterations) else { return nil }
             return (missName, sample)
