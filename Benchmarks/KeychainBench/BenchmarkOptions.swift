@@ -7,8 +7,8 @@ struct BenchmarkOptions {
     var markdownPath: String?
     /// Only these backends, or all available when empty.
     var backends: [String] = []
-    /// The largest store the growth rows go to.
-    var maximumItems = 10_000
+    /// The largest store the growth rows go to; nil: 10,000, and 1,000 on the Secret Service.
+    var maximumItems: Int?
 
     static let usage = """
     usage: keychain-bench [--quick] [--json PATH] [--svg PATH] [--markdown PATH] [--backend NAME]... [--max-items N]
@@ -17,7 +17,8 @@ struct BenchmarkOptions {
       --svg PATH       draw p50 per backend and operation, with raw baselines, on a log scale
       --markdown PATH  write the table as Markdown, for the README
       --backend NAME   measure only NAME (repeatable); default: every backend usable here
-      --max-items N    grow stores to at most N items (default 10000; sizes are 10, 100, 1000, 10000)
+      --max-items N    grow stores to at most N items (sizes are 10, 100, 1000, 10000; default
+                       10000, and 1000 on secret-service, whose every write rewrites its whole file)
     """
 
     init(arguments: [String]) throws {

@@ -18,11 +18,19 @@ struct PythonPeer: Sendable {
     /// in a `--quick` run; nil for a peer as fast as the rest.
     var slowBecause: String?
 
+    /// A directory of Python packages only the peers use (`scripts/install-deps.sh` installs
+    /// keyrings.cryptfile and hvac there), put first on the peers' `PYTHONPATH`.
+    static let pythonPathVariable = "KEYCHAIN_BENCH_PYTHONPATH"
+
     static let all = [
         PythonPeer(name: "python-keyring", backend: "secret-service", package: "keyring", setup: """
         import keyring
-        if "SecretService" not in type(keyring.get_keyring()).__module__:
-            print(json.dumps({"error": "Python keyring is not using the Secret Service here"})); sys.exit(0)
+        from keyring.backends import SecretService
+        # Named, not chosen by priority: with other backends installed (keyrings.cryptfile
+        # brings keyrings.alt), keyring would pick its chainer.
+        keyring.set_keyring(SecretService.Keyring())
+        if not SecretService.Keyring.viable:
+            print(json.dumps({"error": "Python keyring finds no Secret Service here"})); sys.exit(0)
         def get(): keyring.get_password(service, "peer")
         def put(): keyring.set_password(service, "peer", secret)
         def cleanup(): keyring.delete_password(service, "peer")
@@ -59,7 +67,7 @@ struct PythonPeer: Sendable {
         try:
         \(setup.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
         except ImportError:
-            print(json.dumps({"error": "\(package) is not installed (pip install \(package), or scripts/install-deps.sh)"})); sys.exit(0)
+            print(json.dumps({"error": "\(package) is not installed (scripts/install-deps.sh installs it for \(Self.pythonPathVariable)=.build/bench-python)"})); sys.exit(0)
         def p50(call):
             call()
             samples = []
@@ -84,6 +92,11 @@ struct PythonPeer: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, String(count), "keychain-bench-peer-\(ProcessInfo.processInfo.processIdentifier)"]
+        var environment = ProcessInfo.processInfo.environment
+        if let peersOnly = environment[Self.pythonPathVariable], !peersOnly.isEmpty {
+            environment["PYTHONPATH"] = [peersOnly, environment["PYTHONPATH"]].compactMap { $0 }.joined(separator: ":")
+        }
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

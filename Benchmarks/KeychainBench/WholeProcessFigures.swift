@@ -50,7 +50,8 @@ struct WholeProcessFigures {
     private func peer(for backend: String) -> (name: String, p50: Double)? {
         switch backend {
         case "secret-service":
-            return measureTool("python3 -m keyring get", ["python3", "-m", "keyring", "get", service, "cli"])
+            return measureTool("python3 -m keyring get",
+                               ["python3", "-m", "keyring", "-b", "keyring.backends.SecretService.Keyring", "get", service, "cli"])
                 .map { ("python3 -m keyring get", $0.p50) }
         case "vault": return measureBao().map { ("bao kv get", $0.p50) }
         default: return nil
