@@ -149,7 +149,15 @@ public final class KernelKeyringBackend: KeychainBackend {
             }
         }
         for (entry, change) in zip(matched, plan.changes) {
-            try rewrite(entry, as: change.new, secret: changes.secret, in: keyring)
+            do {
+                try rewrite(entry, as: change.new, secret: changes.secret, in: keyring)
+            } catch is ItemVanished {
+                // Another process deleted the item since it was read: as if that delete came second.
+                continue
+            } catch is SecretKeyMissing {
+                throw KeychainError.keyring(errSecDecode,
+                    "The item with \(entry.description.primaryKey.readableName) has no secret key in keyring \(keyring.serial); delete the item and add it again.")
+            }
         }
         return plan.changes.count
     }
@@ -200,7 +208,7 @@ public final class KernelKeyringBackend: KeychainBackend {
                 }
                 return true
             } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
-                guard let replacement = try store.item(named: entry.description, in: keyring.serial),
+                guard let replacement = try currentItem(named: entry.description, in: keyring),
                       replacement.storage != storage else {
                     return false
                 }
@@ -211,6 +219,15 @@ public final class KernelKeyringBackend: KeychainBackend {
         }
         throw KeychainError.keyring(errSecIO,
             "The item with \(entry.description.primaryKey.readableName) kept being replaced while it was deleted; try again.")
+    }
+
+    /// The item `description` names now, nil when there is none or it vanished while read.
+    private func currentItem(named description: ItemKeyDescription, in keyring: ResolvedKeyring) throws -> FoundItem? {
+        do {
+            return try store.item(named: description, in: keyring.serial)
+        } catch is ItemVanished {
+            return nil
+        }
     }
 
     // MARK: - Reading consistently
