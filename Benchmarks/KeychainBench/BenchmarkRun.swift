@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import KeychainKeyring
 import LinuxKeychain
 

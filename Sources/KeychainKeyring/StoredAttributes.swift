@@ -9,9 +9,10 @@ import KeychainCore
 /// - **Format 1**, the attributes key `linux-keychain-attributes` inside an item keyring,
 ///   written by versions before layout 2: every attribute of the item, and `secretIsEmpty`.
 /// - **Format 2**, the attributes key of layout 2: only the attributes that are not part of
-///   the primary key (the key's description carries those), the modification date only when
-///   it differs from the creation date, and `secret`, the serial of the secret key, absent for
-///   an empty secret. Every byte counts against the user's key quota.
+///   the primary key (the key's description carries those, and `unset` names the ones the item
+///   did not have), the modification date only when it differs from the creation date, and
+///   `secret`, the serial of the secret key, absent for an empty secret. Every byte counts
+///   against the user's key quota.
 ///
 /// The secret's absence is recorded because the kernel refuses an empty `user` key: an item
 /// with an empty secret has no secret key, and only this tells it from one whose key was lost.
@@ -36,6 +37,10 @@ struct StoredAttributes: Codable, Equatable, Sendable {
     var keyring: Int32?
     /// Format 2: the serial of the secret key, so that a read needs no search for it.
     var secret: Int32?
+    /// Format 2: the primary-key attributes the item did not have, comma-separated (the
+    /// description gives every other one its value, defaults included), so that an item reads
+    /// back with exactly the attributes it was written with.
+    var unset: String?
 
     /// Format 1, as the keyring-per-item layout wrote it (kept for tests of the migration).
     init(_ item: KeychainItem, storedIn keyring: Int32?) {
@@ -48,8 +53,12 @@ struct StoredAttributes: Codable, Equatable, Sendable {
     /// Format 2: the attributes of `item` outside its primary key, and its secret key's serial.
     init(layout2 item: KeychainItem, storedIn keyring: Int32, secretKey: Int32?) {
         format = Self.currentFormat
-        let primary = Set(item.itemClass.primaryKeyAttributes.map(\.rawValue))
-        var fields = item.attributes.encodedFields.filter { !primary.contains($0.key) }
+        var fields = item.attributes.encodedFields
+        var unsetKeys: [String] = []
+        for key in item.itemClass.primaryKeyAttributes {
+            if item.attributes[key] == nil { unsetKeys.append(key.rawValue) } else { fields[key.rawValue] = nil }
+        }
+        unset = unsetKeys.isEmpty ? nil : unsetKeys.joined(separator: ",")
         let modified = AttributeKey.modificationDate.rawValue, created = AttributeKey.creationDate.rawValue
         if fields[modified] != nil, fields[modified] == fields[created] { fields[modified] = nil }
         attributes = fields
@@ -57,12 +66,14 @@ struct StoredAttributes: Codable, Equatable, Sendable {
         secret = secretKey
     }
 
-    init(format: Int, attributes: [String: String], secretIsEmpty: Bool?, keyring: Int32?, secret: Int32? = nil) {
+    init(format: Int, attributes: [String: String], secretIsEmpty: Bool?, keyring: Int32?, secret: Int32? = nil,
+         unset: String? = nil) {
         self.format = format
         self.attributes = attributes
         self.secretIsEmpty = secretIsEmpty
         self.keyring = keyring
         self.secret = secret
+        self.unset = unset
     }
 
     /// Whether the item has an empty secret, and so no secret key.
@@ -113,7 +124,11 @@ struct StoredAttributes: Codable, Equatable, Sendable {
     func itemAttributes(primaryKey: PrimaryKey) throws -> ItemAttributes {
         var fields = attributes
         if format == Self.currentFormat {
-            fields.merge(primaryKey.attributes.encodedFields) { _, fromName in fromName }
+            let unsetKeys = Set((unset ?? "").split(separator: ",").map(String.init))
+            for (key, value) in zip(primaryKey.itemClass.primaryKeyAttributes, primaryKey.components)
+            where !unsetKeys.contains(key.rawValue) {
+                fields[key.rawValue] = value.encoded
+            }
             let modified = AttributeKey.modificationDate.rawValue
             if fields[modified] == nil { fields[modified] = fields[AttributeKey.creationDate.rawValue] }
         }
