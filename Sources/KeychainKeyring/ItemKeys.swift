@@ -159,28 +159,32 @@ extension ItemKeyrings {
     func addLayout2(_ item: KeychainItem, as description: ItemKeyDescription, into target: key_serial_t) throws {
         func doing() -> String { "storing the item with \(description.primaryKey.readableName)" }
         var secretKey: key_serial_t?
-        var attributes: key_serial_t?
+        let attributes: key_serial_t
         do {
             secretKey = try stageSecret(item.secret, as: description)
             attributes = try stageAttributes(of: item, as: description, storedIn: target, secretKey: secretKey)
-            do {
-                try kernel.move(attributes!, from: KernelKeys.threadKeyring, to: target, exclusive: true)
-            } catch let failure as KeyctlFailure where failure.code == EEXIST {
+        } catch {
+            if let secretKey { discardStaged(secretKey) }
+            if let failure = error as? KeyctlFailure { throw failure.keychainError(doing()) }
+            throw error
+        }
+        do {
+            try kernel.move(attributes, from: KernelKeys.threadKeyring, to: target, exclusive: true)
+        } catch let failure as KeyctlFailure {
+            for key in [secretKey, attributes].compactMap({ $0 }) { discardStaged(key) }
+            if failure.code == EEXIST {
                 throw KeychainError.keyring(errSecDuplicateItem,
                     "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.",
                     failedCall: failure.call)
             }
-        } catch {
-            for key in [secretKey, attributes].compactMap({ $0 }) { discardStaged(key) }
-            if let failure = error as? KeyctlFailure { throw failure.keychainError(doing()) }
-            throw error
+            throw failure.keychainError(doing())
         }
         guard let secretKey else { return }
         do {
             try kernel.move(secretKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
         } catch let failure as KeyctlFailure {
             // The item is in place without its secret: take it out again, so the add fails whole.
-            try? kernel.unlink(attributes!, from: target)
+            try? kernel.unlink(attributes, from: target)
             discardStaged(secretKey)
             throw failure.keychainError(doing())
         }
@@ -201,11 +205,11 @@ extension ItemKeyrings {
                     newSecretKey = secretKey
                 } else {
                     // No secret key yet (the secret was empty), or one this process may not write.
-                    let staged = try stageSecret(secret, as: found.description)
+                    let staged = try secret.withUnsafeBytes { try stageKey(found.description.text, payload: $0) }
                     do {
-                        try kernel.move(staged!, from: KernelKeys.threadKeyring, to: target, exclusive: false)
+                        try kernel.move(staged, from: KernelKeys.threadKeyring, to: target, exclusive: false)
                     } catch {
-                        discardStaged(staged!)
+                        discardStaged(staged)
                         throw error
                     }
                     newSecretKey = staged
