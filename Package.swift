@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "KeychainConformance", targets: ["KeychainConformance"]),
         .executable(name: "keychain", targets: ["KeychainCLI"]),
         .executable(name: "keychain-bench", targets: ["KeychainBench"]),
+        .executable(name: "keychain-bench-hello", targets: ["FoundationHello"]),
     ],
     targets: [
         // C libraries, one system-library target each.
@@ -55,8 +56,10 @@ let package = Package(
                           path: "Examples/ExampleBackendHelper"),
 
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
                           path: "Benchmarks/KeychainBench"),
+        // A Foundation hello-world, the whole-process floor the benchmark compares `keychain get` with.
+        .executableTarget(name: "FoundationHello", path: "Benchmarks/FoundationHello"),
         // libsecret's one-call functions, which only the benchmark's baseline calls.
         .target(name: "CSecretServiceBaseline", path: "Benchmarks/CSecretServiceBaseline"),
 
