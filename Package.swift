@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "KeychainVault", targets: ["KeychainVault"]),
         .executable(name: "keychain", targets: ["KeychainCLI"]),
         .executable(name: "keychain-bench", targets: ["KeychainBench"]),
+        .executable(name: "keychain-bench-hello", targets: ["FoundationHello"]),
     ],
     targets: [
         // C libraries, one system-library target each.
@@ -30,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CFileSystem", path: "CShims/CFileSystem"),
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
         .target(name: "CSecretService", path: "CShims/CSecretService"),
+        // libcurl through dlopen at first use, for the vault backend only.
+        .target(name: "CCurl", path: "CShims/CCurl"),
 
         // Apple's OSStatus and errSec codes, shared by every module below.
         .target(name: "KeychainStatusCodes"),
@@ -41,7 +44,7 @@ let package = Package(
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
         .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "CSecretService"]),
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
-        .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
+        .target(name: "KeychainVault", dependencies: ["KeychainCore", "CCurl", "CKeyutils", "CSodium"]),
 
         // Apple's names only: the SecItem front end, the CF stand-ins, and registration of the
         // built-in backends.
@@ -62,8 +65,10 @@ let package = Package(
                           path: "Examples/ExampleBackendHelper"),
 
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "CKeyutils", "CSodium", "CSecretServiceBaseline"],
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
                           path: "Benchmarks/KeychainBench"),
+        // A Foundation hello-world, the whole-process floor the benchmark compares `keychain get` with.
+        .executableTarget(name: "FoundationHello", path: "Benchmarks/FoundationHello"),
         // libsecret's one-call functions, which only the benchmark's baseline calls.
         .target(name: "CSecretServiceBaseline", path: "Benchmarks/CSecretServiceBaseline"),
 

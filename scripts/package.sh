@@ -75,7 +75,7 @@ Architecture: $arch
 Maintainer: ${KEYCHAIN_PACKAGE_MAINTAINER:-LinuxKeychain developers <maintainers@linux-keychain.invalid>}
 Installed-Size: $(du -sk "$stage/usr" | cut -f1)
 Depends: $depends_line
-Recommends: libsecret-1-0
+Recommends: libsecret-1-0, libcurl4
 Suggests: gnome-keyring, keyutils
 Section: utils
 Priority: optional
@@ -83,8 +83,8 @@ Description: store and read secrets in the Linux keychain
  keychain stores secrets in the Secret Service (gnome-keyring, KeePassXC,
  KWallet), the kernel keyring, an encrypted file or OpenBao/Vault, and reads
  the same items as secret-tool, Python keyring, keyctl and programs built on
- the LinuxKeychain Swift package. libsecret is loaded only when the Secret
- Service backend is used.
+ the LinuxKeychain Swift package. libsecret and libcurl are loaded only when
+ the Secret Service or the Vault backend is used.
 CONTROL
 
 fakeroot dpkg-deb --build -Zxz "$stage" "dist/$name.deb" >/dev/null

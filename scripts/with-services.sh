@@ -120,6 +120,8 @@ export KEYCHAIN_FILE_PASSPHRASE="linux-keychain-test-passphrase"
 # Python keyring picks a chaining backend once another keyring package is installed (the
 # benchmark installs keyrings.cryptfile); the interop tests need its Secret Service backend.
 export PYTHON_KEYRING_BACKEND="keyring.backends.SecretService.Keyring"
+# Vault tokens are cached only where a test asks for it (a keyctl session of its own).
+export KEYCHAIN_VAULT_TOKEN_CACHE=off
 
 bao_pid=""
 if command -v bao >/dev/null 2>&1; then

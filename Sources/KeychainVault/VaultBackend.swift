@@ -19,6 +19,9 @@ import KeychainCore
 /// - **delete** removes the item's metadata and every version, so nothing can be recovered
 ///   with `bao kv undelete` and a later add starts afresh.
 ///
+/// A generic-password item whose service is `kv:<path>` is instead a field of a secret that
+/// operators manage at that path (`VaultOperatorSecrets`).
+///
 /// It is never chosen by `auto`: sending secrets to a server must be a decision.
 public final class VaultBackend: KeychainBackend {
     /// The name it is registered under: `vault`.
@@ -34,6 +37,13 @@ public final class VaultBackend: KeychainBackend {
     private struct Connection: Sendable {
         let kv: VaultKV
         let layout: VaultItemLayout
+        var operatorSecrets: VaultOperatorSecrets { VaultOperatorSecrets(kv: kv) }
+
+        /// The operator-managed KV path a `kv:` service names (see `VaultOperatorSecrets`).
+        func operatorPath(_ itemClass: ItemClass, service: String?) throws -> String? {
+            guard itemClass == .genericPassword else { return nil }
+            return try VaultOperatorSecrets.path(ofService: service, mount: kv.configuration.mount)
+        }
     }
 
     /// An item as found on the server: where it is, which version was read, what it holds.
@@ -76,17 +86,27 @@ public final class VaultBackend: KeychainBackend {
     /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
         let connection = try setup.get()
+        if let path = try connection.operatorPath(item.itemClass, service: item.attributes.string(.service)) {
+            return try connection.operatorSecrets.add(item, at: path)
+        }
         try create(item, at: connection.layout.path(of: item.primaryKey), in: connection)
     }
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
-        try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: try setup.get()).map(\.item)
+        let connection = try setup.get()
+        if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
+            return try connection.operatorSecrets.search(query, at: path)
+        }
+        return try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: connection).map(\.item)
     }
 
     /// Updates the items matching `query`; see `KeychainBackend.update(_:with:)`.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         let connection = try setup.get()
+        if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
+            return try connection.operatorSecrets.update(query, with: changes, at: path)
+        }
         let matched = try locate(query, includeSecrets: true, limit: nil, in: connection)
         let plan = try UpdatePlan(matched: matched.map(\.item), changes: changes)
         let steps = zip(matched, plan.changes.map(\.new))
@@ -120,6 +140,9 @@ public final class VaultBackend: KeychainBackend {
     /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
         let connection = try setup.get()
+        if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
+            return try connection.operatorSecrets.delete(query, at: path)
+        }
         let matched = try locate(query, includeSecrets: false, limit: nil, in: connection)
         for stored in matched { try connection.kv.destroy(stored.path) }
         return matched.count
@@ -191,9 +214,10 @@ public final class VaultBackend: KeychainBackend {
         } else {
             // Other access groups may hold matches too, so the listing is needed anyway; the
             // read travels beside it instead of after it.
-            let pendingRead = connection.kv.startRead(path)
-            candidates = try listCandidates(query, in: connection)
-            leadingRead = try pendingRead.result()
+            let folder = "\(connection.layout.classFolder(query.itemClass))/\(VaultPathSegment.encode(query.constrainedString(VaultItemLayout.groupAttribute(of: query.itemClass)) ?? ""))"
+            let (read, entries) = try connection.kv.readAndList(path, folder: folder)
+            leadingRead = read
+            candidates = try listCandidates(query, in: connection, listed: (folder, entries))
         }
         return try readMatches(of: query, among: candidates, includeSecrets: includeSecrets, limit: limit,
                                alreadyRead: [path: leadingRead], in: connection)
@@ -203,7 +227,9 @@ public final class VaultBackend: KeychainBackend {
     ///
     /// Lists the service's (or server's) folder, or every folder of the class when the query
     /// names none, and decides the primary-key constraints from the entry names alone.
-    private func listCandidates(_ query: ItemQuery, in connection: Connection) throws -> [(path: String, key: PrimaryKey)] {
+    /// `listed` is a folder whose entries were already fetched.
+    private func listCandidates(_ query: ItemQuery, in connection: Connection,
+                                listed: (folder: String, entries: [String])? = nil) throws -> [(path: String, key: PrimaryKey)] {
         let layout = connection.layout
         let itemClass = query.itemClass
         let groupSegments: [String]
@@ -219,7 +245,8 @@ public final class VaultBackend: KeychainBackend {
         for segment in groupSegments {
             let folder = "\(layout.classFolder(itemClass))/\(segment)"
             // Entries ending in "/" are folders someone made below a service; they hold no item.
-            for entry in try connection.kv.list(folder) where !entry.hasSuffix("/") {
+            let entries = try listed.flatMap { $0.folder == folder ? $0.entries : nil } ?? connection.kv.list(folder)
+            for entry in entries where !entry.hasSuffix("/") {
                 let path = "\(folder)/\(entry)"
                 guard let key = layout.primaryKey(itemClass, groupSegment: segment, leaf: entry) else {
                     throw KeychainError(errSecDecode, "The Vault entry '\(path)' does not name an item in this backend's layout; rename or delete it with `bao kv`.",

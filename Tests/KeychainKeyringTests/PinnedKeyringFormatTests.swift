@@ -41,7 +41,7 @@ struct PinnedKeyringFormatTests {
     @Test func theFixedNamesOfTheLayout() {
         #expect(ItemKeyDescription.prefix == "linux-keychain")
         #expect(StoredAttributes.keyDescription == "linux-keychain-attributes")
-        #expect(StoredAttributes.currentFormat == 1)
+        #expect(StoredAttributes.itemKeyringFormat == 1)
         #expect(ItemKeyrings.taggedItemsMarkerDescription == "linux-keychain:tagged-items")
     }
 
@@ -75,7 +75,7 @@ struct PinnedKeyringFormatTests {
         #expect(stored.format == 1)
         #expect(stored.keyring == 123_456_789)
         #expect(stored.secretIsEmpty == false)
-        #expect(try stored.itemAttributes() == Self.fullItem.attributes)
+        #expect(try stored.itemAttributes(primaryKey: Self.fullItem.primaryKey) == Self.fullItem.attributes)
     }
 
     /// Written before the keyring serial was recorded, and as Foundation's encoder spells it
@@ -87,8 +87,10 @@ struct PinnedKeyringFormatTests {
     func olderSpellingsOfThePayloadStillDecode(_ text: String) throws {
         let stored = try StoredAttributes(decoding: Array(text.utf8), item: "the pinned item")
         #expect(stored.keyring == nil)
-        #expect(stored.secretIsEmpty)
-        #expect(try stored.itemAttributes() == ItemAttributes([.service: .string("s"), .account: .string("a")]))
+        #expect(stored.secretIsEmpty == true)
+        let attributes = ItemAttributes([.service: .string("s"), .account: .string("a")])
+        #expect(try stored.itemAttributes(primaryKey: PrimaryKey(itemClass: .genericPassword, attributes: attributes))
+                == attributes)
     }
 
     @Test func anEmptySecretIsRecordedInThePayload() {
@@ -109,7 +111,11 @@ struct PinnedKeyringFormatTests {
         let description = "linux-keychain:genp:\(service):alice"
         let payload = #"{"attributes":{"acct":"alice","cdat":"1700000000.125","gena":"AAEC/v8=","labl":"L","mdat":"1700000000.625","svce":"\#(service)"},"format":1,"keyring":\#(target),"secretIsEmpty":false}"#
         let keyring = try kernel.addKeyring(description, to: target)
-        defer { try? kernel.unlink(keyring, from: target) }
+        defer {
+            try? kernel.unlink(keyring, from: target)
+            // Reading it migrated it to layout 2.
+            _ = try? KernelKeyringBackend(keyring: nil).delete(exactQuery(service, "alice", secrets: false))
+        }
         _ = try Data("pinned secret".utf8).withUnsafeBytes { try kernel.addUserKey(description, payload: $0, to: keyring) }
         _ = try Data(payload.utf8).withUnsafeBytes { try kernel.addUserKey("linux-keychain-attributes", payload: $0, to: keyring) }
 

@@ -32,7 +32,13 @@ struct VaultRequestCountTests {
         let root = try VaultTestServer.root()
         let proxy = try TestServerProcess.recordingProxy(upstream: root.address, log: log)
         let configuration = try VaultConfiguration(address: proxy.address, token: VaultToken(root.token), prefix: prefix)
-        return Recorded(backend: VaultBackend(configuration: configuration), proxy: proxy, log: log)
+        let recorded = Recorded(backend: VaultBackend(configuration: configuration), proxy: proxy, log: log)
+        // The first request of a process looks the given token up once, to learn its TTL.
+        _ = try recorded.backend.search(ItemQuery(primaryKey: PrimaryKey(itemClass: .genericPassword, attributes:
+            ItemAttributes([.service: .string("warm-up"), .account: .string("nobody")]))))
+        let warmUp = try recorded.takeRequests(prefix: prefix)
+        #expect(warmUp == ["GET /v1/auth/token/lookup-self", "GET /v1/secret/data/<p>/generic/warm-up/nobody"], "\(warmUp)")
+        return recorded
     }
 
     private let itemPath = "/v1/secret/data/<p>/generic/app/alice"
