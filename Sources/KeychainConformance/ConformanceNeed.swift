@@ -2,8 +2,11 @@
 /// so that a harness picks the cases that apply by what its backend offers rather than by
 /// case names. An open set, like swift-system's `Errno`: authors may define their own.
 public struct ConformanceNeed: Hashable, Sendable, CustomStringConvertible {
+    /// The need's name, e.g. `shared-across-processes`; two needs with one name are the same need.
     public let name: String
+    /// The need called `name`.
     public init(_ name: String) { self.name = name }
+    /// The need's name.
     public var description: String { name }
 
     /// Items one process stores are seen by other processes: the store lives outside the

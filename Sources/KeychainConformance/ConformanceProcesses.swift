@@ -18,9 +18,13 @@ import Foundation
 public struct ConformanceProcesses: Sendable {
     /// One process's job.
     public struct Request: Sendable {
+        /// What the process does with the item: as `keychain set`, `get` or `add`.
         public enum Operation: String, Sendable { case set, get, add }
+        /// What to do.
         public let operation: Operation
+        /// The item's service.
         public let service: String
+        /// The item's account.
         public let account: String
 
         /// `[operation, service, account]`, the arguments the CLI convention takes.

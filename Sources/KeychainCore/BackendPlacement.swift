@@ -15,13 +15,19 @@ import Foundation
 public struct BackendPlacement: Sendable {
     /// The variable that replaces the system file's path (for tests and unusual layouts).
     public static let systemFileVariable = "KEYCHAIN_SYSTEM_CONFIG"
+    /// The machine's file when `KEYCHAIN_SYSTEM_CONFIG` is unset.
     public static let defaultSystemFile = "/etc/linux-keychain/config"
 
+    /// The environment the paths were read from.
     public let environment: [String: String]
+    /// The user's configuration file; nil without an absolute `HOME` or `XDG_CONFIG_HOME`.
     public let userFilePath: String?
+    /// The machine's configuration file.
     public let systemFilePath: String
+    /// Where `auto`'s first write records its choice; nil without an absolute `HOME` or `XDG_STATE_HOME`.
     public let recordPath: String?
 
+    /// The files as `environment` places them (XDG variables, `HOME`, `KEYCHAIN_SYSTEM_CONFIG`).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
         let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
@@ -117,6 +123,7 @@ public enum BackendSource: Hashable, Sendable, CustomStringConvertible {
     /// `auto`'s order, with nothing recorded yet.
     case automatic
 
+    /// How `keychain backends` names the source, e.g. `pinned in the user's file PATH`.
     public var description: String {
         switch self {
         case .code: return "chosen in code"
@@ -131,9 +138,12 @@ public enum BackendSource: Hashable, Sendable, CustomStringConvertible {
 
 /// A backend together with where its choice came from.
 public struct BackendSelection: Sendable {
+    /// The backend in use.
     public let backend: any KeychainBackend
+    /// Where its choice came from.
     public let source: BackendSource
 
+    /// `backend`, chosen by `source`.
     public init(backend: any KeychainBackend, source: BackendSource) {
         self.backend = backend
         self.source = source

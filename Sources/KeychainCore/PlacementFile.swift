@@ -22,12 +22,14 @@ public struct PlacementFile: Sendable, Equatable {
     /// Settings that would hold a secret, refused in a file.
     public static let secretKeys: Set<String> = ["KEYCHAIN_FILE_PASSPHRASE", "VAULT_TOKEN", "BAO_TOKEN"]
 
+    /// The file's path, for messages.
     public let path: String
     /// The pinned backend, or nil when the file pins none.
     public var backend: String?
     /// Settings by variable name.
     public var settings: [String: String]
 
+    /// A file at `path` that pins `backend` (or none) with `settings`.
     public init(path: String, backend: String? = nil, settings: [String: String] = [:]) {
         self.path = path
         self.backend = backend

@@ -74,16 +74,19 @@ public struct VaultCredential: Sendable, CustomStringConvertible {
     /// The variable, or the variable and the file, it comes from; for messages.
     public let source: String
 
+    /// A credential given as `value`, read from `source` (a variable's name), for messages.
     public init(_ value: String, source: String) {
         origin = .value(SecretBytes(Data(value.utf8)))
         self.source = source
     }
 
+    /// A credential read from `file` when needed, named by `source`, for messages.
     public init(file: String, source: String) {
         origin = .file(file)
         self.source = source
     }
 
+    /// Never the credential: its source only.
     public var description: String { "VaultCredential(\(source), redacted)" }
 
     /// The credential's bytes, without surrounding whitespace (files end with a newline).

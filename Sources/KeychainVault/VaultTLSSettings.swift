@@ -13,6 +13,7 @@ public struct VaultTLSSettings: Sendable, Equatable {
     public var caPEM: Data?
     /// The client certificate and its key, PEM files (`VAULT_CLIENT_CERT`, `VAULT_CLIENT_KEY`).
     public var clientCertificate: String?
+    /// The client certificate's private key, a PEM file (`VAULT_CLIENT_KEY`).
     public var clientKey: String?
     /// The name sent in SNI and checked against the server's certificate instead of the
     /// address's host (`VAULT_TLS_SERVER_NAME`).
@@ -20,6 +21,7 @@ public struct VaultTLSSettings: Sendable, Equatable {
     /// Accept any server certificate (`VAULT_SKIP_VERIFY`). Every request made so warns on stderr.
     public var skipVerify: Bool
 
+    /// TLS settings; the defaults trust the system's CAs and present no certificate.
     public init(caFile: String? = nil, caPEM: Data? = nil, clientCertificate: String? = nil, clientKey: String? = nil,
                 serverName: String? = nil, skipVerify: Bool = false) {
         self.caFile = caFile
