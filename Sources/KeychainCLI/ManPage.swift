@@ -16,8 +16,9 @@ enum ManPage {
         ("KEYCHAIN_FILE_PASSPHRASE", "file: the passphrase."),
         ("KEYCHAIN_FILE_PASSPHRASE_FILE", "file: a file holding the passphrase, e.g. from systemd LoadCredential=."),
         ("KEYCHAIN_FILE_CACHE_SECONDS", "file: how long an unlock is cached in the user keyring; 0 disables (default 300)."),
-        ("VAULT_ADDR, VAULT_TOKEN, VAULT_NAMESPACE, VAULT_CACERT, ...", "vault: the vault CLI's own variables (or BAO_*)."),
-        ("KEYCHAIN_VAULT_AUTH", "vault: token, approle or cert."),
+        ("VAULT_ADDR, VAULT_AGENT_ADDR, VAULT_TOKEN, VAULT_NAMESPACE, VAULT_CACERT, VAULT_CAPATH, VAULT_CLIENT_CERT, VAULT_CLIENT_KEY, VAULT_TLS_SERVER_NAME, VAULT_SKIP_VERIFY", "vault: the vault CLI's own variables (or BAO_*)."),
+        ("KEYCHAIN_VAULT_AUTH", "vault: token (the default), approle (KEYCHAIN_VAULT_ROLE_ID, KEYCHAIN_VAULT_SECRET_ID or their _FILE forms) or cert (KEYCHAIN_VAULT_CERT_ROLE); KEYCHAIN_VAULT_AUTH_MOUNT names the method's mount."),
+        ("KEYCHAIN_VAULT_TOKEN_CACHE", "vault: where tokens are kept between processes: user (default), session or off."),
         ("KEYCHAIN_VAULT_MOUNT, KEYCHAIN_VAULT_PREFIX", "vault: the KV v2 mount (default secret) and the folder of every item (default linux-keychain)."),
     ]
 
