@@ -251,9 +251,41 @@ static void *attribute_table(const char *const *keys, const char *const *values,
 }
 
 /// A SecretValue holding a copy of the secret in libsecret's non-pageable memory.
+/// Whether `bytes` are well-formed UTF-8 (NUL included) that does not start with a byte-order
+/// mark, i.e. text that a provider storing text/plain as a string gives back byte for byte.
+static int is_plain_text(const unsigned char *bytes, size_t length) {
+    if (length >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF) return 0;  // decoders drop it
+    size_t index = 0;
+    while (index < length) {
+        unsigned char lead = bytes[index];
+        size_t extra;
+        uint32_t point;
+        if (lead < 0x80) { index++; continue; }
+        if (lead >= 0xC2 && lead <= 0xDF) { extra = 1; point = lead & 0x1F; }
+        else if (lead >= 0xE0 && lead <= 0xEF) { extra = 2; point = lead & 0x0F; }
+        else if (lead >= 0xF0 && lead <= 0xF4) { extra = 3; point = lead & 0x07; }
+        else return 0;
+        if (length - index <= extra) return 0;
+        for (size_t next = 1; next <= extra; next++) {
+            unsigned char byte = bytes[index + next];
+            if ((byte & 0xC0) != 0x80) return 0;
+            point = (point << 6) | (byte & 0x3F);
+        }
+        if ((extra == 2 && (point < 0x800 || (point >= 0xD800 && point <= 0xDFFF))) ||
+            (extra == 3 && (point < 0x10000 || point > 0x10FFFF))) return 0;
+        index += extra + 1;
+    }
+    return 1;
+}
+
+/// A SecretValue holding a copy of the secret. Text goes as text/plain and anything else as
+/// application/octet-stream: gnome-keyring ignores the type, but KeePassXC keeps text/plain in
+/// the entry's password field, where its user and secret-tool find it, and other bytes in an
+/// attachment, which secret-tool refuses to print.
 static void *secret_value(const unsigned char *secret, size_t length) {
     static const char empty[1] = {0};
-    return p_secret_value_new(length > 0 ? (const char *)secret : empty, (long)length, "application/octet-stream");
+    const char *type = is_plain_text(secret, length) ? "text/plain" : "application/octet-stream";
+    return p_secret_value_new(length > 0 ? (const char *)secret : empty, (long)length, type);
 }
 
 /// `proxy` (or NULL), with GDBus's own per-call timeout set, as a second bound beside the cancellable.
