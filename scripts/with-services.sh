@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Runs a command inside a throwaway environment with every store the tests need:
 #   - a fresh HOME and XDG directories, so no real user's secrets are ever touched;
+#   - kernel keyrings of its own: a new user namespace gives the run its own user and
+#     persistent keyrings, and `keyctl session -` its own session keyring, so nothing the
+#     tests store in the kernel (items, the file backend's unlock cache) reaches the real
+#     user's keyrings, and parallel runs never see each other's keys;
 #   - a private D-Bus session with a Secret Service provider: gnome-keyring unlocked, or with
 #     --provider=keepassxc KeePassXC headless (and then nothing D-Bus could activate in its
 #     place: the bus has no service directories);
 #   - an OpenBao dev server on 127.0.0.1 (the Vault backend);
 #   - a passphrase and a directory for the encrypted-file backend.
+# Afterwards it checks that the real user's persistent and user keyrings hold the keys they
+# held before, and fails the run if not.
 # Everything is torn down when the command ends.
 # Usage: with-services.sh [--provider=gnome-keyring|keepassxc] COMMAND [ARGS...]
 set -euo pipefail
@@ -21,6 +27,53 @@ esac
 # The tests read it to know which provider they talk to.
 export LINUX_KEYCHAIN_TEST_PROVIDER=$provider
 
+# The keys linked in the caller's user and persistent keyrings, one line each:
+# "<keyring> <serial> <expiring|perm> <type> <description>". Run in a throwaway session
+# keyring, since looking up the persistent keyring links it into the session keyring.
+keyring_snapshot() {
+    command -v keyctl >/dev/null 2>&1 || return 0
+    keyctl session - sh -c '
+        for name in user persistent; do
+            if [ "$name" = user ]; then ring=@u; else ring=$(keyctl get_persistent @s 2>/dev/null) || continue; fi
+            for serial in $(keyctl rlist "$ring" 2>/dev/null); do
+                line=$(grep -i "^$(printf "%08x" "$serial") " /proc/keys 2>/dev/null) || line=""
+                timeout=$(echo "$line" | awk "{print \$4}")
+                [ "$timeout" = perm ] || timeout=expiring
+                echo "$name $serial $timeout $(keyctl rdescribe "$serial" 2>/dev/null)"
+            done
+        done' 2>/dev/null | sort || true
+}
+
+# The serials of the caller's persistent, user and session keyrings, for the test that
+# checks the run cannot reach them.
+outer_keyring_serials() {
+    command -v keyctl >/dev/null 2>&1 || return 0
+    echo "$(keyctl session - keyctl get_persistent @s 2>/dev/null || true)" \
+         "$(keyctl show @u 2>/dev/null | sed -n 2p | awk '{print $1}')" \
+         "$(keyctl show @s 2>/dev/null | sed -n 2p | awk '{print $1}')"
+}
+
+# Runs "$@" in a new user namespace that maps every uid and gid to itself: the run gets
+# kernel keyrings of its own for every user (root's, and the throwaway users some tests
+# switch to), while files and processes keep their owners. Only root may map every id
+# (without newuidmap); others get their own id mapped (unshare --map-current-user).
+in_identity_user_namespace() {
+    local handshake
+    handshake=$(mktemp -d /tmp/linux-keychain-userns.XXXXXX)
+    mkfifo "$handshake/pid" "$handshake/mapped"
+    {
+        pid=$(cat "$handshake/pid")
+        if echo "0 0 4294967295" >"/proc/$pid/uid_map" && echo "0 0 4294967295" >"/proc/$pid/gid_map"
+        then echo mapped >"$handshake/mapped"; else echo failed >"$handshake/mapped"; fi
+    } &
+    local mapper=$! status=0
+    unshare --user --mount sh -c 'echo $$ >"$0/pid"; read -r answer <"$0/mapped"; [ "$answer" = mapped ] || exit 125; exec "$@"' \
+        "$handshake" "$@" || status=$?
+    wait "$mapper"
+    rm -rf "$handshake"
+    return $status
+}
+
 if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
     scratch=$(mktemp -d /tmp/linux-keychain-env.XXXXXX)
     chmod 700 "$scratch"
@@ -31,9 +84,25 @@ if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
     mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR" "$XDG_CACHE_HOME"
     chmod 700 "$XDG_RUNTIME_DIR"
     export LINUX_KEYCHAIN_IN_SERVICES=1
+
+    isolation=()
+    if [ "$(id -u)" = 0 ] && in_identity_user_namespace true 2>/dev/null; then
+        isolation=(in_identity_user_namespace)
+    elif unshare --user --map-current-user true 2>/dev/null; then
+        isolation=(unshare --user --map-current-user)
+    else
+        echo "with-services: cannot make a user namespace (unshare --user); the kernel keyring tests share the real user and persistent keyrings" >&2
+    fi
+    if command -v keyctl >/dev/null 2>&1 && keyctl session - true 2>/dev/null; then
+        isolation+=(keyctl session -)
+    fi
+    export LINUX_KEYCHAIN_OUTER_KEYRINGS
+    LINUX_KEYCHAIN_OUTER_KEYRINGS=$(outer_keyring_serials)
+    before=$(keyring_snapshot)
+
     # Keep the trap's scratch cleanup: run the inner part as a child, not with exec.
-    # dbus-daemon warns that an unprivileged container cannot raise its file limit; that is
-    # harmless noise, so it is the one line filtered from stderr.
+    # dbus-daemon warns that an unprivileged container cannot raise its file limit, and
+    # `keyctl session` announces the keyring it made; that harmless noise is filtered from stderr.
     bus_options=()
     if [ "$provider" = keepassxc ]; then
         # A session bus like the standard one but with no service directories, so that no
@@ -55,11 +124,28 @@ if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
 EOF
         bus_options=(--config-file="$scratch/session-bus.conf")
     fi
-    dbus-run-session "${bus_options[@]}" -- "$0" "$@" 2> >(grep --line-buffered -v "Failed to set fd limit" >&2)
-    exit $?
+    status=0
+    "${isolation[@]}" dbus-run-session "${bus_options[@]}" -- "$0" "$@" \
+        2> >(grep --line-buffered -v -e "Failed to set fd limit" -e "^Joined session keyring: " >&2) || status=$?
+
+    after=$(keyring_snapshot)
+    # A key that had a timeout may have expired meanwhile; any other change is the run's doing
+    # (or another process of this user's, which a rerun tells apart).
+    added=$(comm -13 <(echo "$before") <(echo "$after"))
+    removed=$(comm -23 <(echo "$before") <(echo "$after") | grep -v '^[a-z]* [0-9]* expiring ' || true)
+    if [ -n "$added$removed" ]; then
+        echo "with-services: the run changed the real user's kernel keyrings (keyring serial timeout type description):" >&2
+        [ -z "$added" ] || echo "$added" | sed 's/^/  added:   /' >&2
+        [ -z "$removed" ] || echo "$removed" | sed 's/^/  removed: /' >&2
+        [ "$status" -ne 0 ] || status=1
+    fi
+    exit $status
 fi
 
 # Inside the private bus from here on.
+# A login session keyring links the user keyring, so that its keys (the file backend's unlock
+# cache) are possessed; give the fresh session keyring the same shape.
+! command -v keyctl >/dev/null 2>&1 || keyctl link @u @s 2>/dev/null || true
 provider_pid=""
 if [ "$provider" = keepassxc ]; then
     provider_pid=$(bash "$(dirname "$0")/start-keepassxc.sh" "$LINUX_KEYCHAIN_SCRATCH/keepassxc")
@@ -68,6 +154,9 @@ else
 fi
 export KEYCHAIN_FILE_DIR="$LINUX_KEYCHAIN_SCRATCH/file-store"
 export KEYCHAIN_FILE_PASSPHRASE="linux-keychain-test-passphrase"
+# Python keyring picks a chaining backend once another keyring package is installed (the
+# benchmark installs keyrings.cryptfile); the interop tests need its Secret Service backend.
+export PYTHON_KEYRING_BACKEND="keyring.backends.SecretService.Keyring"
 
 bao_pid=""
 if command -v bao >/dev/null 2>&1; then

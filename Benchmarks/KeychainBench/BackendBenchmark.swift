@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// Measures operations on one backend through the SecItem front end (`SecItemCopyMatching`,

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// The whole run: which backends, at which store sizes, with which baselines and peers.

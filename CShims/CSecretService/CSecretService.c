@@ -14,28 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-// --- The GLib ABI this file relies on --------------------------------------------------------
+// --- The GLib ABI this file relies on: see GLibABI.h ------------------------------------------
 
-typedef uint32_t GQuark;
-typedef struct GError { GQuark domain; int code; char *message; } GError;
-typedef unsigned long GType;
-typedef unsigned int (*GHashFunc)(const void *key);
-typedef int (*GEqualFunc)(const void *a, const void *b);
-typedef void (*GDestroyNotify)(void *data);
-typedef void (*GAsyncReadyCallback)(void *source, void *result, void *user_data);
-
-// Values from gioenums.h (GIOErrorEnum, GDBusError) and secret-types.h; they are ABI.
-enum {
-    IO_ERROR_CANCELLED = 19, IO_ERROR_TIMED_OUT = 24, IO_ERROR_DBUS_ERROR = 36,
-    DBUS_ERROR_SERVICE_UNKNOWN = 2, DBUS_ERROR_NAME_HAS_NO_OWNER = 3, DBUS_ERROR_NO_REPLY = 4,
-    DBUS_ERROR_IO_ERROR = 5, DBUS_ERROR_BAD_ADDRESS = 6, DBUS_ERROR_NO_SERVER = 11, DBUS_ERROR_TIMEOUT = 12,
-    DBUS_ERROR_DISCONNECTED = 15, DBUS_ERROR_UNKNOWN_METHOD = 19, DBUS_ERROR_TIMED_OUT = 20,
-    DBUS_ERROR_SPAWN_FIRST = 23, DBUS_ERROR_SPAWN_LAST = 34, DBUS_ERROR_UNKNOWN_OBJECT = 41,
-    SECRET_ERROR_IS_LOCKED = 2, SECRET_ERROR_NO_SUCH_OBJECT = 3,
-    SECRET_SERVICE_OPEN_SESSION = 1 << 1,
-    SECRET_COLLECTION_NONE = 0, SECRET_ITEM_CREATE_NONE = 0,
-    DBUS_CALL_FLAGS_NONE = 0, DBUS_CALL_FLAGS_NO_AUTO_START = 1, BUS_TYPE_SESSION = 2,
-};
+#include "GLibABI.h"
 
 // --- The functions, looked up once -----------------------------------------------------------
 
@@ -106,10 +87,7 @@ enum {
     X(void *, secret_value_new, (const char *, long, const char *)) \
     X(void *, secret_value_ref, (void *)) \
     X(const char *, secret_value_get, (void *, size_t *)) \
-    X(void, secret_value_unref, (void *)) \
-    X(int, secret_password_storev_sync, (const void *, void *, const char *, const char *, const char *, void *, GError **)) \
-    X(char *, secret_password_lookupv_sync, (const void *, void *, void *, GError **)) \
-    X(void, secret_password_free, (char *))
+    X(void, secret_value_unref, (void *))
 
 #define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
 CSECRETSERVICE_FUNCTIONS(DECLARE_POINTER)
@@ -790,36 +768,4 @@ int csecretservice_item_delete(void *service, const char *path, void *cancellabl
     int done = p_secret_service_delete_item_dbus_path_sync(service, path, cancellable, &failure);
     take_error(failure, error);
     return done ? 0 : -1;
-}
-
-// --- libsecret's one-call password functions, for the benchmark's baseline ---------------------
-
-/// The attributes Python keyring and secret-tool name a password by.
-static void *service_and_username(const char *service, const char *account) {
-    const char *keys[2] = {"service", "username"};
-    const char *values[2] = {service, account};
-    return attribute_table(keys, values, 2);
-}
-
-int csecretservice_password_store(const char *service, const char *account, const char *password,
-                                  CSecretServiceError *error) {
-    void *table = service_and_username(service, account);
-    GError *failure = NULL;
-    int stored = p_secret_password_storev_sync(NULL, table, NULL, "keychain-bench baseline", password, NULL, &failure);
-    p_g_hash_table_unref(table);
-    take_error(failure, error);
-    return stored ? 0 : -1;
-}
-
-char *csecretservice_password_lookup(const char *service, const char *account, CSecretServiceError *error) {
-    void *table = service_and_username(service, account);
-    GError *failure = NULL;
-    char *password = p_secret_password_lookupv_sync(NULL, table, NULL, &failure);
-    p_g_hash_table_unref(table);
-    take_error(failure, error);
-    return password;
-}
-
-void csecretservice_password_free(char *password) {
-    if (password != NULL) p_secret_password_free(password);
 }

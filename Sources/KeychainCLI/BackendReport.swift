@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// `keychain backends`: every registered backend, whether it is usable here and why not, and

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// `keychain list`: names, labels and dates of items, never their secrets.

@@ -1,5 +1,6 @@
 import CPrctl
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 // The `keychain` command: secret-tool / Python keyring style access to LinuxKeychain.

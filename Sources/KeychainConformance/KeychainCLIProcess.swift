@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 /// A child process, started at init: the `keychain` CLI for tests that need a second process,
@@ -16,6 +19,8 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     private let stdout = Pipe()
     private let stderr = Pipe()
     private var launchError: Error?
+    private let released = NSLock()
+    private var inputClosed = false
 
     /// Starts `executable` with `arguments`, writes `input` (if any) to its stdin and closes it.
     /// With `holdingInput`, stdin stays open until `release(_:)`: the CLI reads its secret only
@@ -38,11 +43,34 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         if !holdingInput { release(input) }
     }
 
-    /// Writes `input` (if any) to the process's stdin and closes it.
+    /// Writes `input` (if any) to the process's stdin and closes it. Only the first call
+    /// does anything: stdin is closed after it.
     public func release(_ input: Data?) {
         guard launchError == nil else { return }
-        if let input { stdin.fileHandleForWriting.write(input) }
+        let first = released.withLock {
+            defer { inputClosed = true }
+            return !inputClosed
+        }
+        guard first else { return }
+        if let input { Self.withoutSIGPIPE { try? stdin.fileHandleForWriting.write(contentsOf: input) } }
         try? stdin.fileHandleForWriting.close()
+    }
+
+    /// Runs `body` with SIGPIPE blocked on this thread, and drops one it raised: a child that
+    /// exits without reading its input must fail its test, not kill the test process.
+    private static func withoutSIGPIPE(_ body: () -> Void) {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        body()
+        var pending = sigset_t()
+        if sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1, sigismember(&previous, SIGPIPE) == 0 {
+            var immediately = timespec()
+            _ = sigtimedwait(&pipeSignal, nil, &immediately)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 
     /// Waits for the process and collects its output.

@@ -60,7 +60,7 @@ public struct ItemCollection: Sendable {
         return found
     }
 
-    /// Up to this many items, checking each costs less than one lookup by primary key
-    /// (measured with the memory backend: a lookup costs about as much as checking three).
+    /// Up to this many items, checking each costs less than one lookup by primary key, which
+    /// first builds and hashes the whole key.
     private static let itemsScannedFaster = 2
 }

@@ -23,9 +23,10 @@ import KeychainCore
 /// names a key by serial makes the kernel prove that the caller possesses it, by searching the
 /// thread keyring and the keyrings nested in it. A key inside an item keyring is found only
 /// after the kernel has walked the item keyrings of the target (linked in the thread keyring)
-/// one by one: about 1 ms per call with 10,000 items. So a key inside an item keyring is
-/// created in the thread keyring itself and moved into its item keyring, and is linked into
-/// the thread keyring for as long as it is read; the kernel then finds it at once.
+/// one by one, so every such call would cost more the more items there are. So a key inside
+/// an item keyring is created in the thread keyring itself and moved into its item keyring,
+/// and is linked into the thread keyring for as long as it is read; the kernel then finds it
+/// at once.
 struct ItemKeyrings: Sendable {
     let kernel: KernelKeys
 

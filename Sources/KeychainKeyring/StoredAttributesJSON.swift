@@ -2,8 +2,8 @@ import Foundation
 
 /// Writes and reads the JSON of `StoredAttributes` directly.
 ///
-/// Foundation's `JSONEncoder` and `JSONDecoder` take about 8 and 12 µs for an item's
-/// attributes: more than all the kernel calls of reading an item together. This writes the
+/// Foundation's `JSONEncoder` and `JSONDecoder` cost more for an item's attributes than all
+/// the kernel calls of reading the item together. This writes the
 /// one shape `StoredAttributes` has, and reads it back; anything else it declines, and
 /// `StoredAttributes` hands that to `JSONDecoder`, which stays the judge of what is valid.
 enum StoredAttributesJSON {

@@ -1,5 +1,5 @@
-@_exported import KeychainCore
 import Foundation
+import KeychainCore
 import KeychainEncryptedFile
 import KeychainKeyring
 import KeychainSecretService

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// The four operations as every entry point performs them: the SecItem functions, the typed
 /// API and the CLI all go through here, so they stamp dates, report "not found" and record
@@ -7,29 +8,29 @@ import Foundation
 /// It adds what the backend protocol leaves to the front end: creation and modification dates,
 /// `errSecItemNotFound` for updates and deletes that match nothing, errors attributed to the
 /// backend, and `KeychainLastError` bookkeeping.
-public struct KeychainOperations: Sendable {
-    public let backend: any KeychainBackend
+package struct KeychainOperations: Sendable {
+    package let backend: any KeychainBackend
 
-    public init(backend: any KeychainBackend) {
+    package init(backend: any KeychainBackend) {
         self.backend = backend
     }
 
     /// Operations on the backend chosen in code, or by `KEYCHAIN_BACKEND`, or by `auto`.
-    public static func current() throws -> KeychainOperations {
+    package static func current() throws -> KeychainOperations {
         try recordingFailure {
             KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.current())
         }
     }
 
     /// Operations on the backend registered as `name` (or `auto`), which must be usable here.
-    public static func named(_ name: String) throws -> KeychainOperations {
+    package static func named(_ name: String) throws -> KeychainOperations {
         try recordingFailure {
             KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.select(name))
         }
     }
 
     /// Adds `item`, setting its creation and modification dates to now.
-    public func add(_ item: KeychainItem) throws {
+    package func add(_ item: KeychainItem) throws {
         var stamped = item
         let now = Date()
         stamped.attributes[.creationDate] = .date(now)
@@ -38,7 +39,7 @@ public struct KeychainOperations: Sendable {
     }
 
     /// The matching items; throws `errSecItemNotFound` when there are none.
-    public func search(_ query: ItemQuery) throws -> [KeychainItem] {
+    package func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try run {
             let found = try backend.search(query)
             if found.isEmpty { throw KeychainError.notFound() }
@@ -49,7 +50,7 @@ public struct KeychainOperations: Sendable {
     /// Updates every matching item, setting its modification date; throws
     /// `errSecItemNotFound` when nothing matches.
     @discardableResult
-    public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+    package func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         var stamped = changes
         stamped.attributes[.modificationDate] = .date(Date())
         return try run {
@@ -61,7 +62,7 @@ public struct KeychainOperations: Sendable {
 
     /// Deletes every matching item; throws `errSecItemNotFound` when nothing matches.
     @discardableResult
-    public func delete(_ query: ItemQuery) throws -> Int {
+    package func delete(_ query: ItemQuery) throws -> Int {
         try run {
             let count = try backend.delete(query)
             if count == 0 { throw KeychainError.notFound() }
@@ -73,7 +74,7 @@ public struct KeychainOperations: Sendable {
     ///
     /// Safe against a concurrent writer: if the item appears between the update and the add,
     /// or vanishes between them, it tries again, a bounded number of times.
-    public func set(_ secret: SecretBytes, for primaryKey: PrimaryKey, attributes: ItemAttributes = ItemAttributes()) throws {
+    package func set(_ secret: SecretBytes, for primaryKey: PrimaryKey, attributes: ItemAttributes = ItemAttributes()) throws {
         let query = ItemQuery(primaryKey: primaryKey)
         for _ in 0..<8 {
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 // Apple's four SecItem functions and SecCopyErrorMessageString, with Apple's signatures.
 // Each parses its dictionaries once (SecItemParser), runs through KeychainOperations on the

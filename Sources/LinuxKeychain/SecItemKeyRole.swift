@@ -1,3 +1,5 @@
+import KeychainCore
+
 /// What one key of an Apple query dictionary means here: the table behind the parser, and
 /// the one place that decides which of Apple's keys are stored, accepted without effect,
 /// refused, or unknown.

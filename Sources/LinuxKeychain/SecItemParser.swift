@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// What the `kSecReturn*` keys of a query asked for.
 struct SecItemReturns: Equatable, Sendable {

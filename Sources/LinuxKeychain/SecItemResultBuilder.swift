@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// Builds what the SecItem functions hand back through their `result` pointer, in the shape
 /// Apple documents for each combination of return keys and match limit:

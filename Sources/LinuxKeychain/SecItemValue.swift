@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// One value of an Apple query dictionary, read as the type a key needs.
 ///

@@ -4,8 +4,9 @@ import KeychainCore
 import Testing
 
 /// The whole conformance suite on each keyring the backend can use. Child processes of this
-/// test share all three with it: the persistent and user keyrings are per user, and the
-/// session keyring is inherited.
+/// test share all three with it: the persistent and user keyrings are per user (and user
+/// namespace), and the session keyring is inherited. Under `scripts/with-services.sh` all
+/// three are the test run's own (see `KeyringIsolationTests`), never the real user's.
 @Suite("kernel keyring backend conformance")
 struct KeyringConformanceTests {
     // One backend per keyring for the whole run, as a process would have; cases use separate names.

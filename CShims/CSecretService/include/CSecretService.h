@@ -151,19 +151,6 @@ int csecretservice_item_set_label(void *service, const char *path, const char *l
                                   void *cancellable, CSecretServiceError *error);
 int csecretservice_item_delete(void *service, const char *path, void *cancellable, CSecretServiceError *error);
 
-// --- libsecret's one-call password functions ---------------------------------------------------
-// secret_password_storev_sync / secret_password_lookupv_sync with no schema and the attributes
-// (service, username), in the default collection: what a plain libsecret program calls. The
-// benchmark times them as the raw baseline; the backend itself does not use them.
-
-/// Returns 0, or -1 with `error` filled.
-int csecretservice_password_store(const char *service, const char *account, const char *password,
-                                  CSecretServiceError *error);
-/// The password (free with csecretservice_password_free, which wipes it), or NULL when there is
-/// none or on failure (then `error` is filled).
-char *csecretservice_password_lookup(const char *service, const char *account, CSecretServiceError *error);
-void csecretservice_password_free(char *password);
-
 #ifdef __cplusplus
 }
 #endif

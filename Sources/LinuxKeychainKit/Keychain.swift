@@ -1,4 +1,6 @@
 import Foundation
+import KeychainCore
+import LinuxKeychain
 
 /// A typed keychain for one service, for code that does not need Apple's dictionaries.
 ///

@@ -69,7 +69,7 @@ public let errSecRestrictedAPI: OSStatus = -34020
 /// The one-line, secret-free explanation of a status, as `SecCopyErrorMessageString` returns it.
 ///
 /// Every status gets a sentence; unknown ones say their number, so nothing is ever blank.
-public func keychainStatusMessage(_ status: OSStatus) -> String {
+package func keychainStatusMessage(_ status: OSStatus) -> String {
     switch status {
     case errSecSuccess: return "No error."
     case errSecUnimplemented: return "Function or operation not implemented."
