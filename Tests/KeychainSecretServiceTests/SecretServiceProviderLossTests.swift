@@ -1,5 +1,7 @@
 import Foundation
 import KeychainConformance
+import KeychainCore
+import KeychainSecretService
 import Testing
 
 extension SecretServiceTests {
@@ -70,6 +72,67 @@ extension SecretServiceTests {
             #expect(errorText.contains("\(name) (pid") && errorText.contains("went away"), "set said: \(errorText)")
             #expect(owned.trimmingCharacters(in: .whitespacesAndNewlines) == "false",
                     "a provider was activated in the place of the killed one")
+        }
+
+        /// Set by `laterCallsAreRefusedNotRedirected` for the copy of this test binary it runs.
+        static let childPIDVariable = "LINUX_KEYCHAIN_PROVIDER_LOSS_PID"
+
+        /// One process goes on calling after its provider was killed, the case of a program
+        /// that keeps running: each call (a read, which is retried on a new connection, and a
+        /// write) fails naming the provider, and none activates gnome-keyring in its place,
+        /// where the items are not. The process is a copy of this test binary running
+        /// `providerLossChild` in a private session.
+        @Test(arguments: ["gnome-keyring", "keepassxc"])
+        func laterCallsAreRefusedNotRedirected(_ provider: String) throws {
+            guard toolExists(provider == "keepassxc" ? "keepassxc" : "gnome-keyring-daemon") else {
+                if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("\(provider) is not installed") }
+                try Test.cancel(Comment(rawValue: "\(provider) is not installed"))
+            }
+            let session = try PrivateSession()
+            defer { session.remove() }
+            let results = session.directory.path
+            let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            let setup = """
+                \(Self.startLines(provider, in: session))
+                for _ in $(seq 1 100); do
+                    pid=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets 2>/dev/null | awk '/uint32/ {print $2}')
+                    [ -n "$pid" ] && break
+                    sleep 0.05
+                done
+                \(Self.childPIDVariable)="$pid" '\(binary)' --testing-library swift-testing --filter providerLossChild >'\(results)/child.out' 2>&1
+                echo $? >'\(results)/child.status'
+                """
+            _ = try session.runCLI(["help"], setup: setup)
+            let status = try String(contentsOfFile: results + "/child.status", encoding: .utf8)
+            let output = (try? String(contentsOfFile: results + "/child.out", encoding: .utf8)) ?? ""
+            #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the child run failed: \(output)")
+            #expect(output.contains("providerLossChild()") && output.contains("passed"), "the child did not run: \(output)")
+        }
+
+        @Test(.enabled(if: ProcessInfo.processInfo.environment[childPIDVariable] != nil,
+                       "runs only as the child of laterCallsAreRefusedNotRedirected"))
+        func providerLossChild() throws {
+            let pid = try #require(ProcessInfo.processInfo.environment[Self.childPIDVariable].flatMap { Int32($0) })
+            let backend = SecretServiceBackend()
+            let service = SecretServiceTestSupport.uniqueName("loss")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "kept", Data("kept".utf8)))
+            #expect(kill(pid, SIGKILL) == 0)
+            let ask = ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                       "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"]
+            for _ in 0..<100 where try runTool("dbus-send", ask).outputText.contains("true") { usleep(50_000) }
+
+            for (what, call) in [("a read", { _ = try backend.search(SecretServiceTestSupport.exactQuery(service, "kept")) }),
+                                 ("a write", { try backend.add(SecretServiceTestSupport.genericItem(service, "new", Data("n".utf8))) })]
+                as [(String, () throws -> Void)] {
+                do {
+                    try call()
+                    Issue.record("\(what) succeeded after the provider was killed")
+                } catch let error as KeychainError {
+                    #expect(error.status == errSecNotAvailable, "\(what): \(error)")
+                    #expect(error.message.contains("went away"), "\(what): \(error)")
+                }
+            }
+            #expect(try runTool("dbus-send", ask).outputText.contains("false"), "a provider was activated in its place")
         }
     }
 }
