@@ -322,8 +322,8 @@ static uint32_t process_of(void *connection, const char *name, int timeout_ms, v
     return pid;
 }
 
-int csecretservice_bus_secrets_owner(char *owner, size_t owner_size, uint32_t *pid, int timeout_ms, void *cancellable,
-                                     CSecretServiceError *error) {
+int csecretservice_bus_name_owner(const char *name, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
+                                  void *cancellable, CSecretServiceError *error) {
     owner[0] = 0;
     *pid = 0;
     GError *failure = NULL;
@@ -334,7 +334,7 @@ int csecretservice_bus_secrets_owner(char *owner, size_t owner_size, uint32_t *p
     }
     void *reply = p_g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                                 "org.freedesktop.DBus", "GetNameOwner",
-                                                p_g_variant_new_tuple((void *[]){p_g_variant_new_string("org.freedesktop.secrets")}, 1),
+                                                p_g_variant_new_tuple((void *[]){p_g_variant_new_string(name)}, 1),
                                                 NULL, DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, &failure);
     if (reply == NULL) {
         p_g_object_unref(bus);
@@ -347,9 +347,9 @@ int csecretservice_bus_secrets_owner(char *owner, size_t owner_size, uint32_t *p
         return -1;
     }
     take_error(NULL, error);
-    const char *name = NULL;
-    p_g_variant_get_child(reply, 0, "&s", &name);
-    snprintf(owner, owner_size, "%s", name != NULL ? name : "");
+    const char *unique_name = NULL;
+    p_g_variant_get_child(reply, 0, "&s", &unique_name);
+    snprintf(owner, owner_size, "%s", unique_name != NULL ? unique_name : "");
     p_g_variant_unref(reply);
     *pid = process_of(bus, owner, timeout_ms, cancellable);
     p_g_object_unref(bus);

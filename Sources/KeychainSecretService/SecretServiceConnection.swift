@@ -101,10 +101,10 @@ final class SecretServiceConnection: @unchecked Sendable {
             // Taken over between the check above and the connection.
             if uniqueName != provider.uniqueName {
                 throw SecretServiceErrors.providerGone(provider, during: "secret_service_open_sync",
-                                                       now: SecretServiceProvider.identify(uniqueName: uniqueName, processID: processID))
+                                                       now: try Self.identify(uniqueName, processID, call))
             }
         } else {
-            provider = SecretServiceProvider.identify(uniqueName: uniqueName, processID: processID)
+            provider = try Self.identify(uniqueName, processID, call)
         }
         return service
     }
@@ -119,18 +119,34 @@ final class SecretServiceConnection: @unchecked Sendable {
     /// Who owns org.freedesktop.secrets on the session bus now, or nil when nobody does.
     /// Asks the bus daemon only; activates nothing.
     static func currentProvider(_ call: LibsecretCall) throws -> SecretServiceProvider? {
+        guard let (uniqueName, processID) = try owner(of: "org.freedesktop.secrets", call) else { return nil }
+        return try identify(uniqueName, processID, call)
+    }
+
+    /// The unique name and process id owning the well-known `name` now, or nil. Activates nothing.
+    private static func owner(of name: String, _ call: LibsecretCall) throws -> (String, UInt32)? {
         var owner = [CChar](repeating: 0, count: 256)
         var processID: UInt32 = 0
         var failure = CSecretServiceError()
-        let found = csecretservice_bus_secrets_owner(&owner, owner.count, &processID, call.remainingMilliseconds,
-                                                     call.cancellable, &failure)
+        let found = csecretservice_bus_name_owner(name, &owner, owner.count, &processID, call.remainingMilliseconds,
+                                                  call.cancellable, &failure)
         if failure.kind != CSECRETSERVICE_ERROR_NONE {
-            throw SecretServiceErrors.from(failure, call: "org.freedesktop.DBus.GetNameOwner", collection: "",
+            throw SecretServiceErrors.from(failure, call: "org.freedesktop.DBus.GetNameOwner(\(name))", collection: "",
                                            seconds: Double(call.remainingMilliseconds) / 1000)
         }
         guard found == 1 else { return nil }
-        let uniqueName = String(decoding: owner.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return SecretServiceProvider.identify(uniqueName: uniqueName, processID: processID)
+        return (String(decoding: owner.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), processID)
+    }
+
+    /// The provider behind `uniqueName`: by its process's name, or, where /proc does not show
+    /// that process (another PID namespace, a sandbox), by KeePassXC's own bus name, which the
+    /// same connection owns.
+    private static func identify(_ uniqueName: String, _ processID: UInt32, _ call: LibsecretCall) throws
+        -> SecretServiceProvider {
+        let provider = SecretServiceProvider.identify(uniqueName: uniqueName, processID: processID)
+        guard provider.command.isEmpty else { return provider }
+        let keePassXC = try owner(of: SecretServiceProvider.keePassXCBusName, call)?.0 == uniqueName
+        return SecretServiceProvider(uniqueName: uniqueName, processID: processID, command: keePassXC ? "keepassxc" : "")
     }
 
     private func openCollection(_ service: GObjectReference, _ call: LibsecretCall) throws -> GObjectReference {

@@ -18,6 +18,9 @@ struct SecretServiceProvider: Sendable, Equatable {
         case other
     }
 
+    /// The well-known name KeePassXC's main window owns on the session bus.
+    static let keePassXCBusName = "org.keepassxc.KeePassXC.MainWindow"
+
     /// The provider's unique bus name, e.g. ":1.42".
     let uniqueName: String
     /// Its process id, or 0 when the bus did not say.

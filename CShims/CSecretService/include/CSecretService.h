@@ -71,11 +71,11 @@ void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServ
 /// 0, or -1 with the error.
 int csecretservice_service_owner(void *service, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
                                  void *cancellable, CSecretServiceError *error);
-/// Asks the session bus (never activating anything) who owns org.freedesktop.secrets now:
-/// 1 with the unique name in `owner` and its process id (0 when the bus does not say), 0 when
-/// nobody does, -1 with the error.
-int csecretservice_bus_secrets_owner(char *owner, size_t owner_size, uint32_t *pid, int timeout_ms, void *cancellable,
-                                     CSecretServiceError *error);
+/// Asks the session bus (never activating anything) who owns the well-known `name` (e.g.
+/// org.freedesktop.secrets) now: 1 with the unique name in `owner` and its process id (0 when
+/// the bus does not say), 0 when nobody does, -1 with the error.
+int csecretservice_bus_name_owner(const char *name, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
+                                  void *cancellable, CSecretServiceError *error);
 
 /// The collection behind `alias` (e.g. "default", "session"), or NULL: with error->kind NONE
 /// when the provider has no such alias, else with the error.
