@@ -9,6 +9,7 @@ debian_packages=(
     libsodium-dev                       # encrypted-file backend
     libsecret-1-dev libsecret-tools     # Secret Service headers, and secret-tool for interop tests
     gnome-keyring dbus dbus-x11         # a real Secret Service provider on a private bus
+    keepassxc                           # the second real provider (keepassxc-cli makes its database)
     passwd util-linux                   # useradd and runuser, for the quota test
     libcurl4                            # vault backend (loaded with dlopen, no headers needed)
     openssl                             # vault TLS tests make their own CA

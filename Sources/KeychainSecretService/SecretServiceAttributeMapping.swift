@@ -176,7 +176,7 @@ enum SecretServiceAttributeMapping {
             }
             attributes[key] = value
         }
-        let madeUp = isOurs && stored[defaultLabelMarker] != nil && label == defaultLabel(itemClass, attributes)
+        let madeUp = isOurs && stored[defaultLabelMarker] == "1" && label == defaultLabel(itemClass, attributes)
         if !madeUp && !label.isEmpty { attributes[.label] = .string(label) }
         return attributes
     }

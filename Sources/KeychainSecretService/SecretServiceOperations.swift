@@ -86,15 +86,25 @@ enum SecretServiceOperations {
             let occupied = try matches(ItemQuery(primaryKey: key), in: session).contains { !matchedPaths.contains($0.stored.path) }
             if occupied { throw KeychainError.duplicate("The update would collide with the item with \(key.readableName).") }
         }
-        for (match, change) in zip(matched, plan.changes) {
-            if let secret = changes.secret { try session.setSecret(secret, of: match.stored) }
-            let attributes = SecretServiceAttributeMapping.attributes(
-                replacingIn: match.stored.attributes, itemClass: match.item.itemClass, with: change.new.attributes,
-                isOurs: match.isOurs)
-            if attributes != match.stored.attributes { try session.setAttributes(attributes, of: match.stored) }
-            let label = newLabel(of: match, after: change.new, changes: changes)
-            if label != match.stored.label { try session.setLabel(label, of: match.stored) }
+        // The old secrets are read only when another item's part could fail after a secret was
+        // written (see SecretServiceUpdate): a provider may confirm each read with its user.
+        var previousSecrets: [String: SecretBytes] = [:]
+        if changes.secret != nil && matched.count > 1 {
+            let paths = matched.map(\.stored.path)
+            for (path, secret) in zip(paths, try session.loadSecrets(paths)) {
+                guard let secret else { throw SecretServiceErrors.locked(session.collectionName) }
+                previousSecrets[path] = secret
+            }
         }
+        let targets = zip(matched, plan.changes).map { match, change in
+            (stored: match.stored,
+             attributes: SecretServiceAttributeMapping.attributes(
+                 replacingIn: match.stored.attributes, itemClass: match.item.itemClass, with: change.new.attributes,
+                 isOurs: match.isOurs),
+             label: newLabel(of: match, after: change.new, changes: changes))
+        }
+        var update = SecretServiceUpdate(session: session)
+        try update.apply(targets, secret: changes.secret, previousSecrets: previousSecrets)
         return plan.changes.count
     }
 

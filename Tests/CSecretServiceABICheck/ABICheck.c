@@ -105,8 +105,10 @@ IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_PERMISSIONS_INVALID);
 IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_FILE_INVALID);
 _Static_assert(DBUS_ERROR_SPAWN_LAST - DBUS_ERROR_SPAWN_FIRST == 11, "the range holds the twelve spawn errors only");
 
-// GDBusCallFlags.
+// GDBusCallFlags, GBusType.
 SAME_VALUE(DBUS_CALL_FLAGS_NONE, G_DBUS_CALL_FLAGS_NONE);
+SAME_VALUE(DBUS_CALL_FLAGS_NO_AUTO_START, G_DBUS_CALL_FLAGS_NO_AUTO_START);
+SAME_VALUE(BUS_TYPE_SESSION, G_BUS_TYPE_SESSION);
 
 // libsecret.
 SAME_VALUE(hand_SECRET_ERROR_IS_LOCKED, SECRET_ERROR_IS_LOCKED);
@@ -117,8 +119,8 @@ SAME_VALUE(hand_SECRET_ITEM_CREATE_NONE, SECRET_ITEM_CREATE_NONE);
 
 int csecretservice_abi_checked_declarations(void) {
     // Types 15 (GError with its 3 offsets and 3 field sizes), GIO 3, GDBus 13 (and the
-    // spawn range's 10 members), call flags 1, libsecret 5.
-    return 37;
+    // spawn range's 10 members), call flags 2, bus type 1, libsecret 5.
+    return 39;
 }
 
 #else

@@ -19,6 +19,16 @@ enum SecretServiceTestSupport {
         try Test.cancel(Comment(rawValue: text))
     }
 
+    /// The provider with-services.sh started (`--provider=`): "gnome-keyring" or "keepassxc".
+    static let provider = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_PROVIDER"] ?? "gnome-keyring"
+
+    /// Cancels a test, with the reason, that needs a gnome-keyring feature the running provider
+    /// lacks (a second collection made without a prompt, the session collection).
+    static func requireGnomeKeyring(_ feature: String) throws {
+        guard provider != "gnome-keyring" else { return }
+        try Test.cancel(Comment(rawValue: "\(feature) is gnome-keyring's; the provider here is \(provider)"))
+    }
+
     /// The CLI, or a cancelled/failed test when it is missing.
     static func cli() throws -> String {
         if let path = ConformanceContext.locateCLI() { return path }
