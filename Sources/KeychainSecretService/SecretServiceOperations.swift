@@ -20,7 +20,15 @@ enum SecretServiceOperations {
     /// holding nothing (nor written to, which would prompt).
     static func matches(_ query: ItemQuery, in session: LibsecretSession) throws -> [Match] {
         let search = SecretServiceAttributeMapping.searchAttributes(for: query)
-        let paths = try session.search(search.attributes)
+        var paths = try session.search(search.attributes)
+        if search.attributes.isEmpty {
+            // An operator's class-wide listing: gnome-keyring answers an empty search with every
+            // item, KeePassXC with none, so this library's own items are searched by their
+            // schema as well, and a provider of either kind lists at least those.
+            let ownSchema = [SecretServiceAttributeMapping.schemaAttribute: SecretServiceAttributeMapping.schemaName(for: query.itemClass)]
+            let seen = Set(paths)
+            paths += try session.search(ownSchema).filter { !seen.contains($0) }
+        }
         // Beyond the limit some items will be dropped, and their secrets would be read for nothing.
         let withSecrets = query.includeSecrets && paths.count <= (query.limit.maximum ?? Int.max)
         var found: [Match] = []
