@@ -135,10 +135,17 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
         if !variable.isEmpty && variable != Self.automaticName {
             return BackendSelection(backend: try select(variable), source: .environment)
         }
+        return try automaticSelection()
+    }
+
+    /// What `auto` means wherever it is named (`KEYCHAIN_BACKEND=auto`, the CLI's
+    /// `--backend auto`): the user's file, the machine's, the recorded choice, and only then
+    /// `auto`'s order. A file that says `backend = auto` pins nothing, so the next source applies.
+    public func automaticSelection() throws -> BackendSelection {
         guard let placement else { return BackendSelection(backend: try automaticChoice().get(), source: .automatic) }
         let (user, system) = try placement.files()
         for (file, source) in [(user, BackendSource.userFile(user?.path ?? "")), (system, .systemFile(system?.path ?? ""))] {
-            guard let file, let name = file.backend else { continue }
+            guard let file, let name = file.backend, name != Self.automaticName else { continue }
             do {
                 return BackendSelection(backend: try select(name), source: source)
             } catch let error as KeychainError {
@@ -168,20 +175,24 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
 
     /// Records the backend `auto` chose, after the first write through it; later runs use it.
     /// Does nothing without a placement, or when a choice is recorded already.
+    ///
+    /// The record holds the name the backend is registered under, which is what the next run
+    /// looks up; a program's backend may be registered under a name other than its own `name`.
     public func recordAutomaticChoice(_ backend: any KeychainBackend) {
         guard let placement else { return }
-        let first = lock.withLock {
+        let registeredName: String? = lock.withLock {
             defer { recorded = true }
-            return !recorded
+            guard !recorded else { return nil }
+            return instances.first { $0.value === backend }?.key ?? backend.name
         }
-        if first { placement.record(backend.name) }
+        if let registeredName { placement.record(registeredName) }
     }
 
     /// Resolves a selection name (`auto` or a backend name) to a usable backend. Fails with
     /// `errSecParam` when a configuration file is malformed, so that no store is touched.
     public func select(_ selection: String) throws -> any KeychainBackend {
+        if selection == Self.automaticName { return try automaticSelection().backend }
         _ = try placement?.files()
-        if selection == Self.automaticName { return try automaticChoice().get() }
         let backend = try backend(named: selection)
         if case .unavailable(let reason) = backend.availability() {
             throw reason.attributed(to: backend.name)

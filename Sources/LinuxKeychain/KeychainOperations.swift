@@ -37,10 +37,18 @@ package struct KeychainOperations: Sendable {
         }
     }
 
-    /// Operations on the backend registered as `name` (or `auto`), which must be usable here.
+    /// Operations on the backend registered as `name`, which must be usable here; `auto` means
+    /// what `KEYCHAIN_BACKEND=auto` means: the pins, then the recorded choice, then `auto`'s
+    /// order, whose first write is recorded.
     package static func named(_ name: String, scope: AccessScope = .currentProgram) throws -> KeychainOperations {
         try recordingFailure {
-            KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.select(name), scope: scope)
+            let registry = KeychainBackendRegistry.withBuiltIns
+            guard name == KeychainBackendRegistry.automaticName else {
+                return KeychainOperations(backend: try registry.select(name), scope: scope)
+            }
+            let selection = try registry.automaticSelection()
+            return KeychainOperations(backend: selection.backend, scope: scope,
+                                      automaticChoice: selection.source == .automatic ? registry : nil)
         }
     }
 

@@ -66,10 +66,30 @@ struct PlacementTests {
         let chosen = try registry.currentSelection()
         #expect(chosen.source == .automatic)
         registry.recordAutomaticChoice(chosen.backend)
-        #expect(scratch.placement().recordedBackend() == "memory")
+        // The name it is registered under, which the next run looks up; not the instance's own
+        // `name` ("memory"), which no registration of this registry answers to.
+        #expect(scratch.placement().recordedBackend() == "first")
         registry.recordAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
         KeychainBackendRegistry(placement: scratch.placement()).recordAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
-        #expect(scratch.placement().recordedBackend() == "memory", "a later write replaced the recorded choice")
+        #expect(scratch.placement().recordedBackend() == "first", "a later write replaced the recorded choice")
+        let nextRun = try self.registry(scratch.placement()).resolveSelection()
+        #expect(nextRun.source == .recorded(scratch.recordFile))
+    }
+
+    @Test func autoNamedAnywhereStillHonoursThePinsAndTheRecord() throws {
+        let scratch = Scratch()
+        try scratch.write("backend = auto\n", to: scratch.userFile)
+        try scratch.write("backend = system-pin\n", to: scratch.systemFile)
+        // A user file that says `auto` pins nothing: the system file's pin still applies.
+        #expect(try registry(scratch.placement()).resolveSelection().source == .systemFile(scratch.systemFile))
+        try FileManager.default.removeItem(atPath: scratch.systemFile)
+        try scratch.write("recorded\n", to: scratch.recordFile)
+        #expect(try registry(scratch.placement()).resolveSelection().source == .recorded(scratch.recordFile))
+
+        // Naming `auto` (the CLI's `--backend auto`) reaches the recorded store, not auto's first.
+        let registry = registry(scratch.placement())
+        #expect(try registry.select("auto") === registry.backend(named: "recorded"))
+        #expect(try registry.automaticSelection().source == .recorded(scratch.recordFile))
     }
 
     @Test func recordedBackendThatCannotRunSaysWhereTheItemsAreNeverNotFound() throws {
