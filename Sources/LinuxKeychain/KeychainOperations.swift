@@ -91,6 +91,7 @@ package struct KeychainOperations: Sendable {
     @discardableResult
     package func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         var stamped = changes
+        stamped.attributes = scope.stamping(changes: changes.attributes)
         stamped.attributes[.modificationDate] = .date(Date())
         return try run {
             let count = try backend.update(scope.changing(query), with: stamped)
