@@ -148,6 +148,16 @@ struct PlacementTests {
         #expect(error?.status == errSecParam)
     }
 
+    @Test func filesRefuseTheSettingsOnlyTheEnvironmentCanGive() {
+        // A file's program identity would have been ignored silently (and, if read, would give
+        // every program of the user or machine one group, whose class-wide delete is everyone's).
+        for key in [KeychainProgramIdentity.variable, BackendPlacement.systemFileVariable] {
+            let error = #expect(throws: KeychainError.self) { try PlacementFile(path: "/x/config", parsing: "\(key) = team\n") }
+            #expect(error?.status == errSecParam)
+            #expect(error?.message.contains(key) == true, "\(String(describing: error))")
+        }
+    }
+
     @Test func pinAndUnpinKeepTheFilesSettings() throws {
         let scratch = Scratch()
         try scratch.write("KEYCHAIN_FILE_DIR = /srv/keys\n", to: scratch.userFile)
