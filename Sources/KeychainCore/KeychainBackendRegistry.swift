@@ -69,8 +69,11 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     private func store(_ name: String, automaticRank: Int?, factory: @escaping @Sendable () -> any KeychainBackend) {
         if factories[name] == nil { registrationOrder.append(name) }
         factories[name] = factory
-        instances[name] = nil
-        if let chosen, chosen.source != .code, chosen.backend.name == name { self.chosen = nil }
+        // The instance made under this name, which a backend's own `name` need not match.
+        let replaced = instances.removeValue(forKey: name)
+        if let chosen, chosen.source != .code, replaced.map({ $0 === chosen.backend }) ?? (chosen.backend.name == name) {
+            self.chosen = nil
+        }
         automaticOrder.removeAll { $0 == name }
         if let automaticRank {
             automaticRanks[name] = automaticRank

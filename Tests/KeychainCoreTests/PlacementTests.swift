@@ -128,6 +128,18 @@ struct PlacementTests {
         #expect(try registry.select("keyring") === mine)
     }
 
+    @Test func registeringANameAgainForgetsTheChoiceOfItsOldBackend() throws {
+        let scratch = Scratch()
+        let registry = KeychainBackendRegistry(placement: scratch.placement([KeychainBackendRegistry.selectionVariable: "corp"]))
+        // Registered under a name other than the instances' own ("memory").
+        let first = MemoryBackend()
+        registry.register("corp") { first }
+        #expect(try registry.current() === first)
+        let second = MemoryBackend()
+        registry.register("corp") { second }
+        #expect(try registry.current() === second, "the choice of the replaced backend was kept")
+    }
+
     @Test func filesRefuseSecretsAndUnknownKeysAndSettingsYieldToTheEnvironment() throws {
         for text in ["KEYCHAIN_FILE_PASSPHRASE = hunter2", "colour = blue", "just words", "backend ="] {
             let error = #expect(throws: KeychainError.self) { try PlacementFile(path: "/x/config", parsing: "# c\n\(text)\n") }
