@@ -108,6 +108,29 @@ struct AppleCompatibilityTests {
     }
 
     @Test(arguments: EveryBackend.names)
+    func accountBytesWithNULAreTheirOwnItem(_ backend: String) throws {
+        try EveryBackend.run(backend) { () throws in
+            let service = EveryBackend.uniqueName("nul-account")
+            defer { SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrService: service] as CFDictionary) }
+            let account = Data("a\u{0}b".utf8)
+            let add: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
+                                        kSecAttrAccount: account, kSecValueData: Data("pw".utf8)]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+            var result: CFTypeRef?
+            let find: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
+                                         kSecAttrAccount: account, kSecReturnAttributes: true]
+            #expect(SecItemCopyMatching(find as CFDictionary, &result) == errSecSuccess)
+            #expect((result as? [String: Any])?[kSecAttrAccount as String] as? Data == account)
+            let prefix: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
+                                           kSecAttrAccount: Data("a".utf8)]
+            #expect(SecItemCopyMatching(prefix as CFDictionary, nil) == errSecItemNotFound)
+            var shorter = add
+            shorter[kSecAttrAccount] = Data("a".utf8)
+            #expect(SecItemAdd(shorter as CFDictionary, nil) == errSecSuccess, "an account cut at its NUL byte collided")
+        }
+    }
+
+    @Test(arguments: EveryBackend.names)
     func internetPasswordsWithOptionalAttributesUnsetAreDuplicates(_ backend: String) throws {
         try EveryBackend.run(backend) { () throws in
             let server = EveryBackend.uniqueName("server") + ".example"
