@@ -176,19 +176,27 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
         return explained
     }
 
-    /// Records the backend `auto` chose, after the first write through it; later runs use it.
-    /// Does nothing without a placement, or when a choice is recorded already.
+    /// Records the backend `auto` chose, before the first write through it; later runs use it.
+    /// Does nothing without a placement, or once this registry has recorded or found a record.
     ///
     /// The record holds the name the backend is registered under, which is what the next run
     /// looks up; a program's backend may be registered under a name other than its own `name`.
-    public func recordAutomaticChoice(_ backend: any KeychainBackend) {
+    /// Throws `errSecIO`, and the write must not go ahead, when the record cannot be written,
+    /// or when another process recorded a different backend first; in that case the choice is
+    /// forgotten, so the next call follows the record.
+    public func claimAutomaticChoice(_ backend: any KeychainBackend) throws {
         guard let placement else { return }
         let registeredName: String? = lock.withLock {
-            defer { recorded = true }
             guard !recorded else { return nil }
             return instances.first { $0.value === backend }?.key ?? backend.name
         }
-        if let registeredName { placement.record(registeredName) }
+        guard let registeredName else { return }
+        let holder = try placement.claim(registeredName)
+        guard holder == registeredName else {
+            resetChoice()
+            throw KeychainError(errSecIO, "Another process recorded '\(holder)' as this user's keychain backend (in \(placement.recordPath ?? "the record")) while this one chose '\(registeredName)'; nothing was written. Try again: the next attempt uses '\(holder)'.")
+        }
+        lock.withLock { recorded = true }
     }
 
     /// Resolves a selection name (`auto` or a backend name) to a usable backend. Fails with

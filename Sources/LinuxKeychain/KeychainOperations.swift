@@ -61,8 +61,8 @@ package struct KeychainOperations: Sendable {
         stamped.attributes[.creationDate] = .date(now)
         stamped.attributes[.modificationDate] = .date(now)
         try run {
+            try claimAutomaticChoice()
             try backend.add(stamped)
-            noteWrite()
         }
         return stamped.primaryKey
     }
@@ -94,9 +94,9 @@ package struct KeychainOperations: Sendable {
         stamped.attributes = scope.stamping(changes: changes.attributes)
         stamped.attributes[.modificationDate] = .date(Date())
         return try run {
+            try claimAutomaticChoice()
             let count = try backend.update(scope.changing(query), with: stamped)
             if count == 0 { throw KeychainError.notFound() }
-            noteWrite()
             return count
         }
     }
@@ -136,10 +136,11 @@ package struct KeychainOperations: Sendable {
                                    backend: backend.name))
     }
 
-    /// Records `auto`'s choice after the first write through it, so that later runs, in any
-    /// environment, keep using the store that now holds the user's items.
-    private func noteWrite() {
-        automaticChoice?.recordAutomaticChoice(backend)
+    /// Records `auto`'s choice before the first write through it, so that later runs, in any
+    /// environment, keep using the store that will hold the user's items; a write that cannot
+    /// be recorded does not happen (see `KeychainBackendRegistry.claimAutomaticChoice`).
+    private func claimAutomaticChoice() throws {
+        try automaticChoice?.claimAutomaticChoice(backend)
     }
 
     private func run<Result>(_ body: () throws -> Result) throws -> Result {

@@ -65,15 +65,50 @@ struct PlacementTests {
         let registry = registry(scratch.placement())
         let chosen = try registry.currentSelection()
         #expect(chosen.source == .automatic)
-        registry.recordAutomaticChoice(chosen.backend)
+        try registry.claimAutomaticChoice(chosen.backend)
         // The name it is registered under, which the next run looks up; not the instance's own
         // `name` ("memory"), which no registration of this registry answers to.
         #expect(scratch.placement().recordedBackend() == "first")
-        registry.recordAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
-        KeychainBackendRegistry(placement: scratch.placement()).recordAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
+        try registry.claimAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
+        #expect(throws: KeychainError.self, "another process's later claim of another backend is refused") {
+            try KeychainBackendRegistry(placement: scratch.placement()).claimAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
+        }
         #expect(scratch.placement().recordedBackend() == "first", "a later write replaced the recorded choice")
         let nextRun = try self.registry(scratch.placement()).resolveSelection()
         #expect(nextRun.source == .recorded(scratch.recordFile))
+    }
+
+    @Test func aWriteThatCannotBeRecordedIsRefused() throws {
+        let scratch = Scratch()
+        // XDG_STATE_HOME is a plain file, so the record's directory cannot be made, even by root.
+        try scratch.write("not a directory", to: scratch.directory + "/state-file")
+        let registry = registry(scratch.placement(["XDG_STATE_HOME": scratch.directory + "/state-file"]))
+        let chosen = try registry.currentSelection()
+        do {
+            try registry.claimAutomaticChoice(chosen.backend)
+            Issue.record("a claim that could not be recorded succeeded")
+        } catch let error as KeychainError {
+            #expect(error.status == errSecIO)
+            #expect(error.message.contains("nothing was written"))
+        }
+    }
+
+    @Test func ofTwoFirstClaimsAtOnceTheSecondLearnsTheFirstsChoice() throws {
+        let scratch = Scratch()
+        let mine = registry(scratch.placement())
+        let chosen = try mine.currentSelection()
+        #expect(chosen.source == .automatic)
+        // Another process records its choice after this one chose, before it writes.
+        #expect(try scratch.placement().claim("recorded") == "recorded")
+        do {
+            try mine.claimAutomaticChoice(chosen.backend)
+            Issue.record("the claim of a backend other than the recorded one succeeded")
+        } catch let error as KeychainError {
+            #expect(error.status == errSecIO)
+            #expect(error.message.contains("'recorded'"))
+        }
+        #expect(scratch.placement().recordedBackend() == "recorded")
+        #expect(try mine.currentSelection().source == .recorded(scratch.recordFile), "the next attempt follows the record")
     }
 
     @Test func autoNamedAnywhereStillHonoursThePinsAndTheRecord() throws {
