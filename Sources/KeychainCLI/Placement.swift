@@ -32,9 +32,11 @@ enum Placement {
     /// The lines `keychain backends` adds: the backend in effect and where it was chosen.
     static func effectiveChoice(selection: String?) -> [String] {
         let registry = KeychainBackendRegistry.withBuiltIns
-        if let selection { return ["in effect: \(selection) (from --backend)"] }
+        if let selection, selection != KeychainBackendRegistry.automaticName {
+            return ["in effect: \(selection) (from --backend)"]
+        }
         do {
-            let chosen = try registry.resolveSelection()
+            let chosen = try selection == nil ? registry.resolveSelection() : registry.automaticSelection()
             return ["in effect: \(chosen.backend.name) (\(chosen.source))"]
         } catch let error as KeychainError {
             return ["in effect: nothing usable (\(CLIStatus.describe(error)))"]

@@ -42,6 +42,16 @@ public enum AccessScope: Hashable, Sendable {
         return stamped
     }
 
+    /// An update's `changes` as they are applied: a group spelled as "" stays this scope's
+    /// group, so that a program's update cannot turn its item into a shared one, which it could
+    /// then neither change nor delete.
+    public func stamping(changes: ItemAttributes) -> ItemAttributes {
+        guard changes[.accessGroup] != nil, !Self.namesGroup(changes), let group = groupForNewItems else { return changes }
+        var stamped = changes
+        stamped[.accessGroup] = .string(group)
+        return stamped
+    }
+
     /// The backend searches that together answer `query`, in the order their results come:
     /// for a program, its own group and then the shared items.
     public func searches(_ query: ItemQuery) -> [ItemQuery] {

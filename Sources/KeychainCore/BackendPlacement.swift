@@ -65,19 +65,39 @@ public struct BackendPlacement: Sendable {
         return name.isEmpty ? nil : name
     }
 
-    /// Records `name` as the user's backend unless a choice is already recorded. Best effort:
-    /// the write it follows has already succeeded, and failing it now would not undo that.
-    public func record(_ name: String) {
-        guard let recordPath, recordedBackend() == nil else { return }
+    /// Claims `name` as the user's backend before the first write through `auto`, and returns
+    /// the name the record holds afterwards: `name`, or the one another process recorded first.
+    ///
+    /// The record is written beside the final path and hard-linked into place, so it is created
+    /// whole and only once: of two first writes at one moment, exactly one claim wins and the
+    /// other learns the winner's name. A record that cannot be written is an `errSecIO` error,
+    /// because a write that went ahead unrecorded could be followed, in another environment,
+    /// by a run that picks another store and answers "not found".
+    public func claim(_ name: String) throws -> String {
+        guard let recordPath else {
+            throw KeychainError(errSecIO, "There is no home directory to record the keychain backend in; set HOME or XDG_STATE_HOME, or choose a backend with KEYCHAIN_BACKEND.")
+        }
+        if let existing = recordedBackend() { return existing }
+        func failure(_ what: String) -> KeychainError {
+            KeychainError(errSecIO, "Could not record the keychain backend '\(name)' in \(recordPath) (\(what)), so nothing was written: a later run elsewhere could not know where the item is. Make that directory writable, or choose a backend with KEYCHAIN_BACKEND or `keychain pin NAME`.")
+        }
         let directory = URL(fileURLWithPath: recordPath).deletingLastPathComponent().path
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
-        let text = "\(name)\n"
-        // Written beside and renamed over, so a reader sees the whole name or nothing.
-        let temporary = "\(recordPath).\(getpid()).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8),
-                                             attributes: [.posixPermissions: 0o600]) else { return }
-        if rename(temporary, recordPath) != 0 { unlink(temporary) }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw failure("cannot create its directory")
+        }
+        let temporary = "\(recordPath).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data("\(name)\n".utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw failure("cannot create a file there")
+        }
+        defer { unlink(temporary) }
+        if link(temporary, recordPath) == 0 { return name }
+        let code = errno
+        if code == EEXIST, let existing = recordedBackend() { return existing }
+        throw failure(String(cString: strerror(code)))
     }
 
     /// Forgets the recorded choice.

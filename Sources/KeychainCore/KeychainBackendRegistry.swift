@@ -72,8 +72,11 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     private func store(_ name: String, automaticRank: Int?, factory: @escaping @Sendable () -> any KeychainBackend) {
         if factories[name] == nil { registrationOrder.append(name) }
         factories[name] = factory
-        instances[name] = nil
-        if let chosen, chosen.source != .code, chosen.backend.name == name { self.chosen = nil }
+        // The instance made under this name, which a backend's own `name` need not match.
+        let replaced = instances.removeValue(forKey: name)
+        if let chosen, chosen.source != .code, replaced.map({ $0 === chosen.backend }) ?? (chosen.backend.name == name) {
+            self.chosen = nil
+        }
         automaticOrder.removeAll { $0 == name }
         if let automaticRank {
             automaticRanks[name] = automaticRank
@@ -138,10 +141,17 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
         if !variable.isEmpty && variable != Self.automaticName {
             return BackendSelection(backend: try select(variable), source: .environment)
         }
+        return try automaticSelection()
+    }
+
+    /// What `auto` means wherever it is named (`KEYCHAIN_BACKEND=auto`, the CLI's
+    /// `--backend auto`): the user's file, the machine's, the recorded choice, and only then
+    /// `auto`'s order. A file that says `backend = auto` pins nothing, so the next source applies.
+    public func automaticSelection() throws -> BackendSelection {
         guard let placement else { return BackendSelection(backend: try automaticChoice().get(), source: .automatic) }
         let (user, system) = try placement.files()
         for (file, source) in [(user, BackendSource.userFile(user?.path ?? "")), (system, .systemFile(system?.path ?? ""))] {
-            guard let file, let name = file.backend else { continue }
+            guard let file, let name = file.backend, name != Self.automaticName else { continue }
             do {
                 return BackendSelection(backend: try select(name), source: source)
             } catch let error as KeychainError {
@@ -169,22 +179,34 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
         return explained
     }
 
-    /// Records the backend `auto` chose, after the first write through it; later runs use it.
-    /// Does nothing without a placement, or when a choice is recorded already.
-    public func recordAutomaticChoice(_ backend: any KeychainBackend) {
+    /// Records the backend `auto` chose, before the first write through it; later runs use it.
+    /// Does nothing without a placement, or once this registry has recorded or found a record.
+    ///
+    /// The record holds the name the backend is registered under, which is what the next run
+    /// looks up; a program's backend may be registered under a name other than its own `name`.
+    /// Throws `errSecIO`, and the write must not go ahead, when the record cannot be written,
+    /// or when another process recorded a different backend first; in that case the choice is
+    /// forgotten, so the next call follows the record.
+    public func claimAutomaticChoice(_ backend: any KeychainBackend) throws {
         guard let placement else { return }
-        let first = lock.withLock {
-            defer { recorded = true }
-            return !recorded
+        let registeredName: String? = lock.withLock {
+            guard !recorded else { return nil }
+            return instances.first { $0.value === backend }?.key ?? backend.name
         }
-        if first { placement.record(backend.name) }
+        guard let registeredName else { return }
+        let holder = try placement.claim(registeredName)
+        guard holder == registeredName else {
+            resetChoice()
+            throw KeychainError(errSecIO, "Another process recorded '\(holder)' as this user's keychain backend (in \(placement.recordPath ?? "the record")) while this one chose '\(registeredName)'; nothing was written. Try again: the next attempt uses '\(holder)'.")
+        }
+        lock.withLock { recorded = true }
     }
 
     /// Resolves a selection name (`auto` or a backend name) to a usable backend. Fails with
     /// `errSecParam` when a configuration file is malformed, so that no store is touched.
     public func select(_ selection: String) throws -> any KeychainBackend {
+        if selection == Self.automaticName { return try automaticSelection().backend }
         _ = try placement?.files()
-        if selection == Self.automaticName { return try automaticChoice().get() }
         let backend = try backend(named: selection)
         if case .unavailable(let reason) = backend.availability() {
             throw reason.attributed(to: backend.name)

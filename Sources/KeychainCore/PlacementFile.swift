@@ -21,6 +21,10 @@ public struct PlacementFile: Sendable, Equatable {
     public static let backendKey = "backend"
     /// Settings that would hold a secret, refused in a file.
     public static let secretKeys: Set<String> = ["KEYCHAIN_FILE_PASSPHRASE", "VAULT_TOKEN", "BAO_TOKEN"]
+    /// Settings read from the environment alone, refused in a file rather than ignored: a
+    /// program's identity belongs to that program (one in a file would give all of a user's or
+    /// a machine's programs one group), and the system file's path cannot come from a file.
+    public static let environmentOnlyKeys: Set<String> = [KeychainProgramIdentity.variable, BackendPlacement.systemFileVariable]
 
     /// The file's path, for messages.
     public let path: String
@@ -62,6 +66,8 @@ public struct PlacementFile: Sendable, Equatable {
                 backend = value
             } else if Self.secretKeys.contains(key) {
                 throw KeychainError.badParameter("\(place): \(key) holds a secret and is not read from a configuration file; use KEYCHAIN_FILE_PASSPHRASE_FILE or the environment.")
+            } else if Self.environmentOnlyKeys.contains(key) {
+                throw KeychainError.badParameter("\(place): \(key) is read from the environment only, never from a configuration file; set it where the program is started.")
             } else if Self.isSettingName(key) {
                 settings[key] = value
             } else {

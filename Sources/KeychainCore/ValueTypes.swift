@@ -21,8 +21,13 @@ public enum ValueTypes {
     static let notTextMarker = Character(Unicode.Scalar(UInt32(0xFDD0)) ?? "\u{FFFD}")
 
     /// The text that stands for `data` in a string attribute.
+    ///
+    /// Bytes with a NUL are kept in the base64 form too: stores whose attributes are C strings
+    /// (the Secret Service's) would cut them at the NUL, so that the item could not be found by
+    /// its own value and would collide with the shorter one. A String with a NUL then no longer
+    /// matches the same bytes given as Data.
     public static func storedText(of data: Data) -> String {
-        if let text = String(validating: data, as: UTF8.self), !text.hasPrefix(String(notTextMarker)) {
+        if !data.contains(0), let text = String(validating: data, as: UTF8.self), !text.hasPrefix(String(notTextMarker)) {
             return text
         }
         return String(notTextMarker) + data.base64EncodedString()

@@ -37,10 +37,18 @@ package struct KeychainOperations: Sendable {
         }
     }
 
-    /// Operations on the backend registered as `name` (or `auto`), which must be usable here.
+    /// Operations on the backend registered as `name`, which must be usable here; `auto` means
+    /// what `KEYCHAIN_BACKEND=auto` means: the pins, then the recorded choice, then `auto`'s
+    /// order, whose first write is recorded.
     package static func named(_ name: String, scope: AccessScope = .currentProgram) throws -> KeychainOperations {
         try recordingFailure {
-            KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.select(name), scope: scope)
+            let registry = KeychainBackendRegistry.withBuiltIns
+            guard name == KeychainBackendRegistry.automaticName else {
+                return KeychainOperations(backend: try registry.select(name), scope: scope)
+            }
+            let selection = try registry.automaticSelection()
+            return KeychainOperations(backend: selection.backend, scope: scope,
+                                      automaticChoice: selection.source == .automatic ? registry : nil)
         }
     }
 
@@ -53,8 +61,8 @@ package struct KeychainOperations: Sendable {
         stamped.attributes[.creationDate] = .date(now)
         stamped.attributes[.modificationDate] = .date(now)
         try run {
+            try claimAutomaticChoice()
             try backend.add(stamped)
-            noteWrite()
         }
         return stamped.primaryKey
     }
@@ -83,11 +91,12 @@ package struct KeychainOperations: Sendable {
     @discardableResult
     package func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         var stamped = changes
+        stamped.attributes = scope.stamping(changes: changes.attributes)
         stamped.attributes[.modificationDate] = .date(Date())
         return try run {
+            try claimAutomaticChoice()
             let count = try backend.update(scope.changing(query), with: stamped)
             if count == 0 { throw KeychainError.notFound() }
-            noteWrite()
             return count
         }
     }
@@ -127,10 +136,11 @@ package struct KeychainOperations: Sendable {
                                    backend: backend.name))
     }
 
-    /// Records `auto`'s choice after the first write through it, so that later runs, in any
-    /// environment, keep using the store that now holds the user's items.
-    private func noteWrite() {
-        automaticChoice?.recordAutomaticChoice(backend)
+    /// Records `auto`'s choice before the first write through it, so that later runs, in any
+    /// environment, keep using the store that will hold the user's items; a write that cannot
+    /// be recorded does not happen (see `KeychainBackendRegistry.claimAutomaticChoice`).
+    private func claimAutomaticChoice() throws {
+        try automaticChoice?.claimAutomaticChoice(backend)
     }
 
     private func run<Result>(_ body: () throws -> Result) throws -> Result {

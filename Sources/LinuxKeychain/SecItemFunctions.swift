@@ -29,7 +29,10 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     SecItemCall.run(result) {
         let search = try SecItemParser.search(query, for: .copyMatching)
         if search.matchesNothing { throw KeychainError.notFound() }
-        let found = try KeychainOperations.current().search(search.query)
+        // The reference's empty group then constrains the search to exactly the shared item,
+        // which every program may read.
+        let found = try KeychainOperations.current(scope: search.namesSharedItem ? .everything : .currentProgram)
+            .search(search.query)
         return try SecItemResultBuilder.result(for: found, returns: search.returns, limit: search.query.limit)
     }
 }
@@ -42,6 +45,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
         let search = try SecItemParser.search(query, for: .updateQuery)
         let changes = try SecItemParser.changes(attributesToUpdate, for: search.query.itemClass)
         if search.matchesNothing { throw KeychainError.notFound() }
+        if search.namesSharedItem { throw KeychainError.notFound(SecItemCall.sharedItemUnchanged) }
         try KeychainOperations.current().update(search.query, with: changes)
         return nil
     }
@@ -53,6 +57,7 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemCall.run(nil) {
         let search = try SecItemParser.search(query, for: .delete)
         if search.matchesNothing { throw KeychainError.notFound() }
+        if search.namesSharedItem { throw KeychainError.notFound(SecItemCall.sharedItemUnchanged) }
         try KeychainOperations.current().delete(search.query)
         return nil
     }
@@ -66,6 +71,12 @@ public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMuta
 
 /// The error handling every SecItem function shares.
 private enum SecItemCall {
+    /// Why a reference to a shared item changes nothing (docs/placement.md).
+    static let sharedItemUnchanged = """
+        The reference names a shared item (one with no access group), which a program reads but never \
+        changes or deletes; the operator manages it with the keychain CLI.
+        """
+
     static func run(_ result: UnsafeMutablePointer<CFTypeRef?>?, _ body: () throws -> CFTypeRef?) -> OSStatus {
         result?.pointee = nil
         do {

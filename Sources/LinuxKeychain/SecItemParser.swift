@@ -22,6 +22,10 @@ struct SecItemSearch: Sendable {
     var returns: SecItemReturns
     /// The query contradicts itself (a reference and an attribute disagree), so no item can match.
     var matchesNothing: Bool
+    /// A reference names a shared item (one with no access group). A program's scope must not
+    /// widen it to the program's own item of the same name: it reads exactly that item, and
+    /// changes nothing, since a program never changes shared items (`AccessScope`).
+    var namesSharedItem = false
 }
 
 /// A parsed `SecItemAdd` dictionary.
@@ -145,7 +149,9 @@ struct SecItemParser {
         }
         let query = ItemQuery(itemClass: itemClass, constraints: constraints, limit: limit,
                               includeSecrets: returns.data, matchesAnySynchronizable: matchesAnySynchronizable)
-        return SecItemSearch(query: query, returns: returns, matchesNothing: matchesNothing)
+        let namesSharedItem = referenced.map { ($0.attributes.string(.accessGroup) ?? "").isEmpty } ?? false
+        return SecItemSearch(query: query, returns: returns, matchesNothing: matchesNothing,
+                             namesSharedItem: namesSharedItem)
     }
 
     private func addition() throws -> SecItemAddition {

@@ -87,23 +87,29 @@ struct AppleCompatibilityTests {
         }
     }
 
+    /// Bytes that are not UTF-8, and UTF-8 with a NUL (which the Secret Service would cut at
+    /// the NUL), come back exactly and name an item of their own, apart from a shorter account.
     @Test(arguments: EveryBackend.names)
-    func accountBytesThatAreNotTextRoundTrip(_ backend: String) throws {
+    func accountBytesThatAreNotPlainTextRoundTrip(_ backend: String) throws {
         try EveryBackend.run(backend) { () throws in
-            let service = EveryBackend.uniqueName("binary-account")
-            defer { SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrService: service] as CFDictionary) }
-            let account = Data([0xFF, 0x00, 0xFE, 0x80])
-            let add: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
-                                        kSecAttrAccount: account, kSecValueData: Data("pw".utf8)]
-            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
-            var result: CFTypeRef?
-            let find: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
-                                         kSecAttrAccount: account, kSecReturnAttributes: true]
-            #expect(SecItemCopyMatching(find as CFDictionary, &result) == errSecSuccess)
-            #expect((result as? [String: Any])?[kSecAttrAccount as String] as? Data == account)
-            let other: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
-                                          kSecAttrAccount: Data([0xFF, 0x00])]
-            #expect(SecItemCopyMatching(other as CFDictionary, nil) == errSecItemNotFound)
+            for (account, shorter) in [(Data([0xFF, 0x00, 0xFE, 0x80]), Data([0xFF, 0x00])), (Data("a\u{0}b".utf8), Data("a".utf8))] {
+                let service = EveryBackend.uniqueName("binary-account")
+                defer { SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrService: service] as CFDictionary) }
+                let add: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
+                                            kSecAttrAccount: account, kSecValueData: Data("pw".utf8)]
+                #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+                var result: CFTypeRef?
+                let find: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
+                                             kSecAttrAccount: account, kSecReturnAttributes: true]
+                #expect(SecItemCopyMatching(find as CFDictionary, &result) == errSecSuccess)
+                #expect((result as? [String: Any])?[kSecAttrAccount as String] as? Data == account)
+                let other: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service,
+                                              kSecAttrAccount: shorter]
+                #expect(SecItemCopyMatching(other as CFDictionary, nil) == errSecItemNotFound)
+                var addShorter = add
+                addShorter[kSecAttrAccount] = shorter
+                #expect(SecItemAdd(addShorter as CFDictionary, nil) == errSecSuccess, "a shorter account collided")
+            }
         }
     }
 

@@ -99,6 +99,23 @@ struct CLITests {
         #expect(nothing.outputText.contains("auto picks: nothing"))
     }
 
+    @Test func backendOptionAutoGoesWhereTheRecordedChoiceSays() throws {
+        // `--backend auto` means what KEYCHAIN_BACKEND=auto means: the pins and the record
+        // first. A record naming a store that cannot be used here is an error, never auto's
+        // first store instead.
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-cli-auto-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state + "/linux-keychain", withIntermediateDirectories: true)
+        try "no-such-store\n".write(toFile: state + "/linux-keychain/backend", atomically: true, encoding: .utf8)
+        let environment = ["XDG_STATE_HOME": state, "XDG_CONFIG_HOME": state + "/config",
+                           "KEYCHAIN_SYSTEM_CONFIG": state + "/no-system-file"]
+        let listed = try KeychainCLIProcess.run(cli, ["--backend", "auto", "list", "--json"], environment: environment)
+        #expect(listed.status == 1, "listed another store: \(listed.outputText)")
+        #expect(listed.errorText.contains("'no-such-store'"), "\(listed.errorText)")
+        let report = try KeychainCLIProcess.run(cli, ["--backend", "auto", "backends"], environment: environment)
+        #expect(report.outputText.contains("in effect: nothing usable"), "\(report.outputText)")
+    }
+
     @Test func missingItemIsOneLineAndExitStatusThree() throws {
         let service = Self.uniqueService()
         let result = try keychain(["--backend", "keyring", "get", service, "nobody"])

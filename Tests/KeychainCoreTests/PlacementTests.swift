@@ -65,11 +65,66 @@ struct PlacementTests {
         let registry = registry(scratch.placement())
         let chosen = try registry.currentSelection()
         #expect(chosen.source == .automatic)
-        registry.recordAutomaticChoice(chosen.backend)
-        #expect(scratch.placement().recordedBackend() == "memory")
-        registry.recordAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
-        KeychainBackendRegistry(placement: scratch.placement()).recordAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
-        #expect(scratch.placement().recordedBackend() == "memory", "a later write replaced the recorded choice")
+        try registry.claimAutomaticChoice(chosen.backend)
+        // The name it is registered under, which the next run looks up; not the instance's own
+        // `name` ("memory"), which no registration of this registry answers to.
+        #expect(scratch.placement().recordedBackend() == "first")
+        try registry.claimAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
+        #expect(throws: KeychainError.self, "another process's later claim of another backend is refused") {
+            try KeychainBackendRegistry(placement: scratch.placement()).claimAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
+        }
+        #expect(scratch.placement().recordedBackend() == "first", "a later write replaced the recorded choice")
+        let nextRun = try self.registry(scratch.placement()).resolveSelection()
+        #expect(nextRun.source == .recorded(scratch.recordFile))
+    }
+
+    @Test func aWriteThatCannotBeRecordedIsRefused() throws {
+        let scratch = Scratch()
+        // XDG_STATE_HOME is a plain file, so the record's directory cannot be made, even by root.
+        try scratch.write("not a directory", to: scratch.directory + "/state-file")
+        let registry = registry(scratch.placement(["XDG_STATE_HOME": scratch.directory + "/state-file"]))
+        let chosen = try registry.currentSelection()
+        do {
+            try registry.claimAutomaticChoice(chosen.backend)
+            Issue.record("a claim that could not be recorded succeeded")
+        } catch let error as KeychainError {
+            #expect(error.status == errSecIO)
+            #expect(error.message.contains("nothing was written"))
+        }
+    }
+
+    @Test func ofTwoFirstClaimsAtOnceTheSecondLearnsTheFirstsChoice() throws {
+        let scratch = Scratch()
+        let mine = registry(scratch.placement())
+        let chosen = try mine.currentSelection()
+        #expect(chosen.source == .automatic)
+        // Another process records its choice after this one chose, before it writes.
+        #expect(try scratch.placement().claim("recorded") == "recorded")
+        do {
+            try mine.claimAutomaticChoice(chosen.backend)
+            Issue.record("the claim of a backend other than the recorded one succeeded")
+        } catch let error as KeychainError {
+            #expect(error.status == errSecIO)
+            #expect(error.message.contains("'recorded'"))
+        }
+        #expect(scratch.placement().recordedBackend() == "recorded")
+        #expect(try mine.currentSelection().source == .recorded(scratch.recordFile), "the next attempt follows the record")
+    }
+
+    @Test func autoNamedAnywhereStillHonoursThePinsAndTheRecord() throws {
+        let scratch = Scratch()
+        try scratch.write("backend = auto\n", to: scratch.userFile)
+        try scratch.write("backend = system-pin\n", to: scratch.systemFile)
+        // A user file that says `auto` pins nothing: the system file's pin still applies.
+        #expect(try registry(scratch.placement()).resolveSelection().source == .systemFile(scratch.systemFile))
+        try FileManager.default.removeItem(atPath: scratch.systemFile)
+        try scratch.write("recorded\n", to: scratch.recordFile)
+        #expect(try registry(scratch.placement()).resolveSelection().source == .recorded(scratch.recordFile))
+
+        // Naming `auto` (the CLI's `--backend auto`) reaches the recorded store, not auto's first.
+        let registry = registry(scratch.placement())
+        #expect(try registry.select("auto") === registry.backend(named: "recorded"))
+        #expect(try registry.automaticSelection().source == .recorded(scratch.recordFile))
     }
 
     @Test func recordedBackendThatCannotRunSaysWhereTheItemsAreNeverNotFound() throws {
@@ -108,6 +163,18 @@ struct PlacementTests {
         #expect(try registry.select("keyring") === mine)
     }
 
+    @Test func registeringANameAgainForgetsTheChoiceOfItsOldBackend() throws {
+        let scratch = Scratch()
+        let registry = KeychainBackendRegistry(placement: scratch.placement([KeychainBackendRegistry.selectionVariable: "corp"]))
+        // Registered under a name other than the instances' own ("memory").
+        let first = MemoryBackend()
+        registry.register("corp") { first }
+        #expect(try registry.current() === first)
+        let second = MemoryBackend()
+        registry.register("corp") { second }
+        #expect(try registry.current() === second, "the choice of the replaced backend was kept")
+    }
+
     @Test func filesRefuseSecretsAndUnknownKeysAndSettingsYieldToTheEnvironment() throws {
         for text in ["KEYCHAIN_FILE_PASSPHRASE = hunter2", "colour = blue", "just words", "backend ="] {
             let error = #expect(throws: KeychainError.self) { try PlacementFile(path: "/x/config", parsing: "# c\n\(text)\n") }
@@ -126,6 +193,16 @@ struct PlacementTests {
         try scratch.write("nonsense\n", to: scratch.userFile)
         let error = #expect(throws: KeychainError.self) { try registry(scratch.placement()).select("first") }
         #expect(error?.status == errSecParam)
+    }
+
+    @Test func filesRefuseTheSettingsOnlyTheEnvironmentCanGive() {
+        // A file's program identity would have been ignored silently (and, if read, would give
+        // every program of the user or machine one group, whose class-wide delete is everyone's).
+        for key in [KeychainProgramIdentity.variable, BackendPlacement.systemFileVariable] {
+            let error = #expect(throws: KeychainError.self) { try PlacementFile(path: "/x/config", parsing: "\(key) = team\n") }
+            #expect(error?.status == errSecParam)
+            #expect(error?.message.contains(key) == true, "\(String(describing: error))")
+        }
     }
 
     @Test func pinAndUnpinKeepTheFilesSettings() throws {
