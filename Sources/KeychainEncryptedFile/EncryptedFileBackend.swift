@@ -124,7 +124,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
         guard !newPassphrase.isEmpty else {
             throw KeychainError.fileBackend(errSecParam, "The new passphrase is empty; choose a real one.")
         }
-        guard let top = try StoreDirectory.openTop(path: settings.directory, create: false),
+        guard let top = try StoreDirectory.openTop(path: settings.directory, create: false, lockTimeout: settings.lockTimeout),
               try top.read(StoreHeader.fileName, limit: StoreHeader.size) != nil else {
             throw KeychainError.fileBackend(errSecNoSuchKeychain, "There is no keychain store in \(settings.directory) yet; nothing to change.")
         }
@@ -159,7 +159,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     /// Opens the directory, reads the header and unlocks (or creates) the store; also returns
     /// the header's bytes, for `StoreSession`.
     private func openStoreFully(_ settings: FileStoreSettings, creatingIfMissing: Bool) throws -> (files: ItemFiles, header: Data)? {
-        guard let top = try StoreDirectory.openTop(path: settings.directory, create: creatingIfMissing) else { return nil }
+        guard let top = try StoreDirectory.openTop(path: settings.directory, create: creatingIfMissing, lockTimeout: settings.lockTimeout) else { return nil }
         if let (header, bytes) = try readHeaderWithBytes(top) {
             return (ItemFiles(top: top, keys: try unlock(header, settings)), bytes)
         }
