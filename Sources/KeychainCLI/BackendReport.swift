@@ -8,14 +8,14 @@ enum BackendReport {
         let registry = KeychainBackendRegistry.withBuiltIns
         var lines: [String] = []
         let width = registry.names.map(\.count).max() ?? 8
-        for name in registry.names {
-            guard let backend = try? registry.backend(named: name) else { continue }
-            let availability = backend.availability()
+        // One availability check per backend: a check can take a whole timeout.
+        let survey = registry.survey()
+        for (name, availability) in survey.backends {
             let state = availability.isAvailable ? "usable     " : "not usable "
             let automatic = registry.automaticNames.contains(name) ? "" : " [never chosen by auto]"
             lines.append("\(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(state) \(availability.explanation)\(automatic)")
         }
-        switch registry.automaticChoice() {
+        switch survey.automaticChoice {
         case .success(let backend): lines.append("auto picks: \(backend.name)")
         case .failure(let error): lines.append("auto picks: nothing (\(error.message))")
         }

@@ -98,10 +98,29 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     /// What `auto` finds: the first usable backend in order, or an error listing every
     /// backend tried and why each could not be used.
     public func automaticChoice() -> Result<any KeychainBackend, KeychainError> {
+        automaticChoice { $0.availability() }
+    }
+
+    /// Every registered backend with its availability, and what `auto` picks, checking each
+    /// backend's availability once (a check can take a backend's whole timeout, such as a
+    /// Secret Service provider that does not answer). For `keychain backends`.
+    public func survey() -> BackendSurvey {
+        var found: [(name: String, backend: any KeychainBackend, availability: BackendAvailability)] = []
+        for name in names {
+            guard let backend = try? backend(named: name) else { continue }
+            found.append((name, backend, backend.availability()))
+        }
+        let automatic = automaticChoice { backend in
+            found.first { $0.backend === backend }?.availability ?? backend.availability()
+        }
+        return BackendSurvey(backends: found.map { ($0.name, $0.availability) }, automaticChoice: automatic)
+    }
+
+    private func automaticChoice(availability: (any KeychainBackend) -> BackendAvailability) -> Result<any KeychainBackend, KeychainError> {
         var reasons: [String] = []
         for name in automaticNames {
             guard let backend = try? backend(named: name) else { continue }
-            switch backend.availability() {
+            switch availability(backend) {
             case .available: return .success(backend)
             case .unavailable(let reason):
                 let message = reason.message.hasSuffix(".") ? String(reason.message.dropLast()) : reason.message
@@ -112,4 +131,12 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
         return .failure(KeychainError(errSecNotAvailable,
             "No keychain backend is usable here (tried \(tried)). Set \(Self.selectionVariable) to a backend that works here, e.g. 'file' with KEYCHAIN_FILE_PASSPHRASE_FILE."))
     }
+}
+
+/// What `KeychainBackendRegistry.survey()` found.
+public struct BackendSurvey: Sendable {
+    /// Every registered backend, in registration order, with its availability.
+    public let backends: [(name: String, availability: BackendAvailability)]
+    /// What `auto` picks, from those same availabilities.
+    public let automaticChoice: Result<any KeychainBackend, KeychainError>
 }
