@@ -17,6 +17,13 @@ public enum KeychainConformance {
         ConformanceCase(name: "internet-password", body: roundTripsInternetPassword),
         ConformanceCase(name: "threads", body: survivesManyThreads),
         ConformanceCase(name: "processes", body: survivesManyProcesses),
+    ] + nameCases
+
+    /// Exact names, NULs and extreme integers (NameCases.swift).
+    static let nameCases: [ConformanceCase] = [
+        ConformanceCase(name: "canonically-equivalent-names", body: keepsCanonicallyEquivalentNamesApart),
+        ConformanceCase(name: "nul-in-names", body: refusesNULInNames),
+        ConformanceCase(name: "extreme-integers", body: roundTripsExtremeIntegers),
     ]
 }
 

@@ -19,18 +19,22 @@ public final class MemoryBackend: KeychainBackend, @unchecked Sendable {
     }
 
     public func add(_ item: KeychainItem) throws {
+        try NameRules.refuseNUL(in: item)
         try lock.withLock { try collection.add(item) }
     }
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
-        lock.withLock { collection.search(query) }
+        try NameRules.refuseNUL(in: query)
+        return lock.withLock { collection.search(query) }
     }
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
-        try lock.withLock { try collection.update(query, with: changes) }
+        try NameRules.refuseNUL(in: query, changes)
+        return try lock.withLock { try collection.update(query, with: changes) }
     }
 
     public func delete(_ query: ItemQuery) throws -> Int {
-        lock.withLock { collection.delete(query) }
+        try NameRules.refuseNUL(in: query)
+        return lock.withLock { collection.delete(query) }
     }
 }

@@ -69,6 +69,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     }
 
     public func add(_ item: KeychainItem) throws {
+        try NameRules.refuseNUL(in: item)
         guard let files = try openStore(creatingIfMissing: true) else {
             // openStore creates what is missing, so this means the directory vanished meanwhile.
             throw KeychainError.fileBackend(errSecIO, "The keychain store directory could not be created or opened.")
@@ -82,6 +83,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     }
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
+        try NameRules.refuseNUL(in: query)
         guard let files = try openStore(creatingIfMissing: false) else { return [] }
         return try files.withReadLock { ItemCollection(try files.items(matching: query)).search(query) }
     }
@@ -89,6 +91,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     /// Rewrites each matched item in place; items whose primary key changes move all-or-nothing
     /// (`ItemFiles.apply`).
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        try NameRules.refuseNUL(in: query, changes)
         guard let files = try openStore(creatingIfMissing: false) else { return 0 }
         return try files.withWriteLock {
             let matched = try files.items(matching: query)
@@ -103,6 +106,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     }
 
     public func delete(_ query: ItemQuery) throws -> Int {
+        try NameRules.refuseNUL(in: query)
         guard let files = try openStore(creatingIfMissing: false) else { return 0 }
         return try files.withWriteLock {
             let doomed = try files.items(matching: query)

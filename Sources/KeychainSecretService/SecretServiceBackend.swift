@@ -45,24 +45,28 @@ public final class SecretServiceBackend: KeychainBackend {
     }
 
     public func add(_ item: KeychainItem) throws {
+        try NameRules.refuseNUL(in: item)
         try perform("adding an item", holdingWriteLock: true) { session in
             try SecretServiceOperations.add(item, in: session)
         }
     }
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
-        try perform("searching", isReadOnly: true) { session in try SecretServiceOperations.search(query, in: session) }
+        try NameRules.refuseNUL(in: query)
+        return try perform("searching", isReadOnly: true) { session in try SecretServiceOperations.search(query, in: session) }
     }
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        try NameRules.refuseNUL(in: query, changes)
         // Under the lock too: an update can move an item onto a primary key an add is checking.
-        try perform("updating items", holdingWriteLock: true) { session in
+        return try perform("updating items", holdingWriteLock: true) { session in
             try SecretServiceOperations.update(query, with: changes, in: session)
         }
     }
 
     public func delete(_ query: ItemQuery) throws -> Int {
-        try perform("deleting items") { session in try SecretServiceOperations.delete(query, in: session) }
+        try NameRules.refuseNUL(in: query)
+        return try perform("deleting items") { session in try SecretServiceOperations.delete(query, in: session) }
     }
 
     // MARK: - Running calls

@@ -70,15 +70,18 @@ public final class VaultBackend: KeychainBackend {
     }
 
     public func add(_ item: KeychainItem) throws {
+        try NameRules.refuseNUL(in: item)
         let connection = try setup.get()
         try create(item, at: connection.layout.path(of: item.primaryKey), in: connection)
     }
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
-        try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: try setup.get()).map(\.item)
+        try NameRules.refuseNUL(in: query)
+        return try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: try setup.get()).map(\.item)
     }
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        try NameRules.refuseNUL(in: query, changes)
         let connection = try setup.get()
         let matched = try locate(query, includeSecrets: true, limit: nil, in: connection)
         let plan = try UpdatePlan(matched: matched.map(\.item), changes: changes)
@@ -111,6 +114,7 @@ public final class VaultBackend: KeychainBackend {
     }
 
     public func delete(_ query: ItemQuery) throws -> Int {
+        try NameRules.refuseNUL(in: query)
         let connection = try setup.get()
         let matched = try locate(query, includeSecrets: false, limit: nil, in: connection)
         for stored in matched { try connection.kv.destroy(stored.path) }
