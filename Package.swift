@@ -42,7 +42,7 @@ let package = Package(
                           path: "Benchmarks/KeychainBench"),
 
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
-        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain"]),
+        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "KeychainCore"]),
         .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI"]),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),

@@ -46,8 +46,10 @@ public struct ItemQuery: Sendable {
     }
 
     /// The one definition of "matches", which every backend applies, directly or after a
-    /// coarser native search. A missing flag equals false, a missing primary-key string equals
-    /// the empty string; any other missing attribute matches no constraint on it.
+    /// coarser native search. A missing flag equals false, and a missing primary-key attribute
+    /// equals what `PrimaryKey` fills in for it (empty, 0 or false), so that the query
+    /// `ItemQuery(primaryKey:)` finds the item whatever it left out (an internet password
+    /// without a port); any other missing attribute matches no constraint on it.
     public func matches(_ itemClass: ItemClass, _ attributes: ItemAttributes) -> Bool {
         guard itemClass == self.itemClass else { return false }
         for (key, wanted) in constraints {
@@ -66,7 +68,7 @@ public struct ItemQuery: Sendable {
                                        for itemClass: ItemClass) -> AttributeValue? {
         if let value = attributes[key] { return value }
         if key.valueKind == .bool { return .bool(false) }
-        if key.valueKind == .string && itemClass.primaryKeyAttributes.contains(key) { return .string("") }
+        if itemClass.primaryKeyAttributes.contains(key) { return .missingPrimaryKeyValue(of: key.valueKind) }
         return nil
     }
 
@@ -75,8 +77,8 @@ public struct ItemQuery: Sendable {
     /// otherwise. A backend may look that item up directly, then confirm it with `matches`.
     ///
     /// It holds because `matches` and `PrimaryKey` agree on missing values: a matching item has
-    /// each constrained value, or lacks a flag or string that the constraint gives as false or
-    /// "", which `PrimaryKey` counts the same way.
+    /// each constrained value, or lacks a primary-key attribute that the constraint gives as
+    /// its default (empty, 0 or false), which `PrimaryKey` counts the same way.
     public var onlyMatchingPrimaryKey: PrimaryKey? {
         let keyAttributes = itemClass.primaryKeyAttributes
         guard !matchesAnySynchronizable, constraints.values.count >= keyAttributes.count else { return nil }

@@ -14,9 +14,21 @@ public struct KeychainOperations: Sendable {
         self.backend = backend
     }
 
-    /// Operations on the backend chosen in code, or by `KEYCHAIN_BACKEND`, or by `auto`.
+    /// The backend `using(_:_:)` gave the current task, if any.
+    @TaskLocal private static var taskBackend: (any KeychainBackend)?
+
+    /// Runs `body` with every call of this task (the SecItem functions included) going to
+    /// `backend`, whatever the process-wide choice. Tests use it to drive one backend through
+    /// the front end while other tests in the process use another.
+    public static func using<Result>(_ backend: any KeychainBackend, _ body: () throws -> Result) rethrows -> Result {
+        try $taskBackend.withValue(backend, operation: body)
+    }
+
+    /// Operations on the backend `using(_:_:)` gave this task, else the one chosen in code, or
+    /// by `KEYCHAIN_BACKEND`, or by `auto`.
     public static func current() throws -> KeychainOperations {
-        try recordingFailure {
+        if let backend = taskBackend { return KeychainOperations(backend: backend) }
+        return try recordingFailure {
             KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.current())
         }
     }
