@@ -18,6 +18,10 @@ func keepsCanonicallyEquivalentNamesApart(_ backend: any KeychainBackend, _ cont
         }
         let listed = try names.flatMap { try backend.search(exactQuery($0.service, $0.account, secrets: false)) }
         try expect(listed.count == 2, "the two spellings gave \(listed.count) items instead of 2")
+        if names[0].service.hasSameScalars(as: names[1].service) {
+            let all = try backend.search(serviceQuery(service))
+            try expect(all.count == 2, "listing the service gave \(all.count) items instead of the two spellings")
+        }
         let scalars = Set(listed.map { item in
             Array((item.attributes.string(.service) ?? "").unicodeScalars) + ["/"] + Array((item.attributes.string(.account) ?? "").unicodeScalars)
         })

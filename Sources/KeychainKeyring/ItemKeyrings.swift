@@ -187,7 +187,9 @@ struct ItemKeyrings: Sendable {
     func items(in target: key_serial_t, describedFrom leadingText: String,
                where wanted: (PrimaryKey) -> Bool) throws -> Listing {
         var examined: Set<key_serial_t> = []
-        var byDescription: [String: FoundItem] = [:]
+        // Keyed by the description's exact bytes: `String` keys would merge canonically
+        // equivalent names (café in NFC and NFD), which are two items.
+        var byDescription: [[UInt8]: FoundItem] = [:]
         for _ in 0..<Self.listingRounds {
             let serials: [key_serial_t]
             do {
@@ -199,7 +201,7 @@ struct ItemKeyrings: Sendable {
             for serial in serials where examined.insert(serial).inserted {
                 do {
                     if let item = try examine(serial, in: target, leadingText, wanted) {
-                        byDescription[item.description.text] = item
+                        byDescription[Array(item.description.text.utf8)] = item
                     }
                 } catch is ItemVanished {
                     sawVanished = true
