@@ -22,6 +22,7 @@ public enum KeychainConformance {
     /// Exact names, NULs and extreme integers (NameCases.swift).
     static let nameCases: [ConformanceCase] = [
         ConformanceCase(name: "canonically-equivalent-names", body: keepsCanonicallyEquivalentNamesApart),
+        ConformanceCase(name: "combining-mark-first", body: findsNamesThatStartWithACombiningMark),
         ConformanceCase(name: "nul-in-names", body: refusesNULInNames),
         ConformanceCase(name: "extreme-integers", body: roundTripsExtremeIntegers),
     ]

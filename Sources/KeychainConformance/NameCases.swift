@@ -34,6 +34,20 @@ func keepsCanonicallyEquivalentNamesApart(_ backend: any KeychainBackend, _ cont
     }
 }
 
+/// A name may begin with a combining mark, which Swift's `Character` view fuses with whatever
+/// precedes it (a separator such as `:` in a store's key): splitting or prefix-matching by
+/// `Character` would lose the item.
+func findsNamesThatStartWithACombiningMark(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
+    let service = context.service()
+    let account = "\u{301}leading mark"
+    try backend.add(genericItem(service, account, Data("marked".utf8)))
+    try expectSecret(backend, service, account, Data("marked".utf8))
+    let listed = try backend.search(serviceQuery(service))
+    try expect(listed.count == 1 && listed.first?.attributes.string(.account)?.hasSameScalars(as: account) == true,
+               "listing the service gave \(listed.count) items")
+    _ = try backend.delete(serviceQuery(service))
+}
+
 /// A NUL inside a name is refused with `errSecParam` by every backend, on every operation,
 /// and leaves the store as it was: some backends cannot store it, and would alias `X\0evil`
 /// with `X`.

@@ -227,7 +227,7 @@ struct ItemKeyrings: Sendable {
             // be an item; `KernelKeyringBackend` reports the one a query names.
             return nil
         }
-        guard record.type == "keyring", record.description.hasPrefix(leadingText),
+        guard record.type == "keyring", record.description.utf8.starts(with: leadingText.utf8),
               let description = ItemKeyDescription(parsing: record.description),
               wanted(description.primaryKey) else { return nil }
         return try load(serial, description, in: target)
