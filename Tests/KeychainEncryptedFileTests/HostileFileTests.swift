@@ -83,4 +83,20 @@ struct HostileFileTests {
         let after = try cli.run(["get", "svc", "acct"], timeout: Self.hang)
         #expect(after.status == 0 && after.output == Data("secret".utf8), "the store was changed while locked: \(after.errorText)")
     }
+
+    /// Two ordinary `keychain set`s of one name in NFC and in NFD made `list` call the store
+    /// damaged; they are two items, each with its own secret.
+    @Test func canonicallyEquivalentNamesAreTwoItemsThroughTheCLI() throws {
+        let cli = try CLIStore(cacheSeconds: 0)
+        let spellings = ["caf\u{E9}", "cafe\u{301}"]
+        for (index, account) in spellings.enumerated() { try cli.set("svc", account, Data("secret \(index)".utf8)) }
+        let list = try cli.run(["list"], timeout: Self.hang)
+        #expect(list.status == 0 && !list.errorText.contains("damaged"), Comment(rawValue: list.errorText))
+        for (index, account) in spellings.enumerated() {
+            let get = try cli.run(["get", "svc", account], timeout: Self.hang)
+            #expect(get.status == 0 && get.output == Data("secret \(index)".utf8), "\(Array(account.unicodeScalars)): \(get.errorText)")
+        }
+        #expect(try cli.run(["delete", "svc", spellings[0]], timeout: Self.hang).status == 0)
+        #expect(try cli.run(["get", "svc", spellings[1]], timeout: Self.hang).output == Data("secret 1".utf8))
+    }
 }
