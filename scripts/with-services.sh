@@ -52,6 +52,9 @@ in_identity_user_namespace() {
         pid=$(cat "$handshake/pid")
         if echo "0 0 4294967295" >"/proc/$pid/uid_map" && echo "0 0 4294967295" >"/proc/$pid/gid_map"
         then echo mapped >"$handshake/mapped"; else echo failed >"$handshake/mapped"; fi
+        # The child holds both FIFOs open by now; the names are no longer needed, and a run
+        # that is killed later must not leave them behind.
+        rm -rf "$handshake"
     } &
     local mapper=$! status=0
     unshare --user --mount sh -c 'echo $$ >"$0/pid"; read -r answer <"$0/mapped"; [ "$answer" = mapped ] || exit 125; exec "$@"' \
