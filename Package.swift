@@ -5,9 +5,12 @@ let package = Package(
     name: "LinuxKeychain",
     products: [
         .library(name: "LinuxKeychain", targets: ["LinuxKeychain"]),
+        .library(name: "LinuxKeychainKit", targets: ["LinuxKeychainKit"]),
+        .library(name: "KeychainCore", targets: ["KeychainCore"]),
         .library(name: "KeychainConformance", targets: ["KeychainConformance"]),
         .executable(name: "keychain", targets: ["KeychainCLI"]),
         .executable(name: "keychain-bench", targets: ["KeychainBench"]),
+        .executable(name: "keychain-bench-hello", targets: ["FoundationHello"]),
     ],
     targets: [
         // C libraries, one system-library target each.
@@ -19,37 +22,77 @@ let package = Package(
         .systemLibrary(name: "CFileSystem", path: "CShims/CFileSystem"),
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
         .target(name: "CSecretService", path: "CShims/CSecretService"),
+        // libcurl through dlopen at first use, for the vault backend only.
+        .target(name: "CCurl", path: "CShims/CCurl"),
+
+        // Apple's OSStatus and errSec codes, shared by every module below.
+        .target(name: "KeychainStatusCodes"),
 
         // The model, the backend protocol, the registry and the memory backend. No C.
-        .target(name: "KeychainCore"),
+        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
 
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
         .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "CSecretService"]),
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
-        .target(name: "KeychainVault", dependencies: ["KeychainCore"]),
+        .target(name: "KeychainVault", dependencies: ["KeychainCore", "CCurl", "CKeyutils", "CSodium"]),
 
-        // The SecItem front end, the typed API and registration of the built-in backends.
+        // Apple's names only: the SecItem front end, the CF stand-ins, and registration of the
+        // built-in backends.
         .target(name: "LinuxKeychain", dependencies: [
-            "KeychainCore", "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
+            "KeychainStatusCodes", "KeychainCore",
+            "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
         ]),
+        // The typed Swift API (`Keychain`), in its own module so its names never meet Apple code's.
+        .target(name: "LinuxKeychainKit", dependencies: ["LinuxKeychain", "KeychainCore"]),
 
         // The suite every backend must pass; public so third-party backends can run it too.
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
-        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainEncryptedFile", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "CKeyutils", "CSodium", "CSecretService"],
+        // An example third-party backend on KeychainCore's public API alone, and the helper
+        // process it gives the many-process conformance case (docs/backend-authors.md).
+        .target(name: "ExampleBackend", dependencies: ["KeychainCore"], path: "Examples/ExampleBackend"),
+        .executableTarget(name: "ExampleBackendHelper", dependencies: ["ExampleBackend", "KeychainCore"],
+                          path: "Examples/ExampleBackendHelper"),
+
+        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "CPrctl"]),
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
                           path: "Benchmarks/KeychainBench"),
+        // A Foundation hello-world, the whole-process floor the benchmark compares `keychain get` with.
+        .executableTarget(name: "FoundationHello", path: "Benchmarks/FoundationHello"),
+        // libsecret's one-call functions, which only the benchmark's baseline calls.
+        .target(name: "CSecretServiceBaseline", path: "Benchmarks/CSecretServiceBaseline"),
+
+        // Two small programs written as Apple code is, built separately so that each has its own
+        // default identity (its executable's name), for the placement tests.
+        .target(name: "PlacementProbe", dependencies: ["KeychainCore", "LinuxKeychain"],
+                path: "Tests/PlacementProbes/Support"),
+        .executableTarget(name: "KeychainProbeA", dependencies: ["PlacementProbe"], path: "Tests/PlacementProbes/ProbeA"),
+        .executableTarget(name: "KeychainProbeB", dependencies: ["PlacementProbe"], path: "Tests/PlacementProbes/ProbeB"),
+        .testTarget(name: "KeychainPlacementTests",
+                    dependencies: ["KeychainCore", "LinuxKeychain", "KeychainConformance", "KeychainCLI", "KeychainProbeA", "KeychainProbeB"]),
 
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
-        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "KeychainCore"]),
-        .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI"]),
+        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainKit", "KeychainCore"]),
+        // Apple-style code of our own, run on every backend.
+        .testTarget(name: "AppleCompatibilityTests", dependencies: ["LinuxKeychain", "KeychainCore"]),
+        .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI", "KeychainConformance"]),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+        // Test-only: checks CSecretService's hand-made GLib ABI against the real headers at build time.
+        // GLib's flags come from pkg-config; libsecret-1's own would add -pthread, which SwiftPM refuses.
+        .systemLibrary(name: "CLibsecretHeaders", path: "Tests/CLibsecretHeaders", pkgConfig: "glib-2.0",
+                       providers: [.apt(["libsecret-1-dev"])]),
+        .target(name: "CSecretServiceABICheck", dependencies: ["CLibsecretHeaders"], path: "Tests/CSecretServiceABICheck",
+                cSettings: [.unsafeFlags(["-I/usr/include/libsecret-1"])]),
         .testTarget(name: "KeychainSecretServiceTests",
-                    dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+                    dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
+                                   "CSecretServiceABICheck"]),
         .testTarget(name: "KeychainEncryptedFileTests",
-                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"]),
+                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "ExampleBackendTests",
+                    dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"]),
         .testTarget(name: "KeychainVaultTests",
                     dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
     ]

@@ -3,6 +3,8 @@
 # documented shape; its times are never asserted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The Python peers that must not be installed for the user (see install-deps.sh).
+export KEYCHAIN_BENCH_PYTHONPATH="$PWD/.build/bench-python"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$(swift build --show-bin-path)/keychain-bench" --quick --json "$out/bench.json" --svg "$out/bench.svg" >/dev/null

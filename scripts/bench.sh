@@ -6,9 +6,12 @@
 # Extra arguments go to keychain-bench (e.g. --quick, --backend keyring).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The Python peers that must not be installed for the user (see install-deps.sh).
+export KEYCHAIN_BENCH_PYTHONPATH="$PWD/.build/bench-python"
 bash scripts/install-deps.sh
 swift build -c release --product keychain-bench
 swift build -c release --product keychain
+swift build -c release --product keychain-bench-hello
 bin="$(swift build -c release --show-bin-path)"
 mkdir -p docs
 # The keyring backend runs in a fresh session keyring, so the figures are those of a store

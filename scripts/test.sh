@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, starts the stores in a throwaway
 # environment, and runs every test against real gnome-keyring, the kernel keyring, real files
-# and a real OpenBao server; then a smoke run of the benchmark so that target cannot rot.
+# and a real OpenBao server; then the Secret Service tests once more against KeePassXC, the
+# second real provider; then a smoke run of the benchmark so that target cannot rot.
 # Extra arguments go to `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 swift build --build-tests
 bash scripts/with-services.sh swift test --skip-build "$@"
+bash scripts/with-services.sh --provider=keepassxc swift test --skip-build --filter KeychainSecretServiceTests "$@"
 bash scripts/with-services.sh bash scripts/bench-smoke.sh

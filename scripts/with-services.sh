@@ -5,14 +5,28 @@
 #     persistent keyrings, and `keyctl session -` its own session keyring, so nothing the
 #     tests store in the kernel (items, the file backend's unlock cache) reaches the real
 #     user's keyrings, and parallel runs never see each other's keys;
-#   - a private D-Bus session with gnome-keyring unlocked (the Secret Service);
+#   - a private D-Bus session with a Secret Service provider: gnome-keyring unlocked, or with
+#     --provider=keepassxc KeePassXC headless (and then nothing D-Bus could activate in its
+#     place: the bus has no service directories);
 #   - an OpenBao dev server on 127.0.0.1 (the Vault backend);
 #   - a passphrase and a directory for the encrypted-file backend.
 # Afterwards it checks that the real user's persistent and user keyrings hold the keys they
 # held before: a difference fails the run under KEYCHAIN_REQUIRE_ALL_BACKENDS=1 (CI), and is
 # reported as a warning elsewhere.
-# Everything is torn down when the command ends. Usage: with-services.sh COMMAND [ARGS...]
+# Everything is torn down when the command ends.
+# Usage: with-services.sh [--provider=gnome-keyring|keepassxc] COMMAND [ARGS...]
 set -euo pipefail
+
+provider=${LINUX_KEYCHAIN_TEST_PROVIDER:-gnome-keyring}
+case "${1:-}" in
+    --provider=*) provider=${1#--provider=}; shift ;;
+esac
+case "$provider" in
+    gnome-keyring|keepassxc) ;;
+    *) echo "with-services: unknown provider '$provider' (gnome-keyring or keepassxc)" >&2; exit 2 ;;
+esac
+# The tests read it to know which provider they talk to.
+export LINUX_KEYCHAIN_TEST_PROVIDER=$provider
 
 # The keys linked in the caller's user and persistent keyrings, one line each:
 # "<keyring> <serial> <expiring|perm> <type> <description>". Run in a throwaway session
@@ -71,7 +85,10 @@ if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
     export LINUX_KEYCHAIN_SCRATCH="$scratch"
     export HOME="$scratch/home" XDG_DATA_HOME="$scratch/home/.local/share" XDG_CONFIG_HOME="$scratch/home/.config"
     export XDG_RUNTIME_DIR="$scratch/runtime" XDG_CACHE_HOME="$scratch/home/.cache"
-    mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR" "$XDG_CACHE_HOME"
+    export XDG_STATE_HOME="$scratch/home/.local/state"
+    # No machine-wide pin from this host leaks into the tests.
+    export KEYCHAIN_SYSTEM_CONFIG="$scratch/system-config"
+    mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
     chmod 700 "$XDG_RUNTIME_DIR"
     export LINUX_KEYCHAIN_IN_SERVICES=1
 
@@ -93,8 +110,29 @@ if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
     # Keep the trap's scratch cleanup: run the inner part as a child, not with exec.
     # dbus-daemon warns that an unprivileged container cannot raise its file limit, and
     # `keyctl session` announces the keyring it made; that harmless noise is filtered from stderr.
+    bus_options=()
+    if [ "$provider" = keepassxc ]; then
+        # A session bus like the standard one but with no service directories, so that no
+        # gnome-keyring (or anything else) can be activated as org.freedesktop.secrets when
+        # KeePassXC is not running.
+        cat >"$scratch/session-bus.conf" <<'EOF'
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+EOF
+        bus_options=(--config-file="$scratch/session-bus.conf")
+    fi
     status=0
-    "${isolation[@]}" dbus-run-session -- "$0" "$@" \
+    "${isolation[@]}" dbus-run-session "${bus_options[@]}" -- "$0" "$@" \
         2> >(grep --line-buffered -v -e "Failed to set fd limit" -e "^Joined session keyring: " >&2) || status=$?
 
     after=$(keyring_snapshot)
@@ -120,9 +158,19 @@ fi
 # A login session keyring links the user keyring, so that its keys (the file backend's unlock
 # cache) are possessed; give the fresh session keyring the same shape.
 ! command -v keyctl >/dev/null 2>&1 || keyctl link @u @s 2>/dev/null || true
-echo -n "linux-keychain-test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+provider_pid=""
+if [ "$provider" = keepassxc ]; then
+    provider_pid=$(bash "$(dirname "$0")/start-keepassxc.sh" "$LINUX_KEYCHAIN_SCRATCH/keepassxc")
+else
+    echo -n "linux-keychain-test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+fi
 export KEYCHAIN_FILE_DIR="$LINUX_KEYCHAIN_SCRATCH/file-store"
 export KEYCHAIN_FILE_PASSPHRASE="linux-keychain-test-passphrase"
+# Python keyring picks a chaining backend once another keyring package is installed (the
+# benchmark installs keyrings.cryptfile); the interop tests need its Secret Service backend.
+export PYTHON_KEYRING_BACKEND="keyring.backends.SecretService.Keyring"
+# Vault tokens are cached only where a test asks for it (a keyctl session of its own).
+export KEYCHAIN_VAULT_TOKEN_CACHE=off
 
 bao_pid=""
 if command -v bao >/dev/null 2>&1; then
@@ -141,4 +189,7 @@ fi
 status=0
 "$@" || status=$?
 [ -z "$bao_pid" ] || kill "$bao_pid" 2>/dev/null || true
+# KeePassXC ignores SIGTERM while it has unsaved changes (it would ask whether to save), and
+# the database is thrown away: end it at once.
+[ -z "$provider_pid" ] || kill -KILL "$provider_pid" 2>/dev/null || true
 exit $status

@@ -1,25 +1,34 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// Measures operations on one backend through the SecItem front end (`SecItemCopyMatching`,
 /// `SecItemUpdate`, `SecItemAdd`, `SecItemDelete`), as an application would call it, under a
 /// service name of its own that it removes afterwards. The store can be grown between
 /// measurements, to show whether cost grows with the number of items.
+///
+/// With `accessGroup`, every item it writes carries that access group and every query names
+/// it, as a program's queries do once the front end scopes them to the program's own group.
 final class BackendBenchmark {
     let operations: KeychainOperations
     let iterations: Int
+    /// The name results carry: the backend's, or a variant of it (`keyring-persistent-grouped`).
+    let label: String
+    let accessGroup: String?
     /// Items this benchmark has in the store: the subject plus fillers.
     private(set) var items = 0
 
-    private var backendName: String { operations.backend.name }
+    private var backendName: String { label }
     private let service = "keychain-bench-\(ProcessInfo.processInfo.processIdentifier)"
     private let secret = SecretBytes(Data(repeating: 0x5A, count: 32))
 
     /// Makes `backend` the process-wide choice, which the SecItem functions then use.
-    init(backend: any KeychainBackend, iterations: Int) throws {
+    init(backend: any KeychainBackend, iterations: Int, label: String? = nil, accessGroup: String? = nil) throws {
         KeychainBackendRegistry.withBuiltIns.use(backend)
         operations = KeychainOperations(backend: backend)
         self.iterations = iterations
+        self.label = label ?? backend.name
+        self.accessGroup = accessGroup
         removeEverything()
         try operations.add(item("subject"))
         items = 1
@@ -35,7 +44,7 @@ final class BackendBenchmark {
         }
     }
 
-    /// One result per operation named in `names` (get, set, add, delete);
+    /// One result per operation named in `names` (get, miss, set, add, delete);
     /// `baseline` supplies the raw call's figures for an operation, where there is one.
     func measure(_ names: [String], baseline: (String) throws -> (name: String, sample: LatencySample)?) throws -> [BenchmarkResult] {
         try names.map { name in
@@ -52,6 +61,29 @@ final class BackendBenchmark {
             return try LatencySample.measure(iterations: iterations) { _ in
                 var result: AnyObject?
                 try check(SecItemCopyMatching(query as CFDictionary, &result), "SecItemCopyMatching")
+            }
+        case "get (backend, primary key)":
+            // What the typed API and the CLI send: the whole primary key, straight to the backend.
+            let query = ItemQuery(primaryKey: key("subject"), includeSecrets: true)
+            return try LatencySample.measure(iterations: iterations) { _ in
+                guard try operations.backend.search(query).count == 1 else {
+                    throw BaselineError(description: "the subject is missing from \(backendName)")
+                }
+            }
+        case "set (backend, primary key)":
+            let query = ItemQuery(primaryKey: key("subject"))
+            let changes = ItemChanges(secret: SecretBytes(newSecret))
+            return try LatencySample.measure(iterations: iterations) { _ in
+                _ = try operations.backend.update(query, with: changes)
+            }
+        case "miss":
+            let query = secItemQuery("absent", [kSecReturnData as String: true, kSecMatchLimit as String: kSecMatchLimitOne])
+            return try LatencySample.measure(iterations: iterations) { _ in
+                var result: AnyObject?
+                let status = SecItemCopyMatching(query as CFDictionary, &result)
+                guard status == errSecItemNotFound else {
+                    throw BaselineError(description: "a lookup of a missing item on \(backendName) returned \(status)")
+                }
             }
         case "set":
             let query = secItemQuery("subject")
@@ -82,6 +114,7 @@ final class BackendBenchmark {
     private func secItemQuery(_ account: String, _ extra: [String: Any] = [:]) -> [String: Any] {
         var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
                                     kSecAttrService as String: service, kSecAttrAccount as String: account]
+        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         query.merge(extra) { _, new in new }
         return query
     }
@@ -94,8 +127,9 @@ final class BackendBenchmark {
     }
 
     private func key(_ account: String) -> PrimaryKey {
-        PrimaryKey(itemClass: .genericPassword,
-                   attributes: ItemAttributes([.service: .string(service), .account: .string(account)]))
+        var values: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(account)]
+        if let accessGroup { values[.accessGroup] = .string(accessGroup) }
+        return PrimaryKey(itemClass: .genericPassword, attributes: ItemAttributes(values))
     }
 
     private func item(_ account: String) -> KeychainItem {

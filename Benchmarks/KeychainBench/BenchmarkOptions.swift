@@ -7,14 +7,18 @@ struct BenchmarkOptions {
     var markdownPath: String?
     /// Only these backends, or all available when empty.
     var backends: [String] = []
+    /// The largest store the growth rows go to; nil: 10,000, and 1,000 on the Secret Service.
+    var maximumItems: Int?
 
     static let usage = """
-    usage: keychain-bench [--quick] [--json PATH] [--svg PATH] [--markdown PATH] [--backend NAME]...
+    usage: keychain-bench [--quick] [--json PATH] [--svg PATH] [--markdown PATH] [--backend NAME]... [--max-items N]
       --quick          a short smoke run (CI); its times are not meaningful
       --json PATH      write the figures as JSON
       --svg PATH       draw p50 per backend and operation, with raw baselines, on a log scale
       --markdown PATH  write the table as Markdown, for the README
       --backend NAME   measure only NAME (repeatable); default: every backend usable here
+      --max-items N    grow stores to at most N items (sizes are 10, 100, 1000, 10000; default
+                       10000, and 1000 on secret-service, whose every write rewrites its whole file)
     """
 
     init(arguments: [String]) throws {
@@ -26,6 +30,12 @@ struct BenchmarkOptions {
             case "--svg": svgPath = try Self.value(after: argument, in: &remaining)
             case "--markdown": markdownPath = try Self.value(after: argument, in: &remaining)
             case "--backend": backends.append(try Self.value(after: argument, in: &remaining))
+            case "--max-items":
+                let text = try Self.value(after: argument, in: &remaining)
+                guard let number = Int(text), number >= 10 else {
+                    throw BenchmarkUsageError(message: "--max-items needs a number of at least 10, not \(text)")
+                }
+                maximumItems = number
             default: throw BenchmarkUsageError(message: "unknown argument \(argument)")
             }
         }

@@ -1,4 +1,6 @@
 import Foundation
+import KeychainCore
+import KeychainKeyring
 import LinuxKeychain
 
 /// The whole run: which backends, at which store sizes, with which baselines and peers.
@@ -7,14 +9,22 @@ struct BenchmarkRun {
 
     private var iterations: Int { options.iterations }
 
-    /// Store sizes beyond the first (10 items) at which get and set are measured again.
+    /// Store sizes at which get and set are measured, each with the raw calls at the same count.
     private func growthSizes(for backend: String) -> [Int] {
-        switch backend {
-        case "file", "keyring": return options.quick ? [50] : [1_000, 10_000]
-        case "secret-service": return options.quick ? [50] : [1_000]
-        default: return []
+        if options.quick { return [10, 50] }
+        var maximum = options.maximumItems ?? 10_000
+        if backend == "secret-service", options.maximumItems == nil {
+            // gnome-keyring rewrites and re-encrypts its whole file on each write, so growing
+            // it to 10,000 items takes hours; `--max-items 10000` asks for it all the same.
+            maximum = 1_000
+            progress("growing secret-service to 1000 items only: gnome-keyring rewrites its whole file on every write (--max-items 10000 to go on)")
         }
+        return [10, 100, 1_000, 10_000].filter { $0 <= maximum }
     }
+
+    /// The realistic keyring case: the user's persistent keyring (whatever else it holds), with
+    /// every item in an access group, as programs' items are once they have one.
+    static let groupedKeyringLabel = "keyring-persistent-grouped"
 
     func run() throws -> [BenchmarkResult] {
         var results: [BenchmarkResult] = []
@@ -26,29 +36,41 @@ struct BenchmarkRun {
                 progress("skipping \(name): \(reason.message)")
                 continue
             }
-            results += try measure(backend)
+            results += try measure(backend, label: name, raw: rawBaseline(for: name))
+            if name == "keyring" {
+                let persistent = KernelKeyringBackend(keyring: .persistent)
+                if case .unavailable(let reason) = persistent.availability() {
+                    progress("skipping \(Self.groupedKeyringLabel): \(reason.message)")
+                } else {
+                    results += try measure(persistent, label: Self.groupedKeyringLabel, accessGroup: "keychain-bench",
+                                           raw: KeyringRawBaseline(persistent: true))
+                }
+            }
         }
         progress("measuring front-end overhead")
         results.append(try FrontEndOverhead.measure(iterations: iterations))
-        results += wholeProcessFigures(available: Set(results.map(\.backend)))
+        results += WholeProcessFigures(quick: options.quick).measure(available: Set(results.map(\.backend)))
         progress("done")
         return results
     }
 
-    private func measure(_ backend: any KeychainBackend) throws -> [BenchmarkResult] {
-        let name = backend.name
-        progress("measuring \(name) with 10 items")
-        let benchmark = try BackendBenchmark(backend: backend, iterations: iterations)
-        try benchmark.grow(to: 10)
-        let raw = rawBaseline(for: name)
-        var results = try benchmark.measure(["get", "set", "add", "delete"]) { operation in
+    private func measure(_ backend: any KeychainBackend, label: String, accessGroup: String? = nil,
+                         raw: (any RawBaseline)?) throws -> [BenchmarkResult] {
+        let sizes = growthSizes(for: label)
+        progress("measuring \(label) with \(sizes[0]) items")
+        let benchmark = try BackendBenchmark(backend: backend, iterations: iterations, label: label, accessGroup: accessGroup)
+        try benchmark.grow(to: sizes[0])
+        var results = try benchmark.measure(["get", "get (backend, primary key)", "miss", "set",
+                                             "set (backend, primary key)", "add", "delete"]) { operation in
             try raw?.sample(for: operation, iterations: iterations)
         }
-        if name == "secret-service" { attachPythonPeer(to: &results) }
-        for size in growthSizes(for: name) {
-            progress("growing \(name) to \(size) items")
+        attachPythonPeer(for: label, to: &results)
+        for size in sizes.dropFirst() {
+            progress("growing \(label) to \(size) items")
             try benchmark.grow(to: size)
-            results += try benchmark.measure(["get", "set"]) { _ in nil }
+            results += try benchmark.measure(["get", "set"]) { operation in
+                try raw?.sample(for: operation, iterations: iterations)
+            }
         }
         return results
     }
@@ -71,92 +93,25 @@ struct BenchmarkRun {
         }
     }
 
-    private func attachPythonPeer(to results: inout [BenchmarkResult]) {
-        progress("measuring the peer, Python keyring")
-        switch PythonKeyringPeer.measure(iterations: iterations) {
-        case .success(let figures):
-            for index in results.indices {
-                if let p50 = figures[results[index].operation] {
-                    results[index].peer = PythonKeyringPeer.name
-                    results[index].peerP50Microseconds = p50.rounded(toPlaces: 2)
+    /// The Python peer of `backend`, on the first rows (the smallest store), if it has one.
+    private func attachPythonPeer(for backend: String, to results: inout [BenchmarkResult]) {
+        for peer in PythonPeer.all where peer.backend == backend {
+            progress("measuring the peer, \(peer.name)")
+            switch peer.measure(quick: options.quick, iterations: iterations) {
+            case .success(let figures):
+                for index in results.indices {
+                    if let p50 = figures[results[index].operation] {
+                        results[index].peer = peer.name
+                        results[index].peerP50Microseconds = p50.rounded(toPlaces: 2)
+                    }
                 }
-            }
-        case .failure(let reason):
-            progress("skipping the Python keyring peer: \(reason)")
-        }
-    }
-
-    /// `keychain get` as a whole process on `keyring` and `file`, beside `keyctl pipe` and
-    /// `python3 -m keyring get` reading a secret of the same size.
-    private func wholeProcessFigures(available: Set<String>) -> [BenchmarkResult] {
-        let count = options.quick ? 3 : 30
-        let cli = WholeProcessBenchmark.cliPath
-        let service = "keychain-bench-cli-\(ProcessInfo.processInfo.processIdentifier)"
-        var results: [BenchmarkResult] = []
-        guard !available.isDisjoint(with: ["keyring", "file"]) else { return results }
-        let keyctlBaseline = measureKeyctlPipe(iterations: count)
-        let pythonPeer = measurePythonCLI(iterations: count, service: service)
-        for backend in ["keyring", "file"] where available.contains(backend) {
-            progress("measuring `keychain get` as a whole process on \(backend)")
-            do {
-                try runQuietly([cli, "--backend", backend, "set", service, "cli"], input: Data(repeating: 0x5A, count: 32))
-                defer { _ = try? runQuietly([cli, "--backend", backend, "delete", service, "cli"]) }
-                let sample = try WholeProcessBenchmark.measure([cli, "--backend", backend, "get", service, "cli"], iterations: count)
-                results.append(BenchmarkResult(backend: backend, operation: "get (whole process)", items: 1, sample: sample,
-                                               baseline: backend == "keyring" ? keyctlBaseline.map { ("keyctl pipe", $0) } : nil,
-                                               peer: pythonPeer.map { ("python3 -m keyring get", $0.p50) }))
-            } catch {
-                progress("whole-process figures for \(backend) failed: \(error)")
+            case .failure(let reason):
+                progress("skipping the peer \(peer.name): \(reason)")
             }
         }
-        return results
     }
+}
 
-    private func measureKeyctlPipe(iterations: Int) -> LatencySample? {
-        do {
-            let id = try runQuietly(["keyctl", "padd", "user", "keychain-bench-keyctl", "@s"], input: Data(repeating: 0x5A, count: 32))
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            defer { _ = try? runQuietly(["keyctl", "unlink", id, "@s"]) }
-            return try WholeProcessBenchmark.measure(["keyctl", "pipe", id], iterations: iterations)
-        } catch {
-            progress("skipping the keyctl pipe baseline: \(error)")
-            return nil
-        }
-    }
-
-    private func measurePythonCLI(iterations: Int, service: String) -> LatencySample? {
-        do {
-            try runQuietly(["python3", "-c", "import keyring, sys; keyring.set_password(sys.argv[1], 'cli', 'Z' * 32)", service])
-            defer { _ = try? runQuietly(["python3", "-c", "import keyring, sys; keyring.delete_password(sys.argv[1], 'cli')", service]) }
-            return try WholeProcessBenchmark.measure(["python3", "-m", "keyring", "get", service, "cli"], iterations: iterations)
-        } catch {
-            progress("skipping the python3 -m keyring peer: \(error)")
-            return nil
-        }
-    }
-
-    /// Runs a helper command to completion and returns its stdout; throws if it fails.
-    @discardableResult
-    private func runQuietly(_ arguments: [String], input: Data? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BaselineError(description: "\(arguments.first ?? "") exited \(process.terminationStatus)")
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private func progress(_ message: String) {
-        FileHandle.standardError.write(Data("[keychain-bench] \(message)\n".utf8))
-    }
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("[keychain-bench] \(message)\n".utf8))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// What the front end adds over calling a backend directly: `SecItemCopyMatching` (parsing

@@ -1,4 +1,4 @@
-import CSecretService
+import CSecretServiceBaseline
 import Foundation
 
 /// libsecret's own one-call functions, `secret_password_storev_sync` and
@@ -12,16 +12,15 @@ struct SecretServiceRawBaseline: RawBaseline {
 
     init() throws {
         var reason = [CChar](repeating: 0, count: 512)
-        guard csecretservice_load(nil, &reason, reason.count) == 0 else {
-            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw BaselineError(description: "libsecret could not be loaded: \(text)")
+        guard csecretservicebaseline_load(&reason, reason.count) == 0 else {
+            throw BaselineError(description: "libsecret could not be loaded: \(Self.text(reason))")
         }
     }
 
     private func store() throws {
-        var error = CSecretServiceError()
-        guard csecretservice_password_store(service, "raw", password, &error) == 0 else {
-            throw BaselineError(description: "secret_password_store_sync failed: \(Self.message(error))")
+        var message = [CChar](repeating: 0, count: 512)
+        guard csecretservicebaseline_password_store(service, "raw", password, &message, message.count) == 0 else {
+            throw BaselineError(description: "secret_password_store_sync failed: \(Self.text(message))")
         }
     }
 
@@ -32,15 +31,15 @@ struct SecretServiceRawBaseline: RawBaseline {
     func measureGet(iterations: Int) throws -> LatencySample {
         try store()
         return try LatencySample.measure(iterations: iterations) { _ in
-            var error = CSecretServiceError()
-            guard let found = csecretservice_password_lookup(service, "raw", &error) else {
-                throw BaselineError(description: "secret_password_lookup_sync found nothing: \(Self.message(error))")
+            var message = [CChar](repeating: 0, count: 512)
+            guard let found = csecretservicebaseline_password_lookup(service, "raw", &message, message.count) else {
+                throw BaselineError(description: "secret_password_lookup_sync found nothing: \(Self.text(message))")
             }
-            csecretservice_password_free(found)
+            csecretservicebaseline_password_free(found)
         }
     }
 
-    private static func message(_ error: CSecretServiceError) -> String {
-        withUnsafeBytes(of: error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    private static func text(_ characters: [CChar]) -> String {
+        String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

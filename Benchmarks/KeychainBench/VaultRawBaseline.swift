@@ -1,51 +1,66 @@
+import CCurl
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A bare HTTP request to the same KV v2 path shape the `vault` backend uses: GET to read,
-/// POST to write, on one reused URLSession, with the address and token from the environment.
-struct VaultRawBaseline: RawBaseline {
-    let getName = "HTTP GET kv/data"
-    let setName = "HTTP POST kv/data"
-    private let address: URL
-    private let token: String
-    private let session = URLSession(configuration: .ephemeral)
+/// POST to write, through libcurl's easy interface on one reused handle (so one kept-alive
+/// connection), with the address and token from the environment. This is what the backend's
+/// own client does, without the backend around it.
+final class VaultRawBaseline: RawBaseline {
+    let getName = "libcurl GET kv/data"
+    let setName = "libcurl POST kv/data"
+    private let url: String
+    private let tokenHeader: String
+    private let handle: UnsafeMutableRawPointer
 
     init() throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let addressText = environment["VAULT_ADDR"] ?? environment["BAO_ADDR"],
-              let address = URL(string: addressText),
+        guard let address = environment["VAULT_ADDR"] ?? environment["BAO_ADDR"],
               let token = environment["VAULT_TOKEN"] ?? environment["BAO_TOKEN"] else {
             throw BaselineError(description: "VAULT_ADDR and VAULT_TOKEN are not set")
         }
-        self.address = address
-        self.token = token
+        var reason = [CChar](repeating: 0, count: 512)
+        guard ccurl_load(nil, &reason, reason.count) == 0, let handle = ccurl_handle_new() else {
+            throw BaselineError(description: "libcurl cannot be loaded: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        }
+        self.handle = handle
+        url = "\(address)/v1/secret/data/keychain-bench-raw/\(ProcessInfo.processInfo.processIdentifier)"
+        tokenHeader = "X-Vault-Token: \(token)"
     }
 
-    private var url: URL {
-        address.appendingPathComponent("v1/secret/data/keychain-bench-raw/\(ProcessInfo.processInfo.processIdentifier)")
-    }
+    deinit { ccurl_handle_free(handle) }
 
-    private func send(_ method: String, body: Data?) throws {
-        var request = URLRequest(url: url, timeoutInterval: 10)
-        request.httpMethod = method
-        request.setValue(token, forHTTPHeaderField: "X-Vault-Token")
-        request.httpBody = body
-        let done = DispatchSemaphore(value: 0)
-        let outcome = OutcomeBox()
-        session.dataTask(with: request) { _, response, error in
-            outcome.status = (response as? HTTPURLResponse)?.statusCode
-            outcome.failed = error != nil
-            done.signal()
-        }.resume()
-        done.wait()
-        guard !outcome.failed, let status = outcome.status, (200..<300).contains(status) else {
-            throw BaselineError(description: "\(method) \(url.path) failed (status \(outcome.status.map(String.init) ?? "none"))")
+    private func send(_ method: String, body: [UInt8]?) throws {
+        var response = CCurlResponse()
+        defer { ccurl_response_free(&response) }
+        let performed = method.withCString { methodPointer in
+            url.withCString { urlPointer in
+                tokenHeader.withCString { header in
+                    var headers: [UnsafePointer<CChar>?] = [header]
+                    return headers.withUnsafeMutableBufferPointer { headerPointers in
+                        (body ?? []).withUnsafeBufferPointer { bodyBytes in
+                            var request = CCurlRequest()
+                            request.method = methodPointer
+                            request.url = urlPointer
+                            request.headers = UnsafePointer(headerPointers.baseAddress)
+                            request.header_count = 1
+                            request.has_body = body == nil ? 0 : 1
+                            request.body = bodyBytes.baseAddress
+                            request.body_length = bodyBytes.count
+                            request.connect_timeout_ms = 10_000
+                            request.total_timeout_ms = 10_000
+                            request.max_response_bytes = 1 << 20
+                            return ccurl_perform(handle, &request, &response)
+                        }
+                    }
+                }
+            }
+        }
+        guard performed == 0, (200..<300).contains(response.status) else {
+            throw BaselineError(description: "\(method) \(url) failed (status \(response.status), libcurl error \(response.code))")
         }
     }
 
-    private var writeBody: Data { Data(#"{"data":{"password":"ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ"}}"#.utf8) }
+    private var writeBody: [UInt8] { Array(#"{"data":{"password":"ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ"}}"#.utf8) }
 
     func measureSet(iterations: Int) throws -> LatencySample {
         try LatencySample.measure(iterations: iterations) { _ in try send("POST", body: writeBody) }
@@ -55,10 +70,4 @@ struct VaultRawBaseline: RawBaseline {
         try send("POST", body: writeBody)
         return try LatencySample.measure(iterations: iterations) { _ in try send("GET", body: nil) }
     }
-}
-
-/// Carries a completion handler's findings back to the waiting thread.
-private final class OutcomeBox: @unchecked Sendable {
-    var status: Int?
-    var failed = false
 }

@@ -14,28 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-// --- The GLib ABI this file relies on --------------------------------------------------------
+// --- The GLib ABI this file relies on: see GLibABI.h ------------------------------------------
 
-typedef uint32_t GQuark;
-typedef struct GError { GQuark domain; int code; char *message; } GError;
-typedef unsigned long GType;
-typedef unsigned int (*GHashFunc)(const void *key);
-typedef int (*GEqualFunc)(const void *a, const void *b);
-typedef void (*GDestroyNotify)(void *data);
-typedef void (*GAsyncReadyCallback)(void *source, void *result, void *user_data);
-
-// Values from gioenums.h (GIOErrorEnum, GDBusError) and secret-types.h; they are ABI.
-enum {
-    IO_ERROR_CANCELLED = 19, IO_ERROR_TIMED_OUT = 24, IO_ERROR_DBUS_ERROR = 36,
-    DBUS_ERROR_SERVICE_UNKNOWN = 2, DBUS_ERROR_NAME_HAS_NO_OWNER = 3, DBUS_ERROR_NO_REPLY = 4,
-    DBUS_ERROR_IO_ERROR = 5, DBUS_ERROR_BAD_ADDRESS = 6, DBUS_ERROR_NO_SERVER = 11, DBUS_ERROR_TIMEOUT = 12,
-    DBUS_ERROR_DISCONNECTED = 15, DBUS_ERROR_UNKNOWN_METHOD = 19, DBUS_ERROR_TIMED_OUT = 20,
-    DBUS_ERROR_SPAWN_FIRST = 23, DBUS_ERROR_SPAWN_LAST = 34, DBUS_ERROR_UNKNOWN_OBJECT = 41,
-    SECRET_ERROR_IS_LOCKED = 2, SECRET_ERROR_NO_SUCH_OBJECT = 3,
-    SECRET_SERVICE_OPEN_SESSION = 1 << 1,
-    SECRET_COLLECTION_NONE = 0, SECRET_ITEM_CREATE_NONE = 0,
-    DBUS_CALL_FLAGS_NONE = 0,
-};
+#include "GLibABI.h"
 
 // --- The functions, looked up once -----------------------------------------------------------
 
@@ -78,6 +59,8 @@ enum {
     X(void, g_dbus_connection_set_exit_on_close, (void *, int)) \
     X(const char *, g_dbus_proxy_get_object_path, (void *)) \
     X(const char *, g_dbus_proxy_get_name, (void *)) \
+    X(char *, g_dbus_proxy_get_name_owner, (void *)) \
+    X(void *, g_bus_get_sync, (int, void *, GError **)) \
     X(void *, g_dbus_connection_call_sync, (void *, const char *, const char *, const char *, const char *, void *, \
                                             const void *, int, int, void *, GError **)) \
     X(void, g_dbus_connection_call, (void *, const char *, const char *, const char *, const char *, void *, \
@@ -104,10 +87,7 @@ enum {
     X(void *, secret_value_new, (const char *, long, const char *)) \
     X(void *, secret_value_ref, (void *)) \
     X(const char *, secret_value_get, (void *, size_t *)) \
-    X(void, secret_value_unref, (void *)) \
-    X(int, secret_password_storev_sync, (const void *, void *, const char *, const char *, const char *, void *, GError **)) \
-    X(char *, secret_password_lookupv_sync, (const void *, void *, void *, GError **)) \
-    X(void, secret_password_free, (char *))
+    X(void, secret_value_unref, (void *))
 
 #define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
 CSECRETSERVICE_FUNCTIONS(DECLARE_POINTER)
@@ -249,9 +229,41 @@ static void *attribute_table(const char *const *keys, const char *const *values,
 }
 
 /// A SecretValue holding a copy of the secret in libsecret's non-pageable memory.
+/// Whether `bytes` are well-formed UTF-8 (NUL included) that does not start with a byte-order
+/// mark, i.e. text that a provider storing text/plain as a string gives back byte for byte.
+static int is_plain_text(const unsigned char *bytes, size_t length) {
+    if (length >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF) return 0;  // decoders drop it
+    size_t index = 0;
+    while (index < length) {
+        unsigned char lead = bytes[index];
+        size_t extra;
+        uint32_t point;
+        if (lead < 0x80) { index++; continue; }
+        if (lead >= 0xC2 && lead <= 0xDF) { extra = 1; point = lead & 0x1F; }
+        else if (lead >= 0xE0 && lead <= 0xEF) { extra = 2; point = lead & 0x0F; }
+        else if (lead >= 0xF0 && lead <= 0xF4) { extra = 3; point = lead & 0x07; }
+        else return 0;
+        if (length - index <= extra) return 0;
+        for (size_t next = 1; next <= extra; next++) {
+            unsigned char byte = bytes[index + next];
+            if ((byte & 0xC0) != 0x80) return 0;
+            point = (point << 6) | (byte & 0x3F);
+        }
+        if ((extra == 2 && (point < 0x800 || (point >= 0xD800 && point <= 0xDFFF))) ||
+            (extra == 3 && (point < 0x10000 || point > 0x10FFFF))) return 0;
+        index += extra + 1;
+    }
+    return 1;
+}
+
+/// A SecretValue holding a copy of the secret. Text goes as text/plain and anything else as
+/// application/octet-stream: gnome-keyring ignores the type, but KeePassXC keeps text/plain in
+/// the entry's password field, where its user and secret-tool find it, and other bytes in an
+/// attachment, which secret-tool refuses to print.
 static void *secret_value(const unsigned char *secret, size_t length) {
     static const char empty[1] = {0};
-    return p_secret_value_new(length > 0 ? (const char *)secret : empty, (long)length, "application/octet-stream");
+    const char *type = is_plain_text(secret, length) ? "text/plain" : "application/octet-stream";
+    return p_secret_value_new(length > 0 ? (const char *)secret : empty, (long)length, type);
 }
 
 /// `proxy` (or NULL), with GDBus's own per-call timeout set, as a second bound beside the cancellable.
@@ -261,6 +273,9 @@ static void *with_timeout(void *proxy, int timeout_ms) {
 }
 
 // --- Service and collections ------------------------------------------------------------------
+
+static char *provider_owner(void *service, CSecretServiceError *error);
+static uint32_t process_of(void *connection, const char *name, int timeout_ms, void *cancellable);
 
 void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServiceError *error) {
     GError *failure = NULL;
@@ -274,6 +289,71 @@ void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServ
         p_g_dbus_connection_set_exit_on_close(p_g_dbus_proxy_get_connection(service), 0);
     }
     return service;
+}
+
+int csecretservice_service_owner(void *service, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
+                                 void *cancellable, CSecretServiceError *error) {
+    *pid = 0;
+    char *name = provider_owner(service, error);
+    if (name == NULL) return -1;
+    snprintf(owner, owner_size, "%s", name);
+    p_g_free(name);
+    take_error(NULL, error);
+    *pid = process_of(p_g_dbus_proxy_get_connection(service), owner, timeout_ms, cancellable);
+    return 0;
+}
+
+/// The process id behind the unique bus name `name`, or 0 when the bus does not say.
+static uint32_t process_of(void *connection, const char *name, int timeout_ms, void *cancellable) {
+    uint32_t pid = 0;
+    GError *failure = NULL;
+    void *reply = p_g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+                                                p_g_variant_new_tuple((void *[]){p_g_variant_new_string(name)}, 1),
+                                                NULL, DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, &failure);
+    if (reply == NULL) {
+        p_g_error_free(failure);  // the process id only names the provider; the bus name is enough
+        return 0;
+    }
+    void *value = p_g_variant_get_child_value(reply, 0);
+    if (p_g_variant_is_of_type(value, "u")) p_g_variant_get_child(reply, 0, "u", &pid);
+    p_g_variant_unref(value);
+    p_g_variant_unref(reply);
+    return pid;
+}
+
+int csecretservice_bus_name_owner(const char *name, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
+                                  void *cancellable, CSecretServiceError *error) {
+    owner[0] = 0;
+    *pid = 0;
+    GError *failure = NULL;
+    void *bus = p_g_bus_get_sync(BUS_TYPE_SESSION, cancellable, &failure);
+    if (bus == NULL) {
+        take_error(failure, error);
+        return -1;
+    }
+    void *reply = p_g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                "org.freedesktop.DBus", "GetNameOwner",
+                                                p_g_variant_new_tuple((void *[]){p_g_variant_new_string(name)}, 1),
+                                                NULL, DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, &failure);
+    if (reply == NULL) {
+        p_g_object_unref(bus);
+        if (failure->domain == p_g_dbus_error_quark() && failure->code == DBUS_ERROR_NAME_HAS_NO_OWNER) {
+            p_g_error_free(failure);
+            take_error(NULL, error);
+            return 0;
+        }
+        take_error(failure, error);
+        return -1;
+    }
+    take_error(NULL, error);
+    const char *unique_name = NULL;
+    p_g_variant_get_child(reply, 0, "&s", &unique_name);
+    snprintf(owner, owner_size, "%s", unique_name != NULL ? unique_name : "");
+    p_g_variant_unref(reply);
+    *pid = process_of(bus, owner, timeout_ms, cancellable);
+    p_g_object_unref(bus);
+    return 1;
 }
 
 void *csecretservice_collection_for_alias(void *service, const char *alias, int timeout_ms, void *cancellable,
@@ -348,14 +428,32 @@ char **csecretservice_collection_search(void *collection, const char *const *key
 static const char ITEM_INTERFACE[] = "org.freedesktop.Secret.Item";
 static const char PROPERTIES_INTERFACE[] = "org.freedesktop.DBus.Properties";
 
+/// The unique bus name (":1.42") of the provider the service connection was opened to, or NULL
+/// with `error` (DISCONNECTED) when it is unknown. Calls go to this name, never to
+/// org.freedesktop.secrets: a unique name dies with its owner and cannot be activated, so a
+/// provider that went away is an error, not a silent switch to whatever D-Bus starts instead.
+/// (The proxy learns of owner changes only from signals on a main context nobody iterates
+/// afterwards, so this stays the owner seen at connection.) Free with g_free.
+static char *provider_owner(void *service, CSecretServiceError *error) {
+    char *owner = p_g_dbus_proxy_get_name_owner(service);
+    if (owner == NULL) set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "The Secret Service provider left the bus.");
+    return owner;
+}
+
 /// Calls `method` of `interface` on the provider's object `path` over the service's connection.
 /// `parameters` may be floating (it is consumed). The reply, or NULL with `error` filled.
 static void *call_provider(void *service, const char *path, const char *interface, const char *method,
                            void *parameters, int timeout_ms, void *cancellable, CSecretServiceError *error) {
+    char *owner = provider_owner(service, error);
+    if (owner == NULL) {
+        p_g_variant_unref(p_g_variant_ref_sink(parameters));
+        return NULL;
+    }
     GError *failure = NULL;
-    void *reply = p_g_dbus_connection_call_sync(p_g_dbus_proxy_get_connection(service), p_g_dbus_proxy_get_name(service),
-                                                path, interface, method, parameters, NULL, DBUS_CALL_FLAGS_NONE,
-                                                timeout_ms, cancellable, &failure);
+    void *reply = p_g_dbus_connection_call_sync(p_g_dbus_proxy_get_connection(service), owner, path, interface, method,
+                                                parameters, NULL, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms,
+                                                cancellable, &failure);
+    p_g_free(owner);
     take_error(failure, error);
     return reply;
 }
@@ -503,14 +601,19 @@ int csecretservice_items_read(void *service, const char *const *paths, size_t co
     // runs meanwhile and nothing is left queued afterwards.
     void *context = p_g_main_context_new();
     p_g_main_context_push_thread_default(context);
+    char *name = provider_owner(service, error);
+    if (name == NULL) {
+        free(terminated);
+        free(requests);
+        return -1;
+    }
     void *connection = p_g_dbus_proxy_get_connection(service);
-    const char *name = p_g_dbus_proxy_get_name(service);
     for (size_t index = 0; index < count; index++) {
         requests[index] = (PropertiesRequest){&read, &items[index]};
         read.pending++;
         p_g_dbus_connection_call(connection, name, paths[index], PROPERTIES_INTERFACE, "GetAll",
                                  p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE)}, 1),
-                                 NULL, DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, on_item_properties,
+                                 NULL, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable, on_item_properties,
                                  &requests[index]);
     }
     if (with_secrets) {
@@ -521,6 +624,7 @@ int csecretservice_items_read(void *service, const char *const *paths, size_t co
     while (read.pending > 0) p_g_main_context_iteration(context, 1);
     p_g_main_context_pop_thread_default(context);
     p_g_main_context_unref(context);
+    p_g_free(name);
     free(requests);
     free(terminated);
     if (read.failed) {
@@ -664,36 +768,4 @@ int csecretservice_item_delete(void *service, const char *path, void *cancellabl
     int done = p_secret_service_delete_item_dbus_path_sync(service, path, cancellable, &failure);
     take_error(failure, error);
     return done ? 0 : -1;
-}
-
-// --- libsecret's one-call password functions, for the benchmark's baseline ---------------------
-
-/// The attributes Python keyring and secret-tool name a password by.
-static void *service_and_username(const char *service, const char *account) {
-    const char *keys[2] = {"service", "username"};
-    const char *values[2] = {service, account};
-    return attribute_table(keys, values, 2);
-}
-
-int csecretservice_password_store(const char *service, const char *account, const char *password,
-                                  CSecretServiceError *error) {
-    void *table = service_and_username(service, account);
-    GError *failure = NULL;
-    int stored = p_secret_password_storev_sync(NULL, table, NULL, "keychain-bench baseline", password, NULL, &failure);
-    p_g_hash_table_unref(table);
-    take_error(failure, error);
-    return stored ? 0 : -1;
-}
-
-char *csecretservice_password_lookup(const char *service, const char *account, CSecretServiceError *error) {
-    void *table = service_and_username(service, account);
-    GError *failure = NULL;
-    char *password = p_secret_password_lookupv_sync(NULL, table, NULL, &failure);
-    p_g_hash_table_unref(table);
-    take_error(failure, error);
-    return password;
-}
-
-void csecretservice_password_free(char *password) {
-    if (password != NULL) p_secret_password_free(password);
 }

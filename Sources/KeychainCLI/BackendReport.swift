@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// `keychain backends`: every registered backend, whether it is usable here and why not, and
@@ -17,13 +18,12 @@ enum BackendReport {
         }
         switch survey.automaticChoice {
         case .success(let backend): lines.append("auto picks: \(backend.name)")
+        case .failure(let error) where error.status == errSecInteractionNotAllowed:
+            // A store that is there but locked is auto's answer all the same.
+            lines.append("auto picks: \(error.backend ?? "?"), which is locked (\(error.message))")
         case .failure(let error): lines.append("auto picks: nothing (\(error.message))")
         }
-        if let selection {
-            lines.append("--backend selects: \(selection)")
-        } else if let variable = ProcessInfo.processInfo.environment[KeychainBackendRegistry.selectionVariable], !variable.isEmpty {
-            lines.append("\(KeychainBackendRegistry.selectionVariable) selects: \(variable)")
-        }
+        lines += Placement.effectiveChoice(selection: selection, survey: survey)
         Terminal.write(lines.joined(separator: "\n") + "\n")
     }
 }

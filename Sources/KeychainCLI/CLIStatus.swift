@@ -1,3 +1,4 @@
+import KeychainCore
 import LinuxKeychain
 
 /// The exit statuses `keychain` documents in its usage text; scripts rely on them.

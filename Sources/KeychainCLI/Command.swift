@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// One subcommand and what it needs.
@@ -9,6 +10,7 @@ enum Command {
     case list(service: String?, json: Bool)
     case backends
     case changePassphrase
+    case pin(String?)
 
     init(verb: String, operands: [String], json: Bool) throws {
         func pair() throws -> (String, String) {
@@ -34,6 +36,12 @@ enum Command {
         case "backends":
             guard operands.isEmpty else { throw UsageError("backends takes no operands") }
             self = .backends
+        case "pin":
+            guard operands.count == 1 else { throw UsageError("pin takes a backend NAME") }
+            self = .pin(operands[0])
+        case "unpin":
+            guard operands.isEmpty else { throw UsageError("unpin takes no operands") }
+            self = .pin(nil)
         case "passwd":
             guard operands.isEmpty else { throw UsageError("passwd takes no operands") }
             self = .changePassphrase
@@ -42,31 +50,35 @@ enum Command {
         }
     }
 
-    func run(backendName: String?) throws {
+    func run(backendName: String?, group: String? = nil) throws {
         switch self {
+        case .pin(let name):
+            try Placement.pin(name)
         case .backends:
             BackendReport.print(selection: backendName)
         case .changePassphrase:
             try PassphraseChange.run(backendName: backendName)
         case .set(let service, let account, let addOnly):
-            let operations = try Self.operations(backendName)
+            let operations = try Self.operations(backendName, group: group)
             let secret = try SecretInput.read(prompt: "Secret for \(account) at \(service): ")
-            let key = Self.primaryKey(service, account)
+            let key = Self.primaryKey(service, account, group: group)
             if addOnly {
                 try operations.add(KeychainItem(itemClass: .genericPassword, attributes: key.attributes, secret: secret))
             } else {
                 try operations.set(secret, for: key)
             }
         case .get(let service, let account):
-            let operations = try Self.operations(backendName)
-            let query = ItemQuery(primaryKey: Self.primaryKey(service, account), includeSecrets: true)
-            let found = try Self.naming(service, account) { try operations.search(query) }
+            let operations = try Self.operations(backendName, group: group)
+            let found = try Self.naming(service, account) {
+                let key = try Placement.item(service, account, group: group, in: operations)
+                return try operations.search(ItemQuery(primaryKey: key, includeSecrets: true))
+            }
             guard let secret = found.first?.secret else { throw KeychainError.notFound() }
             try Terminal.writeSecret(secret)
         case .delete(let service, let account):
-            let operations = try Self.operations(backendName)
+            let operations = try Self.operations(backendName, group: group)
             try Self.naming(service, account) {
-                try operations.delete(ItemQuery(primaryKey: Self.primaryKey(service, account)))
+                try operations.delete(ItemQuery(primaryKey: try Placement.item(service, account, group: group, in: operations)))
             }
         case .list(let service, let json):
             var constraints = ItemAttributes()
@@ -75,7 +87,7 @@ enum Command {
                                   matchesAnySynchronizable: true)
             let items: [KeychainItem]
             do {
-                items = try Self.operations(backendName).search(query)
+                items = try Self.operations(backendName, group: group).search(query)
             } catch KeychainError.itemNotFound {
                 items = []
             }
@@ -83,10 +95,12 @@ enum Command {
         }
     }
 
-    /// The item a (service, account) pair names, as Python keyring and secret-tool name it.
-    private static func primaryKey(_ service: String, _ account: String) -> PrimaryKey {
+    /// The item a (service, account) pair names, as Python keyring and secret-tool name it:
+    /// shared (no access group) unless `--group` names one.
+    private static func primaryKey(_ service: String, _ account: String, group: String?) -> PrimaryKey {
         PrimaryKey(itemClass: .genericPassword,
-                   attributes: ItemAttributes([.service: .string(service), .account: .string(account)]))
+                   attributes: ItemAttributes([.service: .string(service), .account: .string(account),
+                                               .accessGroup: .string(group ?? "")]))
     }
 
     /// Runs `body`, turning "not found" into one line that names the item.
@@ -101,8 +115,10 @@ enum Command {
         }
     }
 
-    private static func operations(_ backendName: String?) throws -> KeychainOperations {
-        if let backendName { return try KeychainOperations.named(backendName) }
-        return try KeychainOperations.current()
+    /// The operator's operations: every access group, or the one `--group` names.
+    private static func operations(_ backendName: String?, group: String?) throws -> KeychainOperations {
+        let scope = Placement.scope(group: group)
+        if let backendName { return try KeychainOperations.named(backendName, scope: scope) }
+        return try KeychainOperations.current(scope: scope)
     }
 }

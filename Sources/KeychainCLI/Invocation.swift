@@ -1,6 +1,8 @@
 /// A parsed command line: the backend override and the subcommand with its operands.
 struct Invocation {
     var backendName: String?
+    /// `--group`: narrows the CLI's operator view to one access group.
+    var group: String?
     var command: Command
 
     static let usage = """
@@ -10,13 +12,19 @@ struct Invocation {
       add SERVICE ACCOUNT      like set, but fails (exit 4) if the item exists
       get SERVICE ACCOUNT      write the secret's exact bytes to standard output
       delete SERVICE ACCOUNT   remove the item
-      list [SERVICE] [--json]  show service, account, label and modification date (never secrets)
-      backends                 show each backend, whether it is usable here, and what auto picks
+      list [SERVICE] [--json]  show service, account, access group, label and modification date
+                               (never secrets)
+      backends                 show each backend, whether it is usable here, what auto picks,
+                               and which backend is in effect and why
+      pin NAME                 pin backend NAME in the user's configuration file
+      unpin                    remove that pin
       passwd                   change the encrypted-file store's passphrase: the current one
                                comes from its usual source, the new one from standard input
                                (prompted twice on a terminal)
     options:
       --backend NAME           use NAME instead of $KEYCHAIN_BACKEND (default: auto)
+      --group GROUP            only items of access group GROUP (default: every group;
+                               set writes a shared item, with no group)
     exit status: 0 success, 1 failure, 2 usage, 3 item not found, 4 item already exists
     """
 
@@ -25,6 +33,7 @@ struct Invocation {
         var operands: [String] = []
         var backendName: String?
         var json = false
+        var group: String?
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
@@ -33,6 +42,9 @@ struct Invocation {
                 backendName = name
             case _ where argument.hasPrefix("--backend="):
                 backendName = String(argument.dropFirst("--backend=".count))
+            case "--group":
+                guard let name = remaining.popFirst(), !name.isEmpty else { throw UsageError("--group needs a group name") }
+                group = name
             case "--json":
                 json = true
             case "-h", "--help", "help":
@@ -50,6 +62,7 @@ struct Invocation {
         let rest = Array(operands.dropFirst())
         if json && verb != "list" { throw UsageError("--json goes with list") }
         self.backendName = backendName
+        self.group = group
         self.command = try Command(verb: verb, operands: rest, json: json)
     }
 }

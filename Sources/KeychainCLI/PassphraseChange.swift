@@ -1,5 +1,6 @@
 import Foundation
 import KeychainEncryptedFile
+import KeychainCore
 import LinuxKeychain
 
 /// `keychain passwd`: re-wraps the encrypted-file store's master key under a new passphrase.

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainEncryptedFile
+import KeychainCore
 import LinuxKeychain
 
 /// Reads a secret from standard input.

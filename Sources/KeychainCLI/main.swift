@@ -1,5 +1,6 @@
 import CPrctl
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 // The `keychain` command: secret-tool / Python keyring style access to LinuxKeychain.
@@ -19,7 +20,7 @@ do {
 }
 
 do {
-    try invocation.command.run(backendName: invocation.backendName)
+    try invocation.command.run(backendName: invocation.backendName, group: invocation.group)
     exit(CLIStatus.success)
 } catch let error as KeychainError {
     Terminal.fail(CLIStatus.describe(error), status: CLIStatus.exitStatus(for: error))

@@ -44,43 +44,41 @@ func survivesManyThreads(_ backend: any KeychainBackend, _ context: ConformanceC
 }
 
 func survivesManyProcesses(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
-    guard let cli = context.cliPath else {
-        throw ConformanceSkip("the keychain CLI was not found beside the test binary; set KEYCHAIN_CLI")
+    guard let processes = context.processes else {
+        throw ConformanceSkip("no way to start other processes: the keychain CLI was not found beside the test binary (set KEYCHAIN_CLI), and the context was given no ConformanceProcesses")
     }
     let service = context.service()
-    let processes = 8
+    let count = 8
+    func run(_ operation: ConformanceProcesses.Request.Operation, _ account: String, input: Data?) throws -> KeychainCLIProcess {
+        let process = try processes.start(operation, service, account)
+        process.release(input)
+        return process
+    }
 
     // Different items from many processes at once: none is lost.
-    let writers = (0..<processes).map { index in
-        KeychainCLIProcess(cli, ["--backend", context.backendName, "set", service, "proc\(index)"],
-                           input: Data("p\(index)".utf8), environment: context.environment)
-    }
+    let writers = try (0..<count).map { index in try run(.set, "proc\(index)", input: Data("p\(index)".utf8)) }
     for (index, writer) in writers.enumerated() {
         let result = try writer.wait()
         try expect(result.status == 0, "writer process \(index) failed: \(result.errorText)")
     }
-    for index in 0..<processes { try expectSecret(backend, service, "proc\(index)", Data("p\(index)".utf8)) }
+    for index in 0..<count { try expectSecret(backend, service, "proc\(index)", Data("p\(index)".utf8)) }
 
     // Another process reads what this one wrote, byte for byte.
     let binary = Data((0...255).map { UInt8($0) })
     try backend.add(genericItem(service, "from-parent", binary))
-    let reader = try KeychainCLIProcess(cli, ["--backend", context.backendName, "get", service, "from-parent"],
-                                input: nil, environment: context.environment).wait()
+    let reader = try run(.get, "from-parent", input: nil).wait()
     try expect(reader.status == 0 && reader.output == binary, "a child process read back different bytes: \(reader.errorText)")
 
     // Racing adds of one new item across processes: exactly one wins. Each racer opens its
     // backend and then waits for its secret, so releasing them together makes them collide.
-    let racers = (0..<processes).map { _ in
-        KeychainCLIProcess(cli, ["--backend", context.backendName, "add", service, "raced"],
-                           environment: context.environment, holdingInput: true)
-    }
+    let racers = try (0..<count).map { _ in try processes.start(.add, service, "raced") }
     // Time for them to start and block on stdin; a late starter still races, only less tightly.
     Thread.sleep(forTimeInterval: 0.3)
     for (index, racer) in racers.enumerated() { racer.release(Data("r\(index)".utf8)) }
     let statuses = try racers.map { try $0.wait() }
     let winners = statuses.filter { $0.status == 0 }.count
     let duplicates = statuses.filter { $0.status == CLIExit.duplicate }.count
-    try expect(winners == 1 && duplicates == processes - 1,
+    try expect(winners == 1 && duplicates == count - 1,
                "racing add processes: \(winners) succeeded and \(duplicates) saw a duplicate; errors: \(statuses.map(\.errorText).filter { !$0.isEmpty })")
 }
 

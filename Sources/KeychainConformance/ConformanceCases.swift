@@ -16,8 +16,13 @@ public enum KeychainConformance {
         ConformanceCase(name: "match-all-attributes", body: matchesAllWithAttributes),
         ConformanceCase(name: "internet-password", body: roundTripsInternetPassword),
         ConformanceCase(name: "threads", body: survivesManyThreads),
-        ConformanceCase(name: "processes", body: survivesManyProcesses),
-    ] + nameCases
+        ConformanceCase(name: "processes", needs: [.sharedAcrossProcesses], body: survivesManyProcesses),
+        ConformanceCase(name: "no-secrets-unless-asked", body: loadsNoSecretUnlessAsked),
+        ConformanceCase(name: "stable-order-and-limit", body: keepsAStableOrderUnderLimits),
+        ConformanceCase(name: "synchronizable-any", body: matchesAnySynchronizableOnlyWhenAsked),
+        ConformanceCase(name: "no-secret-in-errors", body: keepsSecretsOutOfErrors),
+        ConformanceCase(name: "program-identities", body: isolatesProgramIdentities),
+    ] + orderAndIdentityCases + nameCases
 
     /// Exact names, NULs and extreme integers (NameCases.swift).
     static let nameCases: [ConformanceCase] = [
@@ -26,55 +31,6 @@ public enum KeychainConformance {
         ConformanceCase(name: "nul-in-names", body: refusesNULInNames),
         ConformanceCase(name: "extreme-integers", body: roundTripsExtremeIntegers),
     ]
-}
-
-// MARK: - Helpers
-
-func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
-    if !condition { throw ConformanceFailure(message()) }
-}
-
-func expectStatus(_ status: OSStatus, _ what: String, _ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch let error as KeychainError {
-        try expect(error.status == status, "\(what): expected OSStatus \(status), got \(error)")
-        return
-    }
-    throw ConformanceFailure("\(what): expected OSStatus \(status), but it succeeded")
-}
-
-func genericItem(_ service: String, _ account: String, _ secret: Data,
-                 extra: [AttributeKey: AttributeValue] = [:]) -> KeychainItem {
-    var values: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(account)]
-    values.merge(extra) { _, new in new }
-    return KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes(values), secret: SecretBytes(secret))
-}
-
-func exactQuery(_ service: String, _ account: String, secrets: Bool = true) -> ItemQuery {
-    ItemQuery(itemClass: .genericPassword,
-              constraints: ItemAttributes([.service: .string(service), .account: .string(account)]),
-              limit: .one, includeSecrets: secrets)
-}
-
-func serviceQuery(_ service: String, secrets: Bool = false) -> ItemQuery {
-    ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
-              limit: .all, includeSecrets: secrets)
-}
-
-/// The secret stored under (service, account), or nil when there is no such item.
-func storedSecret(_ backend: any KeychainBackend, _ service: String, _ account: String) throws -> Data? {
-    let found = try backend.search(exactQuery(service, account))
-    try expect(found.count <= 1, "a limit-one search returned \(found.count) items")
-    guard let item = found.first else { return nil }
-    guard let secret = item.secret else { throw ConformanceFailure("a search with includeSecrets returned no secret") }
-    return secret.makeData()
-}
-
-func expectSecret(_ backend: any KeychainBackend, _ service: String, _ account: String, _ expected: Data) throws {
-    let actual = try storedSecret(backend, service, account)
-    try expect(actual != nil, "item (\(service), \(account)) was not found")
-    try expect(actual == expected, "item (\(service), \(account)) came back with \(actual!.count) bytes that differ from the \(expected.count) stored")
 }
 
 // MARK: - Values

@@ -2,7 +2,7 @@ import Foundation
 import KeychainCore
 
 /// What a test harness should do with one case on one backend.
-public enum ConformanceOutcome: Sendable {
+public enum ConformanceOutcome: Sendable, Equatable {
     case passed
     /// The case could not run here; report it as skipped with this reason, never as passed.
     case skipped(String)

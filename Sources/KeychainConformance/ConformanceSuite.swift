@@ -6,9 +6,24 @@ import KeychainCore
 /// Run every case in `KeychainConformance.cases` against a backend, for example as a
 /// parameterized Swift Testing test. A case throws `ConformanceFailure` when the backend
 /// breaks the contract and `ConformanceSkip` when it cannot be checked here (with the reason).
+///
+/// Authors of a backend can write cases of their own with the same helpers the suite uses
+/// (`expect`, `expectStatus`, `genericItem`, `exactQuery`, `serviceQuery`, `storedSecret`,
+/// `expectSecret`) and run them the same way.
 public struct ConformanceCase: Sendable, CustomStringConvertible {
     public let name: String
+    /// What the backend must offer for this case to apply; see `KeychainConformance.cases(without:)`.
+    public let needs: Set<ConformanceNeed>
     let body: @Sendable (any KeychainBackend, ConformanceContext) throws -> Void
+
+    /// A case named `name` (unique within a suite; it also names the case's items) that runs
+    /// `body` with a backend and a context whose `service(_:)` names are removed afterwards.
+    public init(name: String, needs: Set<ConformanceNeed> = [],
+                body: @escaping @Sendable (any KeychainBackend, ConformanceContext) throws -> Void) {
+        self.name = name
+        self.needs = needs
+        self.body = body
+    }
 
     public var description: String { name }
 
@@ -36,20 +51,36 @@ public struct ConformanceSkip: Error, CustomStringConvertible {
 public struct ConformanceContext: Sendable {
     /// The backend name the `keychain` CLI accepts in `--backend`, for the many-process case.
     public var backendName: String
-    /// The built `keychain` executable, or nil to skip the many-process case.
+    /// The built `keychain` executable, or nil to skip the many-process case (unless
+    /// `processes` is given).
     public var cliPath: String?
     /// Extra environment for CLI processes (the backend's settings).
     public var environment: [String: String]
     /// Prefix of every service name a case uses, unique per run.
     public private(set) var namespace: String
     private let usedServices = ServiceLedger()
+    private var chosenProcesses: ConformanceProcesses?
 
+    /// A context whose other processes are this package's `keychain` CLI at `cliPath`.
     public init(backendName: String, cliPath: String? = ConformanceContext.locateCLI(),
                 environment: [String: String] = [:]) {
         self.backendName = backendName
         self.cliPath = cliPath
         self.environment = environment
         self.namespace = "lkc-conformance-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    /// A context whose other processes come from `processes`, for a backend the `keychain`
+    /// CLI cannot load; nil skips the many-process case with a reason.
+    public init(backendName: String, processes: ConformanceProcesses?) {
+        self.init(backendName: backendName, cliPath: nil)
+        chosenProcesses = processes
+    }
+
+    /// How the many-process case starts other processes: those given to the initializer, else
+    /// the `keychain` CLI at `cliPath` with `environment`, else nil (the case is skipped).
+    public var processes: ConformanceProcesses? {
+        chosenProcesses ?? cliPath.map { .keychainCLI($0, backendName: backendName, environment: environment) }
     }
 
     func scoped(to caseName: String) -> ConformanceContext {
@@ -81,13 +112,19 @@ public struct ConformanceContext: Sendable {
     /// The `keychain` executable beside the running test binary, or `KEYCHAIN_CLI` if set.
     public static func locateCLI() -> String? {
         if let explicit = ProcessInfo.processInfo.environment["KEYCHAIN_CLI"] { return explicit }
+        return locateExecutable(named: "keychain")
+    }
+
+    /// The executable `name` built beside the running test binary (SwiftPM puts a package's
+    /// executables and its test binary in one folder), or nil.
+    public static func locateExecutable(named name: String) -> String? {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
             return nil
         }
         var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
         // The XCTest bundle on Linux is a plain executable; walk up past any bundle folders.
         for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("keychain").path
+            let candidate = directory.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             directory.deleteLastPathComponent()
         }

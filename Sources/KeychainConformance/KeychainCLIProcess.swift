@@ -1,11 +1,15 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// A child process, started at init: the `keychain` CLI for tests that need a second process,
 /// or any other tool a test drives (`keyctl`, `mount`, ...). Its environment is this
 /// process's plus `environment`.
+///
+/// Unless `environment` sets `XDG_STATE_HOME`, each process gets a fresh one, removed when it
+/// ends, so that the backend `auto` records at a first write never leaks from one test (or
+/// one process) into the next; a test that means two processes to share it passes its own.
 public final class KeychainCLIProcess: @unchecked Sendable {
     public struct Result: Sendable {
         public let status: Int32
@@ -21,6 +25,9 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     private let stdout = Pipe()
     private let stderr = Pipe()
     private var launchError: Error?
+    private let released = NSLock()
+    private var inputClosed = false
+    private var stateDirectory: String?
 
     /// Starts `executable` with `arguments`, writes `input` (if any) to its stdin and closes it.
     /// With `holdingInput`, stdin stays open until `release(_:)`: the CLI reads its secret only
@@ -30,7 +37,17 @@ public final class KeychainCLIProcess: @unchecked Sendable {
                 holdingInput: Bool = false) {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        var merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        if environment["XDG_STATE_HOME"] == nil {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("lkc-state-\(UUID().uuidString.prefix(8))").path
+            if (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                          attributes: [.posixPermissions: 0o700])) != nil {
+                stateDirectory = directory
+                merged["XDG_STATE_HOME"] = directory
+            }
+        }
+        process.environment = merged
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
@@ -46,11 +63,34 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     /// The process ID, or nil if the process could not be started.
     public var processIdentifier: Int32? { launchError == nil ? process.processIdentifier : nil }
 
-    /// Writes `input` (if any) to the process's stdin and closes it.
+    /// Writes `input` (if any) to the process's stdin and closes it. Only the first call
+    /// does anything: stdin is closed after it.
     public func release(_ input: Data?) {
         guard launchError == nil else { return }
-        if let input { stdin.fileHandleForWriting.write(input) }
+        let first = released.withLock {
+            defer { inputClosed = true }
+            return !inputClosed
+        }
+        guard first else { return }
+        if let input { Self.withoutSIGPIPE { try? stdin.fileHandleForWriting.write(contentsOf: input) } }
         try? stdin.fileHandleForWriting.close()
+    }
+
+    /// Runs `body` with SIGPIPE blocked on this thread, and drops one it raised: a child that
+    /// exits without reading its input must fail its test, not kill the test process.
+    private static func withoutSIGPIPE(_ body: () -> Void) {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        body()
+        var pending = sigset_t()
+        if sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1, sigismember(&previous, SIGPIPE) == 0 {
+            var immediately = timespec()
+            _ = sigtimedwait(&pipeSignal, nil, &immediately)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 
     /// Waits for the process and collects its output. stdout and stderr are drained at the
@@ -75,8 +115,17 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         let errorOutput = errorDrain.contents()
         process.waitUntilExit()
         finished.signal()
+        removeStateDirectory()
         return Result(status: process.terminationStatus, output: output,
                       errorText: String(decoding: errorOutput, as: UTF8.self), timedOut: killedByTimeout.isSet)
+    }
+
+    deinit { removeStateDirectory() }
+
+    private func removeStateDirectory() {
+        guard let stateDirectory else { return }
+        try? FileManager.default.removeItem(atPath: stateDirectory)
+        self.stateDirectory = nil
     }
 
     /// Runs the CLI to completion (or until `timeout` seconds, then kills it).

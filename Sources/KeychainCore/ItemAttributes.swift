@@ -49,6 +49,9 @@ public enum AttributeKey: String, CaseIterable, Hashable, Sendable, Comparable {
     case isNegative = "nega"
     case creationDate = "cdat"
     case modificationDate = "mdat"
+    /// Not Apple's: which attributes the caller gave as the other type Apple accepts for them
+    /// (`AttributeKey.acceptsStringOrData`), so that they come back as given. See `ValueTypes`.
+    case valueTypes = "lk-value-types"
 
     /// The kind of value this attribute holds.
     public var valueKind: AttributeValue.Kind {
@@ -169,9 +172,16 @@ public struct ItemAttributes: Hashable, Sendable, Sequence {
         return false
     }
 
-    /// These attributes with every key of `changes` overwritten.
+    /// These attributes with every key of `changes` overwritten. Each attribute `changes` sets
+    /// takes its given type from `changes` too (`ValueTypes`).
     public func merging(_ changes: ItemAttributes) -> ItemAttributes {
-        ItemAttributes(values.merging(changes.values) { _, new in new })
+        var merged = ItemAttributes(values.merging(changes.values) { _, new in new })
+        // Nearly every item has no record of value types; then there is nothing to reconcile.
+        guard values[.valueTypes] != nil || changes.values[.valueTypes] != nil else { return merged }
+        let changedKeys = Set(changes.values.keys)
+        let keptSwaps = keysGivenAsOtherType.subtracting(changedKeys)
+        merged.keysGivenAsOtherType = keptSwaps.union(changes.keysGivenAsOtherType)
+        return merged
     }
 
     /// Every attribute as lossless text, keyed by the Apple attribute name, for string-only stores.

@@ -4,15 +4,30 @@ import Foundation
 /// `LoggingSystem`.
 ///
 /// Built-in backends and the application's own are registered the same way, so a third-party
-/// backend is selected through `KEYCHAIN_BACKEND` like a built-in one. The choice is made on
-/// first use, from `use(_:)` if the program called it, else from `KEYCHAIN_BACKEND`, else
-/// `auto`; a successful choice is kept for the life of the process.
+/// backend is selected through `KEYCHAIN_BACKEND` like a built-in one. A program's own
+/// registration always wins over a built-in of the same name, whether it is made before or
+/// after the first keychain call: built-ins are registered with `registerDefault`, which never
+/// replaces anything.
+///
+/// The choice is made on first use, in this order (a successful one is kept for the life of
+/// the process): `use(_:)` in code; `KEYCHAIN_BACKEND` (unless empty or `auto`); the user's
+/// configuration file; the machine's; the backend `auto` recorded at the user's first write;
+/// and last `auto`'s order (`BackendPlacement` has the files). A named, pinned or recorded
+/// backend that cannot run is an error with its reason; the library never falls back to
+/// another one.
 public final class KeychainBackendRegistry: @unchecked Sendable {
     /// The variable that selects the backend.
     public static let selectionVariable = "KEYCHAIN_BACKEND"
     public static let automaticName = "auto"
 
-    public static let shared = KeychainBackendRegistry()
+    /// The registry the library uses, with the process's configuration files and record, read
+    /// from the environment as it is at each selection.
+    public static let shared = KeychainBackendRegistry(placementSource: { BackendPlacement() })
+
+    /// Where pins, settings and the recorded choice come from; nil for none (a registry that
+    /// only knows what is registered in it and `KEYCHAIN_BACKEND`).
+    public var placement: BackendPlacement? { placementSource() }
+    private let placementSource: @Sendable () -> BackendPlacement?
 
     // All mutable state is guarded by `lock`; the unchecked Sendable relies on it.
     private let lock = NSLock()
@@ -21,25 +36,46 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     private var automaticOrder: [String] = []
     private var automaticRanks: [String: Int] = [:]
     private var instances: [String: any KeychainBackend] = [:]
-    private var chosen: (any KeychainBackend)?
+    private var chosen: BackendSelection?
+    private var recorded = false
 
-    public init() {}
+    public init(placement: BackendPlacement? = nil) {
+        placementSource = { placement }
+    }
+
+    private init(placementSource: @escaping @Sendable () -> BackendPlacement?) {
+        self.placementSource = placementSource
+    }
 
     /// Adds a backend under `name`. `automaticRank` places it in `auto`'s order (lower first);
     /// nil keeps it out of `auto`, so it is used only when named. Registering a name again
-    /// replaces the earlier factory.
+    /// replaces the earlier factory, and a choice of the old backend is forgotten.
     public func register(_ name: String, automaticRank: Int? = nil,
                          factory: @escaping @Sendable () -> any KeychainBackend) {
+        lock.withLock { store(name, automaticRank: automaticRank, factory: factory) }
+    }
+
+    /// Adds a backend under `name` only if nothing is registered under it yet: how built-ins
+    /// are registered, so that they never replace a program's own.
+    public func registerDefault(_ name: String, automaticRank: Int? = nil,
+                                factory: @escaping @Sendable () -> any KeychainBackend) {
         lock.withLock {
-            if factories[name] == nil { registrationOrder.append(name) }
-            factories[name] = factory
-            instances[name] = nil
-            automaticOrder.removeAll { $0 == name }
-            if let automaticRank {
-                automaticRanks[name] = automaticRank
-                automaticOrder.append(name)
-                automaticOrder.sort { automaticRanks[$0, default: 0] < automaticRanks[$1, default: 0] }
-            }
+            guard factories[name] == nil else { return }
+            store(name, automaticRank: automaticRank, factory: factory)
+        }
+    }
+
+    /// Called with `lock` held.
+    private func store(_ name: String, automaticRank: Int?, factory: @escaping @Sendable () -> any KeychainBackend) {
+        if factories[name] == nil { registrationOrder.append(name) }
+        factories[name] = factory
+        instances[name] = nil
+        if let chosen, chosen.source != .code, chosen.backend.name == name { self.chosen = nil }
+        automaticOrder.removeAll { $0 == name }
+        if let automaticRank {
+            automaticRanks[name] = automaticRank
+            automaticOrder.append(name)
+            automaticOrder.sort { automaticRanks[$0, default: 0] < automaticRanks[$1, default: 0] }
         }
     }
 
@@ -64,9 +100,9 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
         }
     }
 
-    /// Chooses the backend in code, overriding `KEYCHAIN_BACKEND`.
+    /// Chooses the backend in code, overriding `KEYCHAIN_BACKEND` and every file.
     public func use(_ backend: any KeychainBackend) {
-        lock.withLock { chosen = backend }
+        lock.withLock { chosen = BackendSelection(backend: backend, source: .code) }
     }
 
     /// Forgets the choice, so the next use selects again (for tests and long-lived tools).
@@ -74,29 +110,98 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
         lock.withLock { chosen = nil }
     }
 
-    /// The backend in use: the one chosen in code, else the one `KEYCHAIN_BACKEND` names
-    /// (`auto` when unset or empty). A named backend that cannot run is an error with its
-    /// reason; the library never falls back to another one.
+    /// The backend in use; see `currentSelection()`.
     public func current() throws -> any KeychainBackend {
-        if let chosen = lock.withLock({ chosen }) { return chosen }
-        let selection = ProcessInfo.processInfo.environment[Self.selectionVariable] ?? ""
-        let backend = try select(selection.isEmpty ? Self.automaticName : selection)
-        lock.withLock { if chosen == nil { chosen = backend } }
-        return lock.withLock { chosen! }
+        try currentSelection().backend
     }
 
-    /// Resolves a selection name (`auto` or a backend name) to a usable backend.
+    /// The backend in use and where its choice came from, resolved in the order the type's
+    /// documentation gives and then kept for the life of the process.
+    /// A backend that `withBackend` set for the current task comes first, as chosen in code.
+    public func currentSelection() throws -> BackendSelection {
+        if let scoped = Self.scopedBackend { return BackendSelection(backend: scoped, source: .code) }
+        if let chosen = lock.withLock({ chosen }) { return chosen }
+        let selection = try resolveSelection()
+        return lock.withLock {
+            if chosen == nil { chosen = selection }
+            return chosen!
+        }
+    }
+
+    /// Resolves the choice afresh, without keeping it (for `keychain backends`). With `survey`,
+    /// the availabilities it found are reused instead of being checked again.
+    public func resolveSelection(reusing survey: BackendSurvey? = nil) throws -> BackendSelection {
+        let availability: (any KeychainBackend) -> BackendAvailability = { backend in
+            survey?.availability(of: backend) ?? backend.availability()
+        }
+        let placement = self.placement
+        let variable = (placement?.environment ?? ProcessInfo.processInfo.environment)[Self.selectionVariable] ?? ""
+        if !variable.isEmpty && variable != Self.automaticName {
+            return BackendSelection(backend: try select(variable, availability: availability), source: .environment)
+        }
+        guard let placement else { return BackendSelection(backend: try automaticChoice(availability: availability).get(), source: .automatic) }
+        let (user, system) = try placement.files()
+        for (file, source) in [(user, BackendSource.userFile(user?.path ?? "")), (system, .systemFile(system?.path ?? ""))] {
+            guard let file, let name = file.backend else { continue }
+            do {
+                return BackendSelection(backend: try select(name, availability: availability), source: source)
+            } catch let error as KeychainError {
+                throw Self.explaining(error, "The keychain backend '\(name)' is pinned in \(file.path)")
+            }
+        }
+        if let name = placement.recordedBackend(), let path = placement.recordPath {
+            do {
+                return BackendSelection(backend: try select(name, availability: availability), source: .recorded(path))
+            } catch let error as KeychainError {
+                throw Self.explaining(error, """
+                    This user's keychain items are in '\(name)', where the first write chose to keep them \
+                    (recorded in \(path)); it cannot be reached from here, and nothing is read from or written \
+                    to another store instead
+                    """, advice: " To use another store here, set \(Self.selectionVariable) or pin one with `keychain pin NAME`.")
+            }
+        }
+        return BackendSelection(backend: try automaticChoice(availability: availability).get(), source: .automatic)
+    }
+
+    /// `error` with `context` before its message; status and backend kept.
+    private static func explaining(_ error: KeychainError, _ context: String, advice: String = "") -> KeychainError {
+        var explained = error
+        explained.message = "\(context): \(error.message)\(advice)"
+        return explained
+    }
+
+    /// Records the backend `auto` chose, after the first write through it; later runs use it.
+    /// Does nothing without a placement, or when a choice is recorded already.
+    public func recordAutomaticChoice(_ backend: any KeychainBackend) {
+        guard let placement else { return }
+        let first = lock.withLock {
+            defer { recorded = true }
+            return !recorded
+        }
+        if first { placement.record(backend.name) }
+    }
+
+    /// Resolves a selection name (`auto` or a backend name) to a usable backend. Fails with
+    /// `errSecParam` when a configuration file is malformed, so that no store is touched.
     public func select(_ selection: String) throws -> any KeychainBackend {
-        if selection == Self.automaticName { return try automaticChoice().get() }
+        try select(selection) { $0.availability() }
+    }
+
+    private func select(_ selection: String, availability: (any KeychainBackend) -> BackendAvailability) throws -> any KeychainBackend {
+        _ = try placement?.files()
+        if selection == Self.automaticName { return try automaticChoice(availability: availability).get() }
         let backend = try backend(named: selection)
-        if case .unavailable(let reason) = backend.availability() {
+        if case .unavailable(let reason) = availability(backend) {
             throw reason.attributed(to: backend.name)
         }
         return backend
     }
 
-    /// What `auto` finds: the first usable backend in order, or an error listing every
-    /// backend tried and why each could not be used.
+    /// What `auto` finds: the first usable backend in order; or a backend that is present but
+    /// locked (`errSecInteractionNotAllowed`), whose error is the answer, since moving on would
+    /// put the user's secrets in another store than the one they expect; or an error listing
+    /// every backend tried and why each could not be used. It moves past a backend only when
+    /// that backend is absent here (any other reason).
     public func automaticChoice() -> Result<any KeychainBackend, KeychainError> {
         automaticChoice { $0.availability() }
     }
@@ -110,10 +215,11 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
             guard let backend = try? backend(named: name) else { continue }
             found.append((name, backend, backend.availability()))
         }
+        let checked = found.map { (backend: $0.backend, availability: $0.availability) }
         let automatic = automaticChoice { backend in
-            found.first { $0.backend === backend }?.availability ?? backend.availability()
+            checked.first { $0.backend === backend }?.availability ?? backend.availability()
         }
-        return BackendSurvey(backends: found.map { ($0.name, $0.availability) }, automaticChoice: automatic)
+        return BackendSurvey(backends: found.map { ($0.name, $0.availability) }, checked: checked, automaticChoice: automatic)
     }
 
     private func automaticChoice(availability: (any KeychainBackend) -> BackendAvailability) -> Result<any KeychainBackend, KeychainError> {
@@ -122,6 +228,9 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
             guard let backend = try? backend(named: name) else { continue }
             switch availability(backend) {
             case .available: return .success(backend)
+            case .unavailable(let reason) where reason.status == errSecInteractionNotAllowed:
+                return .failure(Self.explaining(reason.attributed(to: name),
+                    "auto chose '\(name)', which is here but cannot be used without unlocking (auto does not move on to another store)"))
             case .unavailable(let reason):
                 let message = reason.message.hasSuffix(".") ? String(reason.message.dropLast()) : reason.message
                 reasons.append("\(name): \(message)")
@@ -139,4 +248,18 @@ public struct BackendSurvey: Sendable {
     public let backends: [(name: String, availability: BackendAvailability)]
     /// What `auto` picks, from those same availabilities.
     public let automaticChoice: Result<any KeychainBackend, KeychainError>
+    let checked: [(backend: any KeychainBackend, availability: BackendAvailability)]
+
+    init(backends: [(name: String, availability: BackendAvailability)],
+         checked: [(backend: any KeychainBackend, availability: BackendAvailability)],
+         automaticChoice: Result<any KeychainBackend, KeychainError>) {
+        self.backends = backends
+        self.checked = checked
+        self.automaticChoice = automaticChoice
+    }
+
+    /// The availability found for `backend`, or nil when it was not part of the survey.
+    public func availability(of backend: any KeychainBackend) -> BackendAvailability? {
+        checked.first { $0.backend === backend }?.availability
+    }
 }

@@ -32,9 +32,9 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     private let sessionLock = NSLock()
 
     /// A backend configured from the environment (`FileStoreSettings.fromEnvironment`).
-    public convenience init() {
+    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         do {
-            self.init(settings: try FileStoreSettings.fromEnvironment())
+            self.init(settings: try FileStoreSettings.fromEnvironment(environment))
         } catch {
             let reason = (error as? KeychainError) ?? KeychainError.fileBackend(errSecParam, "\(error)")
             self.init(configuration: .failure(reason))

@@ -4,10 +4,10 @@ import KeychainCore
 
 /// Argon2id cost settings, as stored in the store header.
 ///
-/// The default is libsodium's INTERACTIVE level: 64 MiB and 2 passes, about 0.1-0.3 s on one
-/// core. That is three times the memory of OWASP's minimum recommendation for Argon2id
-/// (19 MiB, 2 passes, 1 lane), and the master-key cache means a user pays it about once per
-/// session rather than once per command. Headers are checked against `minimum` and `maximum`
+/// The default is libsodium's INTERACTIVE level, 64 MiB and 2 passes, meant for an unlock a
+/// person waits for. That is three times the memory of OWASP's minimum recommendation for
+/// Argon2id (19 MiB, 2 passes, 1 lane), and the master-key cache means a user pays it about
+/// once per session rather than once per command. Headers are checked against `minimum` and `maximum`
 /// *before* any hashing, so an altered header can neither weaken the stretching of the
 /// passphrase nor make an unlock allocate gigabytes or run for hours.
 public struct KDFParameters: Hashable, Sendable {

@@ -20,8 +20,7 @@ struct MasterKeyCache {
     /// Seconds an unlocked key stays cached; 0 disables the cache.
     let lifetime: UInt32
 
-    private static let possessorOnly: key_perm_t =
-        UInt32(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_WRITE | KEY_POS_SEARCH | KEY_POS_SETATTR | KEY_POS_LINK) | UInt32(KEY_USR_VIEW)
+    private static let possessorOnly = ckeyutils_possessor_only
 
     private static func description(for storeID: Data) -> String {
         "linux-keychain:file:\(hexString(storeID))"
@@ -43,18 +42,10 @@ struct MasterKeyCache {
     /// Caches `masterKey` for `lifetime` seconds, replacing an older entry for the store.
     func store(_ masterKey: GuardedBytes, storeID: Data) {
         guard lifetime > 0 else { return }
-        let serial = masterKey.withUnsafeBytes { bytes in
-            add_key("user", Self.description(for: storeID), bytes.baseAddress, bytes.count, KEY_SPEC_PROCESS_KEYRING)
+        _ = masterKey.withUnsafeBytes { bytes in
+            ckeyutils_put_expiring(Self.description(for: storeID), bytes.baseAddress, bytes.count, Self.possessorOnly,
+                                   lifetime, KEY_SPEC_USER_KEYRING)
         }
-        guard serial > 0 else { return }
-        // Whatever happens next, the key must not outlive this call in the process keyring.
-        defer { _ = keyctl_unlink(serial, KEY_SPEC_PROCESS_KEYRING) }
-        guard keyctl_setperm(serial, Self.possessorOnly) == 0, keyctl_set_timeout(serial, UInt32(lifetime)) == 0 else {
-            _ = keyctl_revoke(serial)
-            return
-        }
-        // Linking displaces an older key of the same description in @u.
-        if keyctl_link(serial, KEY_SPEC_USER_KEYRING) != 0 { _ = keyctl_revoke(serial) }
     }
 
     /// Drops the cached key of store `storeID` (after a failed check, or to lock the store).

@@ -7,7 +7,7 @@ import Foundation
 
 /// An opened, unlocked store that a backend keeps between calls, so that a call does not
 /// re-open the directory, re-parse the header and re-check the key against it each time
-/// (together about half of a get's cost).
+/// (together a large share of what a get costs).
 ///
 /// Before each reuse, `isCurrent(at:)` checks that the store at the path is still this one;
 /// anything else sends the caller down the full open path, which makes a new session or

@@ -7,25 +7,23 @@ import Musl
 import Foundation
 import KeychainCore
 
-/// How items are laid out in the kernel: one keyring per item, named by the item's
+/// The items of a target keyring, in the kernel. This version writes layout 2 (`ItemKeys`:
+/// two keys per item, directly in the target) and reads and migrates layout 1, which this file
+/// reads, and which versions before layout 2 wrote: one keyring per item, named by the item's
 /// `ItemKeyDescription` and linked in the target keyring, holding
 ///
 /// - a `user` key with the same description whose payload is exactly the secret (absent when
 ///   the secret is empty, which the kernel cannot store), and
 /// - a `user` key `linux-keychain-attributes` holding `StoredAttributes`.
 ///
-/// An item keyring is built complete in the calling thread's private thread keyring and then
-/// moved into the target in one `keyctl_move`: exclusively for an add, so the kernel itself
-/// decides which of racing adds wins, and displacing the old keyring for an update, so readers
-/// see the old item or the new one and never neither.
-///
 /// **Keys two levels down are never named by serial where they are.** Every keyctl call that
 /// names a key by serial makes the kernel prove that the caller possesses it, by searching the
 /// thread keyring and the keyrings nested in it. A key inside an item keyring is found only
 /// after the kernel has walked the item keyrings of the target (linked in the thread keyring)
-/// one by one: about 1 ms per call with 10,000 items. So a key inside an item keyring is
-/// created in the thread keyring itself and moved into its item keyring, and is linked into
-/// the thread keyring for as long as it is read; the kernel then finds it at once.
+/// one by one, so every such call would cost more the more items there are. So a key inside
+/// an item keyring is created in the thread keyring itself and moved into its item keyring,
+/// and is linked into the thread keyring for as long as it is read; the kernel then finds it
+/// at once.
 struct ItemKeyrings: Sendable {
     let kernel: KernelKeys
 
@@ -41,18 +39,6 @@ struct ItemKeyrings: Sendable {
 
     // MARK: - Writing
 
-    /// The attributes payload of `item` as stored in keyring `target`, after checking that it
-    /// and the secret fit in kernel keys.
-    static func checkedAttributesPayload(of item: KeychainItem, storedIn target: key_serial_t) throws -> Data {
-        try checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
-        let attributes = StoredAttributes(item, storedIn: target).encoded()
-        guard attributes.count <= maximumPayload else {
-            throw KeychainError.keyring(errSecDataTooLarge,
-                "The attributes of the item with \(item.primaryKey.readableName) take \(attributes.count) bytes; a kernel key holds at most \(maximumPayload). Shorten the comment, description or generic data.")
-        }
-        return attributes
-    }
-
     /// Throws `errSecDataTooLarge` for a secret the kernel cannot hold in one `user` key.
     static func checkSecretSize(_ secret: SecretBytes?, of item: @autoclosure () -> String) throws {
         let size = secret?.count ?? 0
@@ -62,36 +48,11 @@ struct ItemKeyrings: Sendable {
         }
     }
 
-    /// Builds the keyring of `item`, to be stored in keyring `target`, in the thread keyring and
-    /// returns its serial. Sizes are checked before the kernel is called; on failure nothing is
-    /// left behind.
-    func stage(_ item: KeychainItem, as description: ItemKeyDescription, storedIn target: key_serial_t) throws -> key_serial_t {
-        let attributes = try Self.checkedAttributesPayload(of: item, storedIn: target)
-        func doing() -> String { "storing the item with \(description.primaryKey.readableName)" }
-        let keyring: key_serial_t
-        do {
-            keyring = try kernel.addKeyring(description.text, to: KernelKeys.threadKeyring)
-        } catch let failure as KeyctlFailure {
-            throw failure.keychainError(doing())
-        }
-        do {
-            if let secret = item.secret, !secret.isEmpty {
-                try secret.withUnsafeBytes { try addKey(description.text, payload: $0, to: keyring) }
-            }
-            try attributes.withUnsafeBytes { try addKey(StoredAttributes.keyDescription, payload: $0, to: keyring) }
-            try kernel.setPermissions(keyring, Self.permissions)
-            return keyring
-        } catch let failure as KeyctlFailure {
-            discardStaged(keyring)
-            throw failure.keychainError(doing())
-        }
-    }
-
-    /// Adds a `user` key to `keyring` (a staged item keyring, or the target for the
-    /// `TaggedItemsMarker`): created in the thread keyring, where the kernel finds it at once
-    /// while its permissions are set, then moved, exclusively or displacing a key of the same
-    /// name. (`add_key` would update a `user` key of the same name already in the thread keyring
-    /// instead; there is none, as a read unlinks the keys it linked there before it returns.)
+    /// Adds a `user` key to `keyring` (the target, for the `TaggedItemsMarker`): created in the
+    /// thread keyring, where the kernel finds it at once while its permissions are set, then
+    /// moved, exclusively or displacing a key of the same name. (`add_key` would update a
+    /// `user` key of the same name already in the thread keyring instead; there is none, as a
+    /// read unlinks the keys it linked there before it returns.)
     func addKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t,
                 exclusive: Bool = true) throws {
         let key = try kernel.addUserKey(description, payload: payload, to: KernelKeys.threadKeyring)
@@ -104,44 +65,20 @@ struct ItemKeyrings: Sendable {
         }
     }
 
-    /// Moves a staged keyring into `target`. With `exclusive`, an existing item of the same
-    /// description makes it fail with `errSecDuplicateItem`; without, it replaces it.
-    func commit(_ staged: key_serial_t, as description: ItemKeyDescription, into target: key_serial_t,
-                exclusive: Bool) throws {
-        do {
-            // Before the item can be seen: readers rely on it (`TaggedItemsMarker`).
-            try recordWrite(of: description, in: target)
-        } catch {
-            discardStaged(staged)
-            throw error
-        }
-        do {
-            try kernel.move(staged, from: KernelKeys.threadKeyring, to: target, exclusive: exclusive)
-        } catch let failure as KeyctlFailure {
-            discardStaged(staged)
-            if failure.code == EEXIST {
-                throw KeychainError.keyring(errSecDuplicateItem,
-                    "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.",
-                    failedCall: failure.call)
-            }
-            throw failure.keychainError("storing the item with \(description.primaryKey.readableName)")
-        }
-    }
-
     /// Unlinks a staged key from the thread keyring; the kernel then frees it and any key inside.
-    private func discardStaged(_ key: key_serial_t) {
+    func discardStaged(_ key: key_serial_t) {
         // Nothing else holds it: if this fails, the thread keyring keeps it until the thread ends.
         try? kernel.unlink(key, from: KernelKeys.threadKeyring)
     }
 
-    // MARK: - Finding one item
+    // MARK: - Finding one item in layout 1
 
-    /// The item `description` names in `target`, or nil when `target` has none.
+    /// The layout-1 item `description` names in `target`, or nil when `target` has none.
     ///
     /// The kernel finds an item keyring linked in `target` by name whatever the number of items
     /// (see `KernelKeys.search`). Its search also reaches keyrings nested in `target`; an item
     /// found there belongs to another store, and is not reported.
-    func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
+    func legacyItem(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
         guard let keyring = try searchItemKeyring(description, in: target) else { return nil }
         let found = try load(keyring, description, in: target)
         // The recorded keyring confirms it cheaply; without it (an item written by an earlier
@@ -227,15 +164,26 @@ struct ItemKeyrings: Sendable {
             // be an item; `KernelKeyringBackend` reports the one a query names.
             return nil
         }
-        guard record.type == "keyring", record.description.utf8.starts(with: leadingText.utf8),
-              let description = ItemKeyDescription(parsing: record.description),
-              wanted(description.primaryKey) else { return nil }
-        return try load(serial, description, in: target)
+        switch record.type {
+        case "user":
+            guard record.description.utf8.starts(with: (Self.attributesPrefix + leadingText.dropFirst(ItemKeyDescription.prefix.count)).utf8),
+                  let description = Self.itemDescription(ofAttributesKey: record.description),
+                  wanted(description.primaryKey) else { return nil }
+            return try loadLayout2(serial, description, in: target)
+        case "keyring":
+            // By bytes: a name that begins with a combining mark forms one Character with the ':' before it.
+            guard record.description.utf8.starts(with: leadingText.utf8),
+                  let description = ItemKeyDescription(parsing: record.description),
+                  wanted(description.primaryKey) else { return nil }
+            return try load(serial, description, in: target)
+        default:
+            return nil
+        }
     }
 
     /// Whether `key` is linked in `target` now; true when that cannot be read, so that a
     /// failure is reported rather than retried. Reads the whole target.
-    private func isLinked(_ key: key_serial_t, in target: key_serial_t) -> Bool {
+    func isLinked(_ key: key_serial_t, in target: key_serial_t) -> Bool {
         (try? kernel.contents(of: target).contains(key)) ?? true
     }
 
@@ -251,26 +199,29 @@ struct ItemKeyrings: Sendable {
             throw KeychainError.keyring(errSecDecode,
                 "The item with \(name) has no attributes key in its keyring \(keyring); delete the item and add it again.")
         }
-        let stored = try StoredAttributes(decoding: payload, item: name)
-        let item = KeychainItem(itemClass: description.primaryKey.itemClass, attributes: try stored.itemAttributes())
-        guard item.primaryKey == description.primaryKey else {
-            throw KeychainError.keyring(errSecDecode,
-                "The attributes stored in keyring \(keyring) do not belong to the item with \(name); delete the item and add it again.")
-        }
-        return FoundItem(keyring: keyring, description: description, item: item,
-                         secretIsEmpty: stored.secretIsEmpty, storedIn: stored.keyring)
+        let (stored, item) = try StoredAttributes.item(decoding: payload, format: StoredAttributes.itemKeyringFormat,
+                                                       of: description, place: "in keyring \(keyring)")
+        return FoundItem(storage: .itemKeyring(keyring), description: description, item: item,
+                         secretIsEmpty: stored.hasEmptySecret, storedIn: stored.keyring)
     }
 
     /// The secret of `found`, read from the kernel.
     func secret(of found: FoundItem, in target: key_serial_t) throws -> SecretBytes {
         if found.secretIsEmpty { return SecretBytes(Data()) }
+        let keyring: key_serial_t
+        switch found.storage {
+        case .keys(let attributes, let secret):
+            return try layout2Secret(of: found, attributesKey: attributes, secretKey: secret, in: target)
+        case .itemKeyring(let serial):
+            keyring = serial
+        }
         var name: String { found.description.primaryKey.readableName }
-        let secret = try whileLinked(found.keyring, in: target, doing: "reading the secret of the item with \(name)") {
-            try readKey(found.description.text, in: found.keyring, of: target, kernel.readSecret)
+        let secret = try whileLinked(keyring, in: target, doing: "reading the secret of the item with \(name)") {
+            try readKey(found.description.text, in: keyring, of: target, kernel.readSecret)
         }
         guard let secret else {
             throw KeychainError.keyring(errSecDecode,
-                "The secret key of the item with \(name) is missing from its keyring \(found.keyring) (it may have expired and been collected); delete the item and add it again.")
+                "The secret key of the item with \(name) is missing from its keyring \(keyring) (it may have expired and been collected); delete the item and add it again.")
         }
         return secret
     }
@@ -314,13 +265,29 @@ struct ItemKeyrings: Sendable {
 
 /// An item read from the kernel, without its secret.
 struct FoundItem: Sendable {
-    let keyring: key_serial_t
+    /// Where the item's keys are.
+    enum Storage: Sendable, Equatable {
+        /// Layout 2: its attributes key and its secret key (nil for an empty secret).
+        case keys(attributes: key_serial_t, secret: key_serial_t?)
+        /// Layout 1: its item keyring.
+        case itemKeyring(key_serial_t)
+    }
+
+    let storage: Storage
     let description: ItemKeyDescription
     let item: KeychainItem
     /// Whether the item has an empty secret, and so no secret key.
     let secretIsEmpty: Bool
     /// The keyring the item was stored in, if it recorded that (`StoredAttributes.keyring`).
     let storedIn: key_serial_t?
+
+    /// The serial whose link in the target makes the item exist.
+    var anchor: key_serial_t {
+        switch storage {
+        case .keys(let attributes, _): return attributes
+        case .itemKeyring(let keyring): return keyring
+        }
+    }
 }
 
 /// An item keyring disappeared while it was being read.

@@ -101,8 +101,18 @@ public final class KernelKeyringBackend: KeychainBackend {
         // name the target keyring, as the item is staged.
         try ItemKeyrings.checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
         let keyring = try target()
-        let staged = try store.stage(item, as: description, storedIn: keyring.serial)
-        try store.commit(staged, as: description, into: keyring.serial, exclusive: true)
+        try add(item, as: description, into: keyring)
+    }
+
+    /// Adds `item` in layout 2, unless an item of its name exists in either layout.
+    private func add(_ item: KeychainItem, as description: ItemKeyDescription, into keyring: ResolvedKeyring) throws {
+        if try store.itemKeyring(named: description, in: keyring.serial) != nil {
+            throw KeychainError.keyring(errSecDuplicateItem,
+                "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.")
+        }
+        // Before the item can be seen: readers rely on it (`TaggedItemsMarker`).
+        try store.recordWrite(of: description, in: keyring.serial)
+        try store.addLayout2(item, as: description, into: keyring.serial)
     }
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
@@ -118,43 +128,62 @@ public final class KernelKeyringBackend: KeychainBackend {
         }
     }
 
-    /// Each matching item is rebuilt with its changes and moved over the old one in one step
-    /// (or, when its primary key changes, moved in exclusively and the old one unlinked after),
-    /// so a reader always finds the item. Collisions are checked for every item before any is
-    /// written. Each item is replaced whole; if a later item fails (a racing writer in another
-    /// process, the quota), the items already done stay updated and the rest stay as they were.
-    /// The kernel has no "replace only if still there": an update racing a delete of the same
-    /// item in another process can land after it, as if the update had come second.
+    /// Each matching item keeps its name where it can, and is then rewritten in place, its
+    /// secret and then its attributes, each replaced in one step, so a reader always finds the
+    /// item. An item whose primary key changes (or one still in layout 1) is added anew,
+    /// exclusively, and the old one unlinked after. Collisions are checked for every item
+    /// before any is written. If a later item fails (a racing writer in another process, the
+    /// quota), the items already done stay updated and the rest stay as they were. The kernel
+    /// has no "replace only if still there": an update racing a delete of the same item in
+    /// another process can land after it, as if the update had come second.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         try NameRules.refuseNUL(in: query, changes)
         try ItemKeyrings.checkSecretSize(changes.secret, of: "the update")
         let keyring = try target()
         var everything = query
         everything.limit = .all
-        let matched = try consistentRead(everything, in: keyring) { found in
-            try found.map { entry in
-                var item = entry.item
-                if changes.secret == nil { item.secret = try store.secret(of: entry, in: keyring.serial) }
-                return (entry, item)
-            }
-        }
-        let plan = try UpdatePlan(matched: matched.map(\.1), changes: changes)
+        let matched = try consistentRead(everything, in: keyring) { $0 }
+        let plan = try UpdatePlan(matched: matched.map(\.item), changes: changes)
         for key in plan.keysNeedingVacancy {
             let description = try ItemKeyDescription(key)
-            if try store.itemKeyring(named: description, in: keyring.serial) != nil {
+            if try store.anchor(named: description, in: keyring.serial) != nil {
                 throw KeychainError.keyring(errSecDuplicateItem,
                     "The update would collide with the item with \(key.readableName).")
             }
         }
-        for ((entry, _), change) in zip(matched, plan.changes) {
-            let description = try ItemKeyDescription(change.new.primaryKey)
-            let renamed = change.new.primaryKey != change.old
-            let staged = try store.stage(change.new, as: description, storedIn: keyring.serial)
-            try store.commit(staged, as: description, into: keyring.serial, exclusive: renamed)
-            // The new item is in place; if the old one is already gone, another process deleted it.
-            if renamed { try? kernel.unlink(entry.keyring, from: keyring.serial) }
+        for (entry, change) in zip(matched, plan.changes) {
+            do {
+                try rewrite(entry, as: change.new, secret: changes.secret, in: keyring)
+            } catch is ItemVanished {
+                // Another process deleted the item since it was read: as if that delete came second.
+                continue
+            } catch is SecretKeyMissing {
+                throw KeychainError.keyring(errSecDecode,
+                    "The item with \(entry.description.primaryKey.readableName) has no secret key in keyring \(keyring.serial); delete the item and add it again.")
+            }
         }
         return plan.changes.count
+    }
+
+    /// Writes `new` over the item read as `entry`; `secret` nil keeps the item's secret.
+    private func rewrite(_ entry: FoundItem, as new: KeychainItem, secret: SecretBytes?, in keyring: ResolvedKeyring) throws {
+        if new.primaryKey == entry.description.primaryKey, case .keys(let attributes, let secretKey) = entry.storage {
+            try store.replaceLayout2(entry, attributesKey: attributes, secretKey: secretKey, with: new,
+                                     secret: secret, in: keyring.serial)
+            return
+        }
+        var complete = new
+        complete.secret = try secret ?? store.secret(of: entry, in: keyring.serial)
+        let description = try ItemKeyDescription(new.primaryKey)
+        if new.primaryKey == entry.description.primaryKey {
+            // A layout-1 item keeps its name: its layout-2 keys do not collide with its keyring.
+            try store.recordWrite(of: description, in: keyring.serial)
+            try store.addLayout2(complete, as: description, into: keyring.serial)
+        } else {
+            try add(complete, as: description, into: keyring)
+        }
+        // The new item is in place; if the old one is already gone, another process deleted it.
+        _ = try? unlinkItem(entry, from: keyring)
     }
 
     public func delete(_ query: ItemQuery) throws -> Int {
@@ -172,23 +201,37 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// now holds that name, and it is unlinked instead: a delete that returns leaves no item
     /// of that name behind.
     private func unlinkItem(_ entry: FoundItem, from keyring: ResolvedKeyring) throws -> Bool {
-        var serial = entry.keyring
+        var storage = entry.storage
         for _ in 0..<Self.readAttempts {
             do {
-                try kernel.unlink(serial, from: keyring.serial)
+                switch storage {
+                case .keys(let attributes, let secret):
+                    try store.removeLayout2(attributesKey: attributes, secretKey: secret, from: keyring.serial)
+                case .itemKeyring(let serial):
+                    try kernel.unlink(serial, from: keyring.serial)
+                }
                 return true
             } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
-                guard let replacement = try store.itemKeyring(named: entry.description, in: keyring.serial),
-                      replacement != serial else {
+                guard let replacement = try currentItem(named: entry.description, in: keyring),
+                      replacement.storage != storage else {
                     return false
                 }
-                serial = replacement
+                storage = replacement.storage
             } catch let failure as KeyctlFailure {
                 throw failure.keychainError("deleting the item with \(entry.description.primaryKey.readableName)")
             }
         }
         throw KeychainError.keyring(errSecIO,
             "The item with \(entry.description.primaryKey.readableName) kept being replaced while it was deleted; try again.")
+    }
+
+    /// The item `description` names now, nil when there is none or it vanished while read.
+    private func currentItem(named description: ItemKeyDescription, in keyring: ResolvedKeyring) throws -> FoundItem? {
+        do {
+            return try store.item(named: description, in: keyring.serial)
+        } catch is ItemVanished {
+            return nil
+        }
     }
 
     // MARK: - Reading consistently
@@ -208,12 +251,21 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// result never misses an item that was only being replaced.
     private func consistentRead<Result>(_ query: ItemQuery, in keyring: ResolvedKeyring,
                                         _ finish: ([FoundItem]) throws -> [Result]) throws -> [Result] {
-        for _ in 0..<Self.readAttempts {
+        var secretMissing = false
+        for attempt in 0..<Self.readAttempts {
             do {
                 return try finish(try matchingItems(query, in: keyring))
             } catch is ItemVanished {
-                continue
+                secretMissing = false
+            } catch is SecretKeyMissing {
+                // Most likely an add between its two moves: give it a moment to finish.
+                secretMissing = true
+                usleep(useconds_t(50 * (attempt + 1)))
             }
+        }
+        if secretMissing {
+            throw KeychainError.keyring(errSecDecode,
+                "An item the query matches has no secret key in keyring \(keyring.serial) (an add may have been interrupted, or the key was unlinked by hand); delete the item and add it again.")
         }
         throw KeychainError.keyring(errSecIO,
             "The items in keyring \(keyring.serial) kept changing during \(Self.readAttempts) attempts to read them; try again.")
@@ -221,12 +273,12 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     private static let readAttempts = 20
 
-    /// The items matching `query`, sorted by primary key and limited.
+    /// The items matching `query`, in `ResultOrder` and limited.
     ///
     /// A query that fixes the primary key (as the CLI's and the typed API's do) names the only
     /// items that can match, and they are looked up by name: the cost does not grow with the
-    /// store. A query for one item whose first possible match exists is answered by name too.
-    /// Any other query reads every item in the keyring.
+    /// store. Any other query reads every item in the keyring (or, with no tagged items, the one
+    /// it names), because the first match in insertion order can be any of them.
     private func matchingItems(_ query: ItemQuery, in keyring: ResolvedKeyring) throws -> [FoundItem] {
         if let keys = query.possiblePrimaryKeys {
             // A name beyond the kernel's limit belongs to no item.
@@ -234,14 +286,9 @@ public final class KernelKeyringBackend: KeychainBackend {
             let found = try descriptions.compactMap { try store.item(named: $0, in: keyring.serial) }
             return ordered(found.filter { query.matches($0.item) }, limit: query.limit)
         }
-        // Short of a matching item (none, a broken one, one replaced under the read), the full
-        // read below decides, and reports what is wrong.
-        if query.limit.maximum == 1, let key = query.firstPossiblePrimaryKey,
-           let description = try? ItemKeyDescription(key),
-           let found = try? store.item(named: description, in: keyring.serial), query.matches(found.item) {
-            return [found]
-        }
-        if let found = untaggedStoreAnswer(query, in: keyring) {
+        // No shortcut for a limit of one by the first possible name: results come in creation
+        // order (ResultOrder), so the first match by name need not be the first one added.
+        if let found = untaggedStoreAnswer(query, in: keyring, alreadyLookedUp: nil) {
             return found
         }
         return try listedItems(query, in: keyring)
@@ -250,20 +297,20 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// The items matching `query` when the keyring holds no tagged item, found by looking up by
     /// name the only item that can then match; nil when tagged items may exist, the query does
     /// not name service (or server) and account, or the lookup failed, and every item must be
-    /// read. Why the lookup comes before the marker check: `TaggedItemsMarker`.
+    /// read. Why the lookup comes before the marker check: `TaggedItemsMarker`. A lookup of
+    /// the same name made just before (`alreadyLookedUp`) is not repeated.
     ///
     /// A failed lookup (a revoked or unreadable item, one replaced under the read) is left to
     /// the full read, which reports a broken item the query could match as an error of its
     /// own, never "not found". A lookup that finds nothing is trusted: the kernel says "no
     /// such key" only when no key of that name is there, broken or not.
-    private func untaggedStoreAnswer(_ query: ItemQuery, in keyring: ResolvedKeyring) -> [FoundItem]? {
+    private func untaggedStoreAnswer(_ query: ItemQuery, in keyring: ResolvedKeyring,
+                                     alreadyLookedUp: (key: PrimaryKey, result: Result<FoundItem?, any Error>)?) -> [FoundItem]? {
         guard let key = query.untaggedPrimaryKey, let description = try? ItemKeyDescription(key) else { return nil }
-        let found: FoundItem?
-        do {
-            found = try store.item(named: description, in: keyring.serial)
-        } catch {
-            return nil
-        }
+        let result = alreadyLookedUp?.key == key
+            ? alreadyLookedUp!.result
+            : Result { try store.item(named: description, in: keyring.serial) }
+        guard case .success(let found) = result else { return nil }
         guard !store.mayHoldTaggedItems(keyring.serial) else { return nil }
         return ordered(found.map { [$0] }?.filter { query.matches($0.item) } ?? [], limit: query.limit)
     }
@@ -286,7 +333,10 @@ public final class KernelKeyringBackend: KeychainBackend {
     }
 
     private func ordered(_ items: [FoundItem], limit: MatchLimit) -> [FoundItem] {
-        let sorted = items.sorted { $0.description.primaryKey < $1.description.primaryKey }
+        let sorted = items.sorted {
+            ResultOrder.precedes(created: $0.item.attributes.creationDate, key: $0.description.primaryKey,
+                                 created: $1.item.attributes.creationDate, key: $1.description.primaryKey)
+        }
         return limit.maximum.map { Array(sorted.prefix($0)) } ?? sorted
     }
 
@@ -300,7 +350,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         guard query.constraints[naming] != nil, query.constraints[.account] != nil,
               let description = try? ItemKeyDescription(PrimaryKey(itemClass: query.itemClass,
                                                                     attributes: query.constraints)) else { return }
-        if let serial = try store.itemKeyring(named: description, in: keyring.serial), !listed.contains(serial) {
+        if let serial = try store.anchor(named: description, in: keyring.serial), !listed.contains(serial) {
             throw ItemVanished()
         }
     }

@@ -75,6 +75,12 @@ struct KernelKeys: Sendable {
         try perform("keyctl_setperm") { keyctl_setperm(key, permissions) }
     }
 
+    /// Replaces the payload of `key` in one step (`keyctl_update`); readers see the old
+    /// payload or the new one.
+    func update(_ key: key_serial_t, payload: UnsafeRawBufferPointer) throws {
+        try perform("keyctl_update") { keyctl_update(key, payload.baseAddress, payload.count) }
+    }
+
     // MARK: - Links
 
     /// Moves `key` from one keyring to another in one step. With `exclusive`, fails with
@@ -173,6 +179,24 @@ struct KernelKeys: Sendable {
 
     private static let typicalPublicPayload = 4096
     private static let typicalDescription = 512
+
+    /// The payload of a secret key in one call when it is no larger than `typicalSecret`: read
+    /// into a scratch buffer that is zeroed before it is freed, then copied into zeroed-on-
+    /// release storage. A larger one takes the two reads of `readSecret`.
+    func readSecretOnce(_ key: key_serial_t) throws -> SecretBytes {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.typicalSecret, alignment: 1)
+        defer {
+            SecretBytes.zero(scratch)
+            scratch.deallocate()
+        }
+        let length = try perform("keyctl_read") {
+            keyctl_read(key, scratch.baseAddress?.assumingMemoryBound(to: CChar.self), scratch.count)
+        }
+        guard length <= scratch.count else { return try readSecret(key) }
+        return SecretBytes(copying: UnsafeRawBufferPointer(rebasing: scratch[0..<length]))
+    }
+
+    private static let typicalSecret = 1024
 
     /// The payload of a secret key, read straight into zeroed-on-release storage so that no
     /// other copy of the secret is left in this process.

@@ -20,23 +20,6 @@ extension ItemQuery {
         }
     }
 
-    /// The primary key that sorts first among all those this query can match: the constrained
-    /// primary-key attributes as given, every other one at its default. When an item with it
-    /// exists and matches, a search sorted by primary key returns it first.
-    ///
-    /// Nil when an unconstrained attribute is a number: an empty string and false sort before
-    /// every other value, but zero does not (`PrimaryKey` compares length-prefixed text, and
-    /// "10:1000000000" sorts before "1:0").
-    var firstPossiblePrimaryKey: PrimaryKey? {
-        guard hasWellTypedPrimaryKeyConstraints else { return nil }
-        for key in itemClass.primaryKeyAttributes where constraints[key] == nil {
-            guard key.valueKind == .string || key.valueKind == .bool else { return nil }
-        }
-        var attributes = constraints
-        if matchesAnySynchronizable { attributes[.synchronizable] = nil }
-        return PrimaryKey(itemClass: itemClass, attributes: attributes)
-    }
-
     /// The primary key of the one untagged item (`TaggedItemsMarker`) this query can match: its
     /// service (or server) and account, every other primary-key attribute at its default. Nil
     /// unless the query gives both, so that one lookup by name covers every untagged item.

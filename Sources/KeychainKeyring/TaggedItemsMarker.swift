@@ -96,10 +96,10 @@ extension ItemKeyrings {
     private func taggedItemsRecord(in target: key_serial_t) -> TaggedItemsRecord {
         let key: key_serial_t
         do {
-            // Linked into the thread keyring while it is read, so the kernel proves possession
-            // at once (see `ItemKeyrings`), and the key stays readable if a writer displaces it.
-            key = try kernel.search(target, type: "user", description: Self.taggedItemsMarkerDescription,
-                                    linkingInto: KernelKeys.threadKeyring)
+            // Linked directly in the target, which the thread possesses: the kernel proves
+            // possession at once. A writer displacing it before the read makes the read fail,
+            // which is doubt, and sends the reader to the full read.
+            key = try kernel.search(target, type: "user", description: Self.taggedItemsMarkerDescription)
         } catch let failure as KeyctlFailure where failure.isNoSuchKey {
             // Only the search's "no such key" means absent; a marker that fails later (say,
             // invalidated by hand) is in doubt.
@@ -107,7 +107,6 @@ extension ItemKeyrings {
         } catch {
             return .unknown
         }
-        defer { try? kernel.unlink(key, from: KernelKeys.threadKeyring) }
         guard let payload = try? kernel.readPublicPayload(key) else { return .unknown }
         switch String(decoding: payload, as: UTF8.self) {
         case "no \(target)": return .noTaggedItems

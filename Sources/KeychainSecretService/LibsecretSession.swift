@@ -24,6 +24,8 @@ final class GObjectReference {
 struct LibsecretSession {
     let service: GObjectReference
     let collection: GObjectReference
+    /// The provider the connection keeps to; every request goes to its unique bus name.
+    let provider: SecretServiceProvider
     let call: LibsecretCall
     /// How the collection is named in messages.
     let collectionName: String
@@ -33,10 +35,20 @@ struct LibsecretSession {
     func checked<Value>(_ name: String, _ body: (UnsafeMutablePointer<CSecretServiceError>) -> Value) throws -> Value {
         var failure = CSecretServiceError()
         let value = body(&failure)
-        if failure.kind != CSECRETSERVICE_ERROR_NONE {
-            throw SecretServiceErrors.from(failure, call: name, collection: collectionName, seconds: timeoutSeconds)
-        }
+        if failure.kind != CSECRETSERVICE_ERROR_NONE { throw explained(failure, call: name) }
         return value
+    }
+
+    /// `failure` as a keychain error; a lost connection, no reply or an unknown name is
+    /// reported as the provider going away when it no longer owns org.freedesktop.secrets.
+    func explained(_ failure: CSecretServiceError, call name: String) -> KeychainError {
+        let error = SecretServiceErrors.from(failure, call: name, collection: collectionName, seconds: timeoutSeconds)
+        // When the bus itself cannot be asked, the original error says it best.
+        guard error.status == errSecNotAvailable,
+              case .success(let now) = Result(catching: { try SecretServiceConnection.currentProvider(call) }),
+              now?.uniqueName != provider.uniqueName
+        else { return error }
+        return SecretServiceErrors.providerGone(provider, during: name, now: now)
     }
 
     /// Object paths of the collection's items that carry all of `attributes`.
@@ -132,27 +144,30 @@ struct LibsecretSession {
         }
     }
 
-    func setSecret(_ secret: SecretBytes, of item: StoredItem) throws {
+    func setSecret(_ secret: SecretBytes, at path: String) throws {
         try secret.withUnsafeBytes { bytes in
             _ = try checked("org.freedesktop.Secret.Item.SetSecret") {
-                csecretservice_item_set_secret(service.pointer, item.path, bytes.bindMemory(to: UInt8.self).baseAddress,
+                csecretservice_item_set_secret(service.pointer, path, bytes.bindMemory(to: UInt8.self).baseAddress,
                                                bytes.count, call.remainingMilliseconds, call.cancellable, $0)
             }
         }
     }
 
-    func setAttributes(_ attributes: [String: String], of item: StoredItem) throws {
-        try withAttributeArrays(attributes) { keys, values, count in
+    /// Gives the item at `path`, whose attributes are `current`, the attributes `wanted`, sending
+    /// only what the provider accepts (see `SecretServiceProvider.attributesToSend`).
+    func setAttributes(_ wanted: [String: String], replacing current: [String: String], at path: String) throws {
+        guard let sent = provider.attributesToSend(wanted, replacing: current) else { return }
+        try withAttributeArrays(sent) { keys, values, count in
             _ = try checked("org.freedesktop.DBus.Properties.Set(Attributes)") {
-                csecretservice_item_set_attributes(service.pointer, item.path, keys, values, count,
+                csecretservice_item_set_attributes(service.pointer, path, keys, values, count,
                                                    call.remainingMilliseconds, call.cancellable, $0)
             }
         }
     }
 
-    func setLabel(_ label: String, of item: StoredItem) throws {
+    func setLabel(_ label: String, at path: String) throws {
         _ = try checked("org.freedesktop.DBus.Properties.Set(Label)") {
-            csecretservice_item_set_label(service.pointer, item.path, label, call.remainingMilliseconds,
+            csecretservice_item_set_label(service.pointer, path, label, call.remainingMilliseconds,
                                           call.cancellable, $0)
         }
     }
@@ -163,8 +178,7 @@ struct LibsecretSession {
         _ = csecretservice_item_delete(service.pointer, item.path, call.cancellable, &failure)
         if failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT { return false }
         if failure.kind != CSECRETSERVICE_ERROR_NONE {
-            throw SecretServiceErrors.from(failure, call: "secret_service_delete_item_dbus_path_sync",
-                                           collection: collectionName, seconds: timeoutSeconds)
+            throw explained(failure, call: "secret_service_delete_item_dbus_path_sync")
         }
         return true
     }

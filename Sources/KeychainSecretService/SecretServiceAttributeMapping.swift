@@ -50,6 +50,7 @@ enum SecretServiceAttributeMapping {
         case .isNegative: return "keychain:negative"
         case .creationDate: return "keychain:created"
         case .modificationDate: return "keychain:modified"
+        case .valueTypes: return "keychain:value-types"
         }
     }
 
@@ -132,7 +133,7 @@ enum SecretServiceAttributeMapping {
     /// programs may be among the results.
     ///
     /// Only constraints whose stored form is certain narrow the search: a flag (absent equals
-    /// false) and an empty primary-key string (absent equals "") are left to `ItemQuery.matches`.
+    /// false) and a primary-key default (absent equals "" or 0) are left to `ItemQuery.matches`.
     static func searchAttributes(for query: ItemQuery) -> (attributes: [String: String], includesOthers: Bool) {
         let includesOthers = identityKeys(for: query.itemClass).contains { key in
             if let text = query.constraints.string(key) { return !text.isEmpty }
@@ -141,7 +142,8 @@ enum SecretServiceAttributeMapping {
         var result: [String: String] = [:]
         for (key, value) in query.constraints {
             if value.kind == .bool { continue }
-            if case .string(let text) = value, text.isEmpty, query.itemClass.primaryKeyAttributes.contains(key) { continue }
+            // A default (empty name, port 0) is not stored, so asking for it would miss the item.
+            if value.isMissingPrimaryKeyValue, query.itemClass.primaryKeyAttributes.contains(key) { continue }
             guard let name = attributeName(key, in: query.itemClass) else { continue }
             // Other programs' items only have the shared names; asking for more excludes them,
             // which `matches` would do anyway.
@@ -174,7 +176,7 @@ enum SecretServiceAttributeMapping {
             }
             attributes[key] = value
         }
-        let madeUp = isOurs && stored[defaultLabelMarker] != nil && label == defaultLabel(itemClass, attributes)
+        let madeUp = isOurs && stored[defaultLabelMarker] == "1" && label == defaultLabel(itemClass, attributes)
         if !madeUp && !label.isEmpty { attributes[.label] = .string(label) }
         return attributes
     }

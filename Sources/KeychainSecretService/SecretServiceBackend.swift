@@ -74,7 +74,8 @@ public final class SecretServiceBackend: KeychainBackend {
     /// Loads libsecret, checks for a session bus, takes the write lock if asked, then runs
     /// `body` on the worker with a prepared collection; all within the timeout. A read-only
     /// `body` is run once more on a fresh connection when the kept one turns out to be dead.
-    private func perform<Value: Sendable>(_ what: String, holdingWriteLock: Bool = false, isReadOnly: Bool = false,
+    /// Internal rather than private so that tests can drive a real session step by step.
+    func perform<Value: Sendable>(_ what: String, holdingWriteLock: Bool = false, isReadOnly: Bool = false,
                                           _ body: @escaping @Sendable (LibsecretSession) throws -> Value) throws -> Value {
         let seconds = try settings.timeout.get()
         let deadline = DispatchTime.now() + seconds

@@ -5,6 +5,11 @@ import KeychainCore
 /// The connection to the Secret Service and the collection in use, opened once and reused by
 /// every call, and rebuilt after the bus or the provider went away.
 ///
+/// It keeps to the provider it first connected to (`provider`, known by its unique bus name) for
+/// the life of the process: when that provider is gone, calls fail with an error naming it, and
+/// a reconnection never lets D-Bus activate a provider in its place (the bus is asked who owns
+/// org.freedesktop.secrets first), nor uses another program that took the name since.
+///
 /// All state is touched only from jobs on the libsecret worker thread, one at a time; that
 /// confinement is what makes the unchecked Sendable sound.
 final class SecretServiceConnection: @unchecked Sendable {
@@ -12,6 +17,8 @@ final class SecretServiceConnection: @unchecked Sendable {
     private let timeoutSeconds: Double
     private var service: GObjectReference?
     private var collection: GObjectReference?
+    /// The provider of the first connection; kept when the connection is reset.
+    private(set) var provider: SecretServiceProvider?
 
     init(settings: SecretServiceSettings, timeoutSeconds: Double) {
         self.settings = settings
@@ -66,13 +73,17 @@ final class SecretServiceConnection: @unchecked Sendable {
     private func openSession(_ call: LibsecretCall) throws -> LibsecretSession {
         let service = try self.service ?? openService(call)
         self.service = service
+        guard let provider else { throw SecretServiceErrors.providerUnknown() }
         let collection = try self.collection ?? openCollection(service, call)
         self.collection = collection
-        return LibsecretSession(service: service, collection: collection, call: call,
+        return LibsecretSession(service: service, collection: collection, provider: provider, call: call,
                                 collectionName: settings.collection, timeoutSeconds: timeoutSeconds)
     }
 
     private func openService(_ call: LibsecretCall) throws -> GObjectReference {
+        // Opening a connection to org.freedesktop.secrets activates a provider when none runs;
+        // after the first provider, that would be a stranger's store: ask the bus first.
+        if let provider { try requireStillServing(provider, call) }
         var failure = CSecretServiceError()
         let pointer = csecretservice_service_open(timeoutMilliseconds, call.cancellable, &failure)
         try throwIfFailed(failure, "secret_service_open_sync")
@@ -80,7 +91,62 @@ final class SecretServiceConnection: @unchecked Sendable {
             throw KeychainError(errSecNotAvailable, "libsecret returned no Secret Service connection.",
                                 backend: SecretServiceErrors.backend, failedCall: "secret_service_open_sync")
         }
+        var owner = [CChar](repeating: 0, count: 256)
+        var processID: UInt32 = 0
+        _ = csecretservice_service_owner(service.pointer, &owner, owner.count, &processID, call.remainingMilliseconds,
+                                         call.cancellable, &failure)
+        try throwIfFailed(failure, "org.freedesktop.DBus.GetConnectionUnixProcessID")
+        let uniqueName = String(decoding: owner.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let provider {
+            // Taken over between the check above and the connection.
+            if uniqueName != provider.uniqueName {
+                throw SecretServiceErrors.providerGone(provider, during: "secret_service_open_sync",
+                                                       now: try Self.identify(uniqueName, processID, call))
+            }
+        } else {
+            provider = try Self.identify(uniqueName, processID, call)
+        }
         return service
+    }
+
+    /// Fails, naming `provider`, unless it still owns org.freedesktop.secrets. Activates nothing.
+    private func requireStillServing(_ provider: SecretServiceProvider, _ call: LibsecretCall) throws {
+        let now = try SecretServiceConnection.currentProvider(call)
+        if now?.uniqueName == provider.uniqueName { return }
+        throw SecretServiceErrors.providerGone(provider, during: "secret_service_open_sync", now: now)
+    }
+
+    /// Who owns org.freedesktop.secrets on the session bus now, or nil when nobody does.
+    /// Asks the bus daemon only; activates nothing.
+    static func currentProvider(_ call: LibsecretCall) throws -> SecretServiceProvider? {
+        guard let (uniqueName, processID) = try owner(of: "org.freedesktop.secrets", call) else { return nil }
+        return try identify(uniqueName, processID, call)
+    }
+
+    /// The unique name and process id owning the well-known `name` now, or nil. Activates nothing.
+    private static func owner(of name: String, _ call: LibsecretCall) throws -> (String, UInt32)? {
+        var owner = [CChar](repeating: 0, count: 256)
+        var processID: UInt32 = 0
+        var failure = CSecretServiceError()
+        let found = csecretservice_bus_name_owner(name, &owner, owner.count, &processID, call.remainingMilliseconds,
+                                                  call.cancellable, &failure)
+        if failure.kind != CSECRETSERVICE_ERROR_NONE {
+            throw SecretServiceErrors.from(failure, call: "org.freedesktop.DBus.GetNameOwner(\(name))", collection: "",
+                                           seconds: Double(call.remainingMilliseconds) / 1000)
+        }
+        guard found == 1 else { return nil }
+        return (String(decoding: owner.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), processID)
+    }
+
+    /// The provider behind `uniqueName`: by its process's name, or, where /proc does not show
+    /// that process (another PID namespace, a sandbox), by KeePassXC's own bus name, which the
+    /// same connection owns.
+    private static func identify(_ uniqueName: String, _ processID: UInt32, _ call: LibsecretCall) throws
+        -> SecretServiceProvider {
+        let provider = SecretServiceProvider.identify(uniqueName: uniqueName, processID: processID)
+        guard provider.command.isEmpty else { return provider }
+        let keePassXC = try owner(of: SecretServiceProvider.keePassXCBusName, call)?.0 == uniqueName
+        return SecretServiceProvider(uniqueName: uniqueName, processID: processID, command: keePassXC ? "keepassxc" : "")
     }
 
     private func openCollection(_ service: GObjectReference, _ call: LibsecretCall) throws -> GObjectReference {

@@ -24,6 +24,23 @@ enum SecretServiceErrors {
             backend: backend)
     }
 
+    /// The provider this process was using left the bus (crashed, was killed or quit), during
+    /// `call`; `now` is whoever owns org.freedesktop.secrets instead, if anyone.
+    static func providerGone(_ provider: SecretServiceProvider, during call: String,
+                             now: SecretServiceProvider?) -> KeychainError {
+        let instead = now.map { "; org.freedesktop.secrets is now served by \($0.description), which this program does not use, since it does not hold the same items" }
+            ?? "; nothing serves org.freedesktop.secrets now"
+        return KeychainError(errSecNotAvailable,
+            "The Secret Service provider \(provider.description) went away during '\(call)'\(instead). If this was a write, check whether it took effect once the provider runs again. Start \(provider.kind == .keePassXC ? "KeePassXC with its database unlocked" : "the provider") again and restart this program.",
+            backend: backend, failedCall: call)
+    }
+
+    /// The connection opened but the provider behind it could not be identified.
+    static func providerUnknown() -> KeychainError {
+        KeychainError(errSecNotAvailable, "The Secret Service provider left the bus while the connection was being opened.",
+                      backend: backend, failedCall: "secret_service_open_sync")
+    }
+
     static func libraryMissing(_ path: String, _ reason: String) -> KeychainError {
         KeychainError(errSecNotAvailable,
             "libsecret could not be loaded (\(reason)). Install it (Debian/Ubuntu: libsecret-1-0, Fedora: libsecret) to use the Secret Service, or choose another backend with KEYCHAIN_BACKEND.",

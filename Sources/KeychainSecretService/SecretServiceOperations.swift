@@ -11,7 +11,7 @@ enum SecretServiceOperations {
         let item: KeychainItem
     }
 
-    /// Every item matching `query` (its limit ignored), in primary-key order. When the query
+    /// Every item matching `query` (its limit ignored), in `ResultOrder`. When the query
     /// includes secrets and no more items were found than its limit, they come with their
     /// secrets, fetched in the same round trip as their properties.
     ///
@@ -38,7 +38,12 @@ enum SecretServiceOperations {
         if !sawUnlockedItem { try session.requireUnlocked() }
         // Several items can share a primary key when another program wrote them; the path
         // keeps their order stable.
-        return found.sorted { ($0.item.primaryKey, $0.stored.path) < ($1.item.primaryKey, $1.stored.path) }
+        return found.sorted { lhs, rhs in
+            if lhs.item.primaryKey == rhs.item.primaryKey && lhs.item.attributes.creationDate == rhs.item.attributes.creationDate {
+                return lhs.stored.path < rhs.stored.path
+            }
+            return ResultOrder.precedes(lhs.item, rhs.item)
+        }
     }
 
     static func search(_ query: ItemQuery, in session: LibsecretSession) throws -> [KeychainItem] {
@@ -80,15 +85,25 @@ enum SecretServiceOperations {
             let occupied = try matches(ItemQuery(primaryKey: key), in: session).contains { !matchedPaths.contains($0.stored.path) }
             if occupied { throw KeychainError.duplicate("The update would collide with the item with \(key.readableName).") }
         }
-        for (match, change) in zip(matched, plan.changes) {
-            if let secret = changes.secret { try session.setSecret(secret, of: match.stored) }
-            let attributes = SecretServiceAttributeMapping.attributes(
-                replacingIn: match.stored.attributes, itemClass: match.item.itemClass, with: change.new.attributes,
-                isOurs: match.isOurs)
-            if attributes != match.stored.attributes { try session.setAttributes(attributes, of: match.stored) }
-            let label = newLabel(of: match, after: change.new, changes: changes)
-            if label != match.stored.label { try session.setLabel(label, of: match.stored) }
+        // The old secrets are read only when another item's part could fail after a secret was
+        // written (see SecretServiceUpdate): a provider may confirm each read with its user.
+        var previousSecrets: [String: SecretBytes] = [:]
+        if changes.secret != nil && matched.count > 1 {
+            let paths = matched.map(\.stored.path)
+            for (path, secret) in zip(paths, try session.loadSecrets(paths)) {
+                guard let secret else { throw SecretServiceErrors.locked(session.collectionName) }
+                previousSecrets[path] = secret
+            }
         }
+        let targets = zip(matched, plan.changes).map { match, change in
+            (stored: match.stored,
+             attributes: SecretServiceAttributeMapping.attributes(
+                 replacingIn: match.stored.attributes, itemClass: match.item.itemClass, with: change.new.attributes,
+                 isOurs: match.isOurs),
+             label: newLabel(of: match, after: change.new, changes: changes))
+        }
+        var update = SecretServiceUpdate(session: session)
+        try update.apply(targets, secret: changes.secret, previousSecrets: previousSecrets)
         return plan.changes.count
     }
 

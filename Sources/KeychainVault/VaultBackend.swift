@@ -19,6 +19,9 @@ import KeychainCore
 /// - **delete** removes the item's metadata and every version, so nothing can be recovered
 ///   with `bao kv undelete` and a later add starts afresh.
 ///
+/// A generic-password item whose service is `kv:<path>` is instead a field of a secret that
+/// operators manage at that path (`VaultOperatorSecrets`).
+///
 /// It is never chosen by `auto`: sending secrets to a server must be a decision.
 public final class VaultBackend: KeychainBackend {
     public static let backendName = "vault"
@@ -32,6 +35,13 @@ public final class VaultBackend: KeychainBackend {
     private struct Connection: Sendable {
         let kv: VaultKV
         let layout: VaultItemLayout
+        var operatorSecrets: VaultOperatorSecrets { VaultOperatorSecrets(kv: kv) }
+
+        /// The operator-managed KV path a `kv:` service names (see `VaultOperatorSecrets`).
+        func operatorPath(_ itemClass: ItemClass, service: String?) throws -> String? {
+            guard itemClass == .genericPassword else { return nil }
+            return try VaultOperatorSecrets.path(ofService: service, mount: kv.configuration.mount)
+        }
     }
 
     /// An item as found on the server: where it is, which version was read, what it holds.
@@ -72,17 +82,27 @@ public final class VaultBackend: KeychainBackend {
     public func add(_ item: KeychainItem) throws {
         try NameRules.refuseNUL(in: item)
         let connection = try setup.get()
+        if let path = try connection.operatorPath(item.itemClass, service: item.attributes.string(.service)) {
+            return try connection.operatorSecrets.add(item, at: path)
+        }
         try create(item, at: connection.layout.path(of: item.primaryKey), in: connection)
     }
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try NameRules.refuseNUL(in: query)
-        return try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: try setup.get()).map(\.item)
+        let connection = try setup.get()
+        if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
+            return try connection.operatorSecrets.search(query, at: path)
+        }
+        return try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: connection).map(\.item)
     }
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         try NameRules.refuseNUL(in: query, changes)
         let connection = try setup.get()
+        if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
+            return try connection.operatorSecrets.update(query, with: changes, at: path)
+        }
         let matched = try locate(query, includeSecrets: true, limit: nil, in: connection)
         let plan = try UpdatePlan(matched: matched.map(\.item), changes: changes)
         let steps = zip(matched, plan.changes.map(\.new))
@@ -116,6 +136,9 @@ public final class VaultBackend: KeychainBackend {
     public func delete(_ query: ItemQuery) throws -> Int {
         try NameRules.refuseNUL(in: query)
         let connection = try setup.get()
+        if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
+            return try connection.operatorSecrets.delete(query, at: path)
+        }
         let matched = try locate(query, includeSecrets: false, limit: nil, in: connection)
         for stored in matched { try connection.kv.destroy(stored.path) }
         return matched.count
@@ -163,13 +186,13 @@ public final class VaultBackend: KeychainBackend {
                             backend: Self.backendName)
     }
 
-    /// The items matching `query`, in primary-key order, at most `limit` of them.
+    /// The items matching `query`, in `ResultOrder`, at most `limit` of them.
     ///
     /// A query that names the service (or server) and account first reads its leading path
     /// (`VaultDirectLookup`), the one where ordinary items live: one GET answers a query that
-    /// fixes the whole primary key, and one that wants a single item when that item matches.
-    /// Anything else lists the folder, reading the leading path meanwhile when every match is
-    /// wanted, so that item costs no extra round trip.
+    /// fixes the whole primary key. Anything else lists the folder, reading the leading path
+    /// meanwhile, so that item costs no extra round trip; even a query for one item reads every
+    /// candidate, because the first in insertion order can be any of them.
     private func locate(_ query: ItemQuery, includeSecrets: Bool, limit: Int?, in connection: Connection) throws -> [StoredItem] {
         guard let direct = VaultDirectLookup(query), limit != 0 else {
             return try readMatches(of: query, among: listCandidates(query, in: connection), includeSecrets: includeSecrets,
@@ -178,19 +201,19 @@ public final class VaultBackend: KeychainBackend {
         let path = connection.layout.path(of: direct.key)
         let leadingRead: VaultKV.ReadResult
         let candidates: [(path: String, key: PrimaryKey)]
-        if direct.isOnlyCandidate || limit == 1 {
+        if direct.isOnlyCandidate {
             leadingRead = try connection.kv.read(path)
             if let found = try matchingItem(leadingRead, at: path, key: direct.key, query: query, includeSecrets: includeSecrets) {
                 return [found]
             }
-            if direct.isOnlyCandidate { return [] }
-            candidates = try listCandidates(query, in: connection)
+            return []
         } else {
             // Other access groups may hold matches too, so the listing is needed anyway; the
             // read travels beside it instead of after it.
-            let pendingRead = connection.kv.startRead(path)
-            candidates = try listCandidates(query, in: connection)
-            leadingRead = try pendingRead.result()
+            let folder = "\(connection.layout.classFolder(query.itemClass))/\(VaultPathSegment.encode(query.constrainedString(VaultItemLayout.groupAttribute(of: query.itemClass)) ?? ""))"
+            let (read, entries) = try connection.kv.readAndList(path, folder: folder)
+            leadingRead = read
+            candidates = try listCandidates(query, in: connection, listed: (folder, entries))
         }
         return try readMatches(of: query, among: candidates, includeSecrets: includeSecrets, limit: limit,
                                alreadyRead: [path: leadingRead], in: connection)
@@ -200,7 +223,9 @@ public final class VaultBackend: KeychainBackend {
     ///
     /// Lists the service's (or server's) folder, or every folder of the class when the query
     /// names none, and decides the primary-key constraints from the entry names alone.
-    private func listCandidates(_ query: ItemQuery, in connection: Connection) throws -> [(path: String, key: PrimaryKey)] {
+    /// `listed` is a folder whose entries were already fetched.
+    private func listCandidates(_ query: ItemQuery, in connection: Connection,
+                                listed: (folder: String, entries: [String])? = nil) throws -> [(path: String, key: PrimaryKey)] {
         let layout = connection.layout
         let itemClass = query.itemClass
         let groupSegments: [String]
@@ -216,7 +241,8 @@ public final class VaultBackend: KeychainBackend {
         for segment in groupSegments {
             let folder = "\(layout.classFolder(itemClass))/\(segment)"
             // Entries ending in "/" are folders someone made below a service; they hold no item.
-            for entry in try connection.kv.list(folder) where !entry.hasSuffix("/") {
+            let entries = try listed.flatMap { $0.folder == folder ? $0.entries : nil } ?? connection.kv.list(folder)
+            for entry in entries where !entry.hasSuffix("/") {
                 let path = "\(folder)/\(entry)"
                 guard let key = layout.primaryKey(itemClass, groupSegment: segment, leaf: entry) else {
                     throw KeychainError(errSecDecode, "The Vault entry '\(path)' does not name an item in this backend's layout; rename or delete it with `bao kv`.",
@@ -232,14 +258,16 @@ public final class VaultBackend: KeychainBackend {
     /// until `limit` of them match `query` in full.
     private func readMatches(of query: ItemQuery, among candidates: [(path: String, key: PrimaryKey)], includeSecrets: Bool,
                              limit: Int?, alreadyRead: [String: VaultKV.ReadResult], in connection: Connection) throws -> [StoredItem] {
+        // Insertion order is known only once every candidate is read, so none is skipped.
         var found: [StoredItem] = []
         for candidate in candidates {
-            if let limit, found.count >= limit { break }
             let read = try alreadyRead[candidate.path] ?? connection.kv.read(candidate.path)
             if let item = try matchingItem(read, at: candidate.path, key: candidate.key, query: query, includeSecrets: includeSecrets) {
                 found.append(item)
             }
         }
+        found.sort { ResultOrder.precedes($0.item, $1.item) }
+        if let limit, found.count > limit { found.removeLast(found.count - limit) }
         return found
     }
 

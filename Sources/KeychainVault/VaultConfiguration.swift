@@ -18,8 +18,13 @@ public struct VaultToken: Sendable, CustomStringConvertible, CustomDebugStringCo
 /// works with `bao kv get` works with this backend unchanged.
 public struct VaultConfiguration: Sendable {
     /// The server's base URL, e.g. `https://vault.example.com:8200`, without a trailing slash.
+    /// With `VAULT_AGENT_ADDR` set, the agent's address, as with the `vault` CLI.
     public let address: String
-    public let token: VaultToken
+    /// Where the token comes from: given, or a login of the backend's own.
+    public let authentication: VaultAuthentication
+    /// Where tokens this backend logs in for, and what it learned about given tokens, are
+    /// kept between processes.
+    public let tokenCache: VaultTokenCacheLocation
     /// The Vault Enterprise / OpenBao namespace, sent as `X-Vault-Namespace`, or nil.
     public let namespace: String?
     /// The KV version 2 mount, e.g. `secret`.
@@ -30,30 +35,51 @@ public struct VaultConfiguration: Sendable {
     public let requestTimeout: TimeInterval
     /// Seconds `availability()` waits for each of its checks before calling the server unreachable.
     public let probeTimeout: TimeInterval
+    /// How TLS connections verify the server and present this machine's certificate.
+    public let tls: VaultTLSSettings
 
     public static let defaultMount = "secret"
     public static let defaultPrefix = "linux-keychain"
     public static let defaultRequestTimeout: TimeInterval = 10
     public static let defaultProbeTimeout: TimeInterval = 1
 
-    /// Validates and normalizes the settings; throws `errSecParam` saying which one is wrong.
+    /// The given token, or nil when the backend logs in (or a Vault Agent adds the token).
+    public var token: VaultToken? {
+        if case .token(let token, _) = authentication { return token }
+        return nil
+    }
+
+    /// A configuration with a given token; see the designated initializer.
     public init(address: String, token: VaultToken, namespace: String? = nil, mount: String = defaultMount,
                 prefix: String = defaultPrefix, requestTimeout: TimeInterval = defaultRequestTimeout,
-                probeTimeout: TimeInterval = defaultProbeTimeout) throws {
+                probeTimeout: TimeInterval = defaultProbeTimeout, tls: VaultTLSSettings = VaultTLSSettings(),
+                tokenCache: VaultTokenCacheLocation = .processOnly) throws {
+        try self.init(address: address, authentication: .token(token, source: "the configuration"), namespace: namespace,
+                      mount: mount, prefix: prefix, requestTimeout: requestTimeout, probeTimeout: probeTimeout, tls: tls,
+                      tokenCache: tokenCache)
+    }
+
+    /// Validates and normalizes the settings; throws `errSecParam` saying which one is wrong.
+    public init(address: String, authentication: VaultAuthentication, namespace: String? = nil, mount: String = defaultMount,
+                prefix: String = defaultPrefix, requestTimeout: TimeInterval = defaultRequestTimeout,
+                probeTimeout: TimeInterval = defaultProbeTimeout, tls: VaultTLSSettings = VaultTLSSettings(),
+                tokenCache: VaultTokenCacheLocation = .processOnly) throws {
         var address = address.trimmingCharacters(in: .whitespaces)
         while address.hasSuffix("/") { address.removeLast() }
         guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty, url.path.isEmpty, url.query == nil else {
             throw Self.invalid("The Vault address '\(address)' is not an http:// or https:// URL of a server (e.g. https://vault.example.com:8200); set VAULT_ADDR or BAO_ADDR to one.")
         }
-        guard !token.value.isEmpty, !token.value.contains(where: { $0.isNewline || $0 == "\0" }) else {
+        if case .token(let token?, _) = authentication,
+           token.value.isEmpty || token.value.contains(where: { $0.isNewline || $0 == "\0" }) {
             throw Self.invalid("The Vault token is empty or not a single line; set VAULT_TOKEN or BAO_TOKEN, or run `bao login`.")
         }
         guard requestTimeout > 0, requestTimeout <= 3600, probeTimeout > 0, probeTimeout <= 60 else {
             throw Self.invalid("Vault timeouts are seconds: KEYCHAIN_VAULT_TIMEOUT above 0 and at most 3600, KEYCHAIN_VAULT_PROBE_TIMEOUT above 0 and at most 60.")
         }
         self.address = address
-        self.token = token
+        self.authentication = authentication
+        self.tokenCache = tokenCache
         guard !(namespace ?? "").contains(where: { $0.isNewline || $0 == "\0" }) else {
             throw Self.invalid("The Vault namespace must be a single line; check VAULT_NAMESPACE or BAO_NAMESPACE.")
         }
@@ -62,6 +88,7 @@ public struct VaultConfiguration: Sendable {
         self.prefix = try Self.folderPath(prefix, variable: "KEYCHAIN_VAULT_PREFIX")
         self.requestTimeout = requestTimeout
         self.probeTimeout = probeTimeout
+        self.tls = tls
     }
 
     /// Reads the settings from `environment`:
@@ -71,11 +98,14 @@ public struct VaultConfiguration: Sendable {
     /// - the token from `BAO_TOKEN`, else `VAULT_TOKEN`, else the file `~/.vault-token` that
     ///   `bao login` and `vault login` write;
     /// - the namespace from `BAO_NAMESPACE`, else `VAULT_NAMESPACE`;
+    /// - `VAULT_AGENT_ADDR`, which replaces the address; without a token the agent adds its own;
+    /// - the login settings (`VaultAuthentication.fromEnvironment`) and `KEYCHAIN_VAULT_TOKEN_CACHE`;
     /// - `KEYCHAIN_VAULT_MOUNT`, `KEYCHAIN_VAULT_PREFIX`, `KEYCHAIN_VAULT_TIMEOUT` and
     ///   `KEYCHAIN_VAULT_PROBE_TIMEOUT`.
     ///
-    /// TLS settings the platform cannot honour are errors, never silently ignored: see
-    /// `VaultTrustStore` for `VAULT_CACERT`.
+    /// - the TLS settings `VAULT_CACERT`, `VAULT_CAPATH`, `VAULT_CLIENT_CERT`,
+    ///   `VAULT_CLIENT_KEY`, `VAULT_TLS_SERVER_NAME` and `VAULT_SKIP_VERIFY` (and their `BAO_`
+    ///   twins), with the CLI's meanings (see `VaultTLSSettings.fromEnvironment`).
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> VaultConfiguration {
         // The variable that sets `name`, BAO_ first as the bao CLI reads them, and its value.
         func source(_ name: String) -> (variable: String, value: String)? {
@@ -85,32 +115,37 @@ public struct VaultConfiguration: Sendable {
             return nil
         }
         func setting(_ name: String) -> String? { source(name)?.value }
-        guard let address = setting("ADDR") else {
+        // A Vault Agent's address replaces the server's, as with the vault CLI.
+        guard let address = setting("AGENT_ADDR") ?? setting("ADDR") else {
             throw KeychainError(errSecNotAvailable, "No Vault server is configured: set VAULT_ADDR (or BAO_ADDR) to its URL, e.g. https://vault.example.com:8200.",
                                 backend: VaultBackend.backendName)
         }
-        let skipVerify = source("SKIP_VERIFY").flatMap { ["1", "true", "t", "yes"].contains($0.value.lowercased()) ? $0 : nil }
-        let unsupported = ["CAPATH", "CLIENT_CERT", "CLIENT_KEY", "TLS_SERVER_NAME"].compactMap(source) + [skipVerify].compactMap { $0 }
-        if !unsupported.isEmpty {
-            let names = unsupported.map(\.variable).joined(separator: ", ")
-            throw KeychainError(errSecNotAvailable, "\(names) cannot be honoured: FoundationNetworking on Linux offers no way to change how TLS is verified or to present a client certificate. Unset \(unsupported.count == 1 ? "it" : "them"); for a private CA, add it to the system trust store (see the README).",
-                                backend: VaultBackend.backendName)
+        let tls = try VaultTLSSettings.fromEnvironment(source)
+        let viaAgent = setting("AGENT_ADDR") != nil
+        let authentication = try VaultAuthentication.fromEnvironment(environment, tls: tls) {
+            try staticToken(source("TOKEN"), environment: environment, viaAgent: viaAgent)
         }
-        if let caFile = setting("CACERT") { try VaultTrustStore.requireSystemTrust(ofCertificatesIn: caFile) }
         return try VaultConfiguration(
-            address: address, token: try token(setting("TOKEN"), environment: environment),
+            address: address, authentication: authentication,
             namespace: setting("NAMESPACE"),
             mount: environment["KEYCHAIN_VAULT_MOUNT"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultMount,
             prefix: environment["KEYCHAIN_VAULT_PREFIX"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultPrefix,
             requestTimeout: try seconds(environment, "KEYCHAIN_VAULT_TIMEOUT", default: defaultRequestTimeout),
-            probeTimeout: try seconds(environment, "KEYCHAIN_VAULT_PROBE_TIMEOUT", default: defaultProbeTimeout))
+            probeTimeout: try seconds(environment, "KEYCHAIN_VAULT_PROBE_TIMEOUT", default: defaultProbeTimeout),
+            tls: tls, tokenCache: try VaultTokenCacheLocation.fromEnvironment(environment))
     }
 
-    private static func token(_ fromVariable: String?, environment: [String: String]) throws -> VaultToken {
-        if let fromVariable { return VaultToken(fromVariable.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    /// The `token` method's token: the variable, else `~/.vault-token`, else none when a Vault
+    /// Agent adds its own.
+    private static func staticToken(_ fromVariable: (variable: String, value: String)?, environment: [String: String],
+                                    viaAgent: Bool) throws -> VaultAuthentication {
+        if let fromVariable {
+            return .token(VaultToken(fromVariable.value.trimmingCharacters(in: .whitespacesAndNewlines)), source: fromVariable.variable)
+        }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         let tokenFile = URL(fileURLWithPath: home).appendingPathComponent(".vault-token").path
         guard FileManager.default.fileExists(atPath: tokenFile) else {
+            if viaAgent { return .token(nil, source: "the Vault Agent at VAULT_AGENT_ADDR") }
             throw KeychainError(errSecNotAvailable, "No Vault token is configured: set VAULT_TOKEN (or BAO_TOKEN), or run `bao login` to write \(tokenFile).",
                                 backend: VaultBackend.backendName)
         }
@@ -118,7 +153,8 @@ public struct VaultConfiguration: Sendable {
             throw KeychainError(errSecAuthFailed, "The Vault token file \(tokenFile) cannot be read; check its owner and permissions.",
                                 backend: VaultBackend.backendName, failedCall: "open")
         }
-        return VaultToken(String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return .token(VaultToken(String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+                      source: tokenFile)
     }
 
     private static func seconds(_ environment: [String: String], _ variable: String,
@@ -131,7 +167,7 @@ public struct VaultConfiguration: Sendable {
     }
 
     /// A mount or prefix as `a/b`: no empty, `.` or `..` segments, so it cannot point elsewhere.
-    private static func folderPath(_ text: String, variable: String) throws -> String {
+    static func folderPath(_ text: String, variable: String) throws -> String {
         let segments = text.split(separator: "/", omittingEmptySubsequences: true)
         guard !segments.isEmpty, !segments.contains(where: { $0 == "." || $0 == ".." }) else {
             throw invalid("\(variable) must be a folder path such as 'secret' or 'team/keychain', not '\(text)'.")

@@ -26,7 +26,11 @@ struct VaultFailures: Sendable {
         case .timedOut:
             return make(errSecIO, "No answer from \(server) within \(Self.seconds(configuration.requestTimeout)). Retry, or raise KEYCHAIN_VAULT_TIMEOUT.", call)
         case .tls(let detail):
-            return make(errSecNotAvailable, "TLS with \(server) failed (\(detail)). If it uses a private CA, install that CA in the system trust store (see VAULT_CACERT in the README).", call)
+            return make(errSecNotAvailable, "TLS with \(server) failed (\(detail)). For a private CA set VAULT_CACERT or VAULT_CAPATH; for a server that requires client certificates set VAULT_CLIENT_CERT and VAULT_CLIENT_KEY.", call)
+        case .tooLarge:
+            return make(errSecIO, "\(server.prefix(1).uppercased() + server.dropFirst()) sent an answer larger than \(VaultLimits.maximumResponseBytes >> 20) MiB; it was refused unread. Check VAULT_ADDR points at a Vault server.", call)
+        case .noHTTPLibrary(let detail):
+            return make(errSecNotAvailable, "The vault backend needs libcurl: \(detail).", call)
         case .other(let detail):
             return make(errSecIO, "Talking to \(server) failed: \(detail).", call)
         }
@@ -39,7 +43,7 @@ struct VaultFailures: Sendable {
         case 503 where response.errorText.localizedCaseInsensitiveContains("sealed"):
             return sealed(call)
         case 401, 403:
-            return make(errSecAuthFailed, "Vault denied \(action) '\(path)' (\(detail)). The token is invalid or expired, or its policies do not allow this path; check it with `bao token lookup`.", call)
+            return make(errSecAuthFailed, "Vault denied \(action) '\(path)' to \(configuration.authentication) (\(detail)). The token is invalid or expired, or its policies do not allow this path; check it with `bao token lookup`.", call)
         case 404 where response.errorText.contains("no handler for route"):
             return make(errSecNotAvailable, "The Vault server has no mount '\(configuration.mount)' (\(detail)). Enable a KV version 2 engine there, or set KEYCHAIN_VAULT_MOUNT.", call)
         case 307, 308:

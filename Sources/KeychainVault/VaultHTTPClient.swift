@@ -1,11 +1,8 @@
-import Dispatch
+import CCurl
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import KeychainCore
 
-/// A parsed answer from the server. The raw body is zeroed as soon as it is parsed, because
+/// A parsed answer from the server. The raw body is wiped as soon as it is parsed, because
 /// it may hold secrets; the secrets live on only inside `json`'s zeroed-on-release strings.
 struct VaultHTTPResponse {
     let status: Int
@@ -25,204 +22,250 @@ struct VaultHTTPResponse {
 enum VaultTransportFailure: Error {
     /// The connection could not be made: refused, unknown host, no route.
     case unreachable(String)
-    /// No progress within the timeout.
+    /// The connection or the whole request passed its deadline.
     case timedOut
     /// The TLS handshake failed, usually an untrusted certificate.
     case tls(String)
+    /// The answer was longer than `VaultLimits.maximumResponseBytes`; the transfer was stopped.
+    case tooLarge
+    /// libcurl could not be loaded.
+    case noHTTPLibrary(String)
     case other(String)
 }
 
-/// The one URLSession through which a backend talks to its server, with blocking calls.
-///
-/// The backend protocol is synchronous, so each call starts a data task and waits on a
-/// semaphore. The completion handler runs on this client's own `OperationQueue`, never on
-/// Swift's cooperative pool or the caller's queue, so waiting cannot starve the thread that
-/// would deliver the answer. One session is reused for every call, keeping connections alive.
-final class VaultHTTPClient: @unchecked Sendable {
-    // URLSession is thread-safe; the other properties are immutable. That is what the
-    // unchecked Sendable relies on.
-    private let session: URLSession
-    private let address: String
-    private let token: VaultToken
-    private let namespace: String?
+/// The sizes a request and an answer may have.
+enum VaultLimits {
+    /// Vault's and OpenBao's default `max_request_size`: a larger item cannot be stored, so
+    /// the backend refuses it before sending.
+    static let maximumRequestBytes = 32 << 20
+    /// The largest answer read: an item of the largest storable size, grown by JSON escaping,
+    /// or a listing of a very large folder. A server sending more is refused, so a hostile or
+    /// broken one cannot exhaust memory.
+    static let maximumResponseBytes = 80 << 20
+}
 
-    init(configuration: VaultConfiguration) {
-        address = configuration.address
-        token = configuration.token
-        namespace = configuration.namespace
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let queue = OperationQueue()
-        queue.name = "LinuxKeychain.vault.http"
-        session = URLSession(configuration: sessionConfiguration, delegate: VaultRedirectRefusal(), delegateQueue: queue)
+/// Talks HTTP to one server through libcurl's easy interface.
+///
+/// Each request runs synchronously on the calling thread, so callers on GCD worker threads,
+/// Swift's cooperative pool or plain threads are all answered the same way: nothing waits on
+/// a thread that some other caller may be occupying. libcurl is loaded at the first request
+/// (`CCurl`), so a program that never talks to Vault never maps it. Easy handles are pooled:
+/// each keeps its connections alive, so one server's requests reuse them.
+final class VaultHTTPClient: @unchecked Sendable {
+    // Immutable apart from `idleHandles`, which only `lock` guards. That is what the unchecked
+    // Sendable relies on.
+    private let address: String
+    fileprivate let namespace: String?
+    fileprivate let tls: VaultTLSSettings
+    fileprivate let target: (url: String, connectTo: String?)
+    private let lock = NSLock()
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+
+    /// How many idle handles (each with its connections) are kept for reuse.
+    private static let maximumIdleHandles = 8
+
+    init(address: String, namespace: String?, tls: VaultTLSSettings) {
+        self.address = address
+        self.namespace = namespace
+        self.tls = tls
+        self.target = Self.target(address: address, serverName: tls.serverName)
     }
 
     deinit {
-        session.invalidateAndCancel()
+        for handle in idleHandles { ccurl_handle_free(handle) }
     }
 
-    /// Performs one request and waits at most `timeout` seconds for its answer.
+    /// Performs one request and waits at most `timeout` seconds for its whole answer.
     ///
     /// `path` is the API path after `/v1/`, unencoded; every segment is percent-encoded here,
-    /// so names containing `%`, `?` or `#` reach Vault exactly as given.
+    /// so names containing `%`, `?` or `#` reach Vault exactly as given. `token` goes into
+    /// `X-Vault-Token` (nil for the calls that need none: health, login).
     /// `inNamespace: false` leaves out the namespace header, for the calls (`sys/health`)
     /// that only the root namespace answers.
-    func send(_ method: String, _ path: String, query: String? = nil, body: SecretBytes? = nil,
+    func send(_ method: String, _ path: String, query: String? = nil, body: SecretBytes? = nil, token: VaultToken?,
               inNamespace: Bool = true, timeout: TimeInterval) -> Result<VaultHTTPResponse, VaultTransportFailure> {
-        start(method, path, query: query, body: body, inNamespace: inNamespace, timeout: timeout).answer()
+        sendAll([VaultHTTPRequest(method: method, path: path, query: query, body: body, token: token,
+                                  inNamespace: inNamespace, timeout: timeout)])[0]
     }
 
-    /// Sends one request and returns at once, so the caller can do other work (another
-    /// request) while it travels; `answer()` then waits for it, until `timeout` seconds after
-    /// this call at most. Arguments as for `send`.
-    func start(_ method: String, _ path: String, query: String? = nil, body: SecretBytes? = nil,
-               inNamespace: Bool = true, timeout: TimeInterval) -> VaultPendingRequest {
-        guard let url = URL(string: "\(address)/v1/\(Self.percentEncoded(path))\(query.map { "?\($0)" } ?? "")") else {
-            return VaultPendingRequest(failure: .other("no valid URL can be formed for the path '\(path)'"))
+    /// Performs `requests` at once, on the calling thread (libcurl's multi interface, driven
+    /// here), each within its own timeout, and returns their answers in order. Two requests
+    /// side by side cost one round trip, not two.
+    func sendAll(_ requests: [VaultHTTPRequest]) -> [Result<VaultHTTPResponse, VaultTransportFailure>] {
+        guard requests.count <= Int(CCURL_MAXIMUM_PARALLEL) else {
+            return requests.map { _ in .failure(.other("at most \(CCURL_MAXIMUM_PARALLEL) requests can travel at once")) }
         }
-        // FoundationNetworking's own timeout is whole seconds only and was seen never to fire
-        // on a server that accepts the connection and stays silent, so the wait in `answer()`
-        // is what enforces `timeout`; this one is a second line of defence.
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, timeout.rounded(.up)))
-        request.httpMethod = method
-        request.setValue(token.value, forHTTPHeaderField: "X-Vault-Token")
-        // The header the vault CLI sends; servers may require it as a guard against SSRF.
-        request.setValue("true", forHTTPHeaderField: "X-Vault-Request")
-        if let namespace, inNamespace { request.setValue(namespace, forHTTPHeaderField: "X-Vault-Namespace") }
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Self.borrowedData(body)
+        guard !requests.isEmpty else { return [] }
+        if let failure = VaultCurlLibrary.loadFailure { return requests.map { _ in .failure(.noHTTPLibrary(failure)) } }
+        var handles: [UnsafeMutableRawPointer?] = []
+        for _ in requests { handles.append(takeHandle()) }
+        defer { for case let handle? in handles { giveBack(handle) } }
+        guard handles.allSatisfy({ $0 != nil }) else {
+            return requests.map { _ in .failure(.other("libcurl could not make a request handle")) }
+        }
+        if tls.skipVerify {
+            VaultWarnings.write("warning: VAULT_SKIP_VERIFY is set: the certificate of \(address) is not verified, so anyone on the network path can read and change what is sent.")
         }
 
-        let exchange = VaultExchange()
-        let task = session.dataTask(with: request) { data, response, error in
-            exchange.finish(data: data, response: response, error: error)
+        let prepared = requests.map { PreparedRequest($0, client: self) }
+        var cRequests = prepared.map(\.request)
+        var responses = [CCurlResponse](repeating: CCurlResponse(), count: requests.count)
+        defer { for index in responses.indices { ccurl_response_free(&responses[index]) } }
+        withExtendedLifetime(prepared) {
+            if requests.count == 1 {
+                _ = ccurl_perform(handles[0], &cRequests[0], &responses[0])
+            } else {
+                _ = ccurl_perform_all(handles, cRequests, &responses, requests.count)
+            }
         }
-        task.resume()
-        return VaultPendingRequest(task: task, exchange: exchange, deadline: .now() + timeout)
+        return responses.map { response in
+            guard response.failure == CCURL_FAILURE_NONE else { return .failure(Self.failure(of: response)) }
+            let json = response.length == 0 ? nil : VaultJSON.parse(UnsafeRawBufferPointer(start: response.body, count: response.length))
+            return .success(VaultHTTPResponse(status: Int(response.status), json: json))
+        }
     }
 
-    /// A `Data` that reads the secret's own storage instead of copying it. The deallocator
-    /// holds the `SecretBytes` alive until the last user of the `Data` (ours or
-    /// FoundationNetworking's) lets go, and its storage is zeroed when it is finally released.
-    private static func borrowedData(_ secret: SecretBytes) -> Data {
-        guard !secret.isEmpty else { return Data() }
-        let base = secret.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
-        return Data(bytesNoCopy: base, count: secret.count, deallocator: .custom { _, _ in withExtendedLifetime(secret) {} })
+    /// A request in libcurl's terms, owning copies of its strings for as long as it lives.
+    /// The header copies hold the token, so they are wiped before they are freed.
+    private final class PreparedRequest {
+        private(set) var request = CCurlRequest()
+        private var strings: [(pointer: UnsafeMutablePointer<CChar>, count: Int)] = []
+        private var headerPointers: UnsafeMutablePointer<UnsafePointer<CChar>?>
+        private let headerCount: Int
+        // Kept alive: libcurl reads the body and the CA text in place.
+        private let body: SecretBytes?
+        private let caPEM: UnsafeMutableRawBufferPointer?
+
+        init(_ source: VaultHTTPRequest, client: VaultHTTPClient) {
+            let url = "\(client.target.url)/v1/\(VaultHTTPClient.percentEncoded(source.path))\(source.query.map { "?\($0)" } ?? "")"
+            // The header the vault CLI sends; servers may require it as a guard against SSRF.
+            var headers = ["X-Vault-Request: true"]
+            if let token = source.token { headers.append("X-Vault-Token: \(token.value)") }
+            if let namespace = client.namespace, source.inNamespace { headers.append("X-Vault-Namespace: \(namespace)") }
+            if source.body != nil { headers.append("Content-Type: application/json") }
+            headerCount = headers.count
+            headerPointers = .allocate(capacity: headers.count)
+            body = source.body
+            caPEM = (client.tls.caFile == nil ? client.tls.caPEM : nil).map { text in
+                let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: text.count, alignment: 1)
+                copy.copyBytes(from: text)
+                return copy
+            }
+
+            for (index, header) in headers.enumerated() { headerPointers[index] = UnsafePointer(copy(header)) }
+            let milliseconds = max(1, Int((source.timeout * 1000).rounded(.up)))
+            request.method = UnsafePointer(copy(source.method))
+            request.url = UnsafePointer(copy(url))
+            request.headers = UnsafePointer(headerPointers)
+            request.header_count = headers.count
+            request.has_body = body == nil ? 0 : 1
+            request.body = body?.withUnsafeBytes { $0.baseAddress?.assumingMemoryBound(to: UInt8.self) }
+            request.body_length = body?.count ?? 0
+            request.connect_timeout_ms = milliseconds
+            request.total_timeout_ms = milliseconds
+            request.max_response_bytes = VaultLimits.maximumResponseBytes
+            request.ca_file = client.tls.caFile.map { UnsafePointer(copy($0)) }
+            request.ca_pem = caPEM.flatMap { UnsafePointer($0.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
+            request.ca_pem_length = caPEM?.count ?? 0
+            request.client_cert = client.tls.clientCertificate.map { UnsafePointer(copy($0)) }
+            request.client_key = client.tls.clientKey.map { UnsafePointer(copy($0)) }
+            request.connect_to = client.target.connectTo.map { UnsafePointer(copy($0)) }
+            request.skip_verify = client.tls.skipVerify ? 1 : 0
+        }
+
+        private func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
+            let count = text.utf8.count + 1
+            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: count)
+            text.withCString { pointer.initialize(from: $0, count: count) }
+            strings.append((pointer, count))
+            return pointer
+        }
+
+        deinit {
+            for (pointer, count) in strings {
+                pointer.update(repeating: 0, count: count)
+                pointer.deallocate()
+            }
+            headerPointers.deallocate()
+            caPEM?.deallocate()
+        }
+    }
+
+    // MARK: - Handles
+
+    private func takeHandle() -> UnsafeMutableRawPointer? {
+        if let idle = lock.withLock({ idleHandles.popLast() }) { return idle }
+        return ccurl_handle_new()
+    }
+
+    private func giveBack(_ handle: UnsafeMutableRawPointer) {
+        let kept = lock.withLock { () -> Bool in
+            guard idleHandles.count < Self.maximumIdleHandles else { return false }
+            idleHandles.append(handle)
+            return true
+        }
+        if !kept { ccurl_handle_free(handle) }
+    }
+
+    // MARK: - Helpers
+
+    /// The base URL requests go to, and libcurl's connect-to rule when `VAULT_TLS_SERVER_NAME`
+    /// differs from the address's host: the URL then names the server name (so SNI and the
+    /// certificate check use it) and the rule sends the connection to the real host.
+    private static func target(address: String, serverName: String?) -> (url: String, connectTo: String?) {
+        guard let serverName, var components = URLComponents(string: address), let host = components.host,
+              host != serverName else { return (address, nil) }
+        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
+        components.host = serverName
+        components.port = port
+        let connectHost = host.contains(":") ? "[\(host)]" : host
+        return (components.string ?? address, "\(serverName):\(port):\(connectHost):\(port)")
+    }
+
+    private static func failure(of response: CCurlResponse) -> VaultTransportFailure {
+        let message = withUnsafeBytes(of: response.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        switch response.failure {
+        case CCURL_FAILURE_UNREACHABLE: return .unreachable(message)
+        case CCURL_FAILURE_TIMED_OUT: return .timedOut
+        case CCURL_FAILURE_TLS: return .tls(message)
+        case CCURL_FAILURE_TOO_LARGE: return .tooLarge
+        default: return .other("\(message) (libcurl error \(response.code))")
+        }
     }
 
     private static let unreservedOrSlash =
         CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
 
-    private static func percentEncoded(_ path: String) -> String {
+    fileprivate static func percentEncoded(_ path: String) -> String {
         path.addingPercentEncoding(withAllowedCharacters: unreservedOrSlash) ?? path
     }
+}
 
-    fileprivate static func transportFailure(_ error: any Error) -> VaultTransportFailure {
-        guard let urlError = error as? URLError else { return .other(String(describing: error)) }
-        switch urlError.code {
-        case .timedOut:
-            return .timedOut
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .networkConnectionLost,
-             .notConnectedToInternet, .cannotLoadFromNetwork:
-            return .unreachable(urlError.localizedDescription)
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-             .clientCertificateRequired:
-            return .tls(urlError.localizedDescription)
-        // libcurl's certificate failures arrive as NSURLErrorUnknown with curl's own text.
-        case .unknown where ["SSL", "certificate"].contains { urlError.localizedDescription.contains($0) }:
-            return .tls(urlError.localizedDescription)
-        default:
-            return .other("\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
-        }
+/// libcurl, loaded once per process at the first request.
+enum VaultCurlLibrary {
+    /// Nil once libcurl is loaded, else why it cannot be.
+    static var loadFailure: String? {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard ccurl_load(nil, &reason, reason.count) != 0 else { return nil }
+        let text = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return "libcurl.so.4 cannot be loaded (\(text)); install libcurl4 (Debian/Ubuntu: apt-get install libcurl4)"
     }
 }
 
-/// A request in flight. Its answer is awaited at most once; a request whose answer is never
-/// awaited completes on its own, and its body is zeroed when the exchange is released.
-struct VaultPendingRequest {
-    private let state: State
-
-    private enum State {
-        case started(task: URLSessionDataTask, exchange: VaultExchange, deadline: DispatchTime)
-        case failedToStart(VaultTransportFailure)
-    }
-
-    fileprivate init(task: URLSessionDataTask, exchange: VaultExchange, deadline: DispatchTime) {
-        state = .started(task: task, exchange: exchange, deadline: deadline)
-    }
-
-    fileprivate init(failure: VaultTransportFailure) {
-        state = .failedToStart(failure)
-    }
-
-    /// Waits for the answer until the deadline set when the request started.
-    func answer() -> Result<VaultHTTPResponse, VaultTransportFailure> {
-        switch state {
-        case .failedToStart(let failure):
-            return .failure(failure)
-        case .started(let task, let exchange, let deadline):
-            guard let (response, error) = exchange.wait(until: deadline) else {
-                task.cancel()
-                return .failure(.timedOut)
-            }
-            var bodyData = exchange.takeBody()
-            defer { SecretBytes.zero(&bodyData) }
-            if let error { return .failure(VaultHTTPClient.transportFailure(error)) }
-            guard let http = response as? HTTPURLResponse else { return .failure(.other("the answer was not HTTP")) }
-            return .success(VaultHTTPResponse(status: http.statusCode, json: bodyData.isEmpty ? nil : VaultJSON.parse(bodyData)))
-        }
-    }
+/// One request: see `VaultHTTPClient.send` for the meaning of each part.
+struct VaultHTTPRequest {
+    var method: String
+    var path: String
+    var query: String? = nil
+    var body: SecretBytes? = nil
+    var token: VaultToken?
+    var inNamespace = true
+    var timeout: TimeInterval
 }
 
-/// Hands one task's result from the session's queue to the waiting caller.
-private final class VaultExchange: @unchecked Sendable {
-    // Written once, before `done` is signalled; read after the wait. The lock orders the two.
-    private var body: Data?
-    private var response: URLResponse?
-    private var error: (any Error)?
-    private let lock = NSLock()
-    private let done = DispatchSemaphore(value: 0)
-
-    // A body nobody took (its request was never awaited, or timed out) may hold secrets.
-    deinit {
-        if var body { SecretBytes.zero(&body) }
-    }
-
-    func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        lock.withLock {
-            body = data
-            self.response = response
-            self.error = error
-        }
-        done.signal()
-    }
-
-    /// The response and error, or nil when nothing arrived by `deadline`.
-    func wait(until deadline: DispatchTime) -> (response: URLResponse?, error: (any Error)?)? {
-        guard done.wait(timeout: deadline) == .success else { return nil }
-        return lock.withLock { (response, error) }
-    }
-
-    /// Hands over the body and forgets it, so the caller holds the only reference and zeroing
-    /// it clears the bytes in place rather than a copy.
-    func takeBody() -> Data {
-        lock.withLock {
-            defer { body = nil }
-            return body ?? Data()
-        }
-    }
-}
-
-/// Refuses redirects, so the token in the request headers is never replayed to another host.
-/// Vault only redirects from a standby node with request forwarding disabled; the error then
-/// says to point the address at the active node.
-private final class VaultRedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
+/// Warnings the backend writes to stderr, where a program's operator sees them.
+enum VaultWarnings {
+    static func write(_ line: String) {
+        FileHandle.standardError.write(Data("linux-keychain: \(line)\n".utf8))
     }
 }

@@ -34,6 +34,7 @@ enum VaultItemFields {
         case .isNegative: return "negative"
         case .creationDate: return "created"
         case .modificationDate: return "modified"
+        case .valueTypes: return "value_types"
         }
     }
 

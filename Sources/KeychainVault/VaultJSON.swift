@@ -57,10 +57,13 @@ enum VaultJSON {
 
     /// Parses a whole JSON document; nil when it is not valid JSON.
     static func parse(_ data: Data) -> VaultJSON? {
-        data.withUnsafeBytes { buffer in
-            var parser = VaultJSONParser(buffer)
-            return parser.parseDocument()
-        }
+        data.withUnsafeBytes(parse)
+    }
+
+    /// Parses the whole JSON document in `buffer`; nil when it is not valid JSON.
+    static func parse(_ buffer: UnsafeRawBufferPointer) -> VaultJSON? {
+        var parser = VaultJSONParser(buffer)
+        return parser.parseDocument()
     }
 }
 

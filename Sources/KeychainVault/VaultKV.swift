@@ -1,3 +1,4 @@
+import Foundation
 import KeychainCore
 
 /// The KV version 2 calls the backend makes, with every answer other than the expected ones
@@ -8,11 +9,47 @@ struct VaultKV: Sendable {
     let client: VaultHTTPClient
     let configuration: VaultConfiguration
     let failures: VaultFailures
+    let session: VaultSession
 
     init(configuration: VaultConfiguration) {
         self.configuration = configuration
-        self.client = VaultHTTPClient(configuration: configuration)
+        self.client = VaultHTTPClient(address: configuration.address, namespace: configuration.namespace, tls: configuration.tls)
         self.failures = VaultFailures(configuration: configuration)
+        self.session = VaultSession(configuration: configuration, client: client, failures: failures)
+    }
+
+    /// One request with the session's current token. A 403 to a login token that turns out to
+    /// be dead is retried once with a new login.
+    func send(_ method: String, _ apiPath: String, query: String? = nil, body: SecretBytes? = nil, inNamespace: Bool = true,
+              authenticated: Bool = true, timeout: TimeInterval, probing: Bool = false) throws -> VaultHTTPResponse {
+        let request = VaultHTTPRequest(method: method, path: apiPath, query: query, body: body, token: nil,
+                                       inNamespace: inNamespace, timeout: timeout)
+        return try sendAll([request], authenticated: authenticated, probing: probing)[0]
+    }
+
+    /// `requests` side by side (their tokens are set here), with `send`'s retry.
+    private func sendAll(_ requests: [VaultHTTPRequest], authenticated: Bool = true, probing: Bool = false) throws -> [VaultHTTPResponse] {
+        for attempt in 1...2 {
+            let token = authenticated ? try session.token() : nil
+            let results = client.sendAll(requests.map { var request = $0; request.token = token; return request })
+            var responses: [VaultHTTPResponse] = []
+            for (request, result) in zip(requests, results) {
+                switch result {
+                case .success(let response): responses.append(response)
+                case .failure(let failure): throw failures.error(failure, call: "\(request.method) \(request.path)", probing: probing)
+                }
+            }
+            if attempt == 1, responses.contains(where: { $0.status == 403 }), let token, session.refused(token) { continue }
+            return responses
+        }
+        throw failures.make(errSecAuthFailed, "Vault refused a new login token too.", requests.map { "\($0.method) \($0.path)" }.joined(separator: ", "))
+    }
+
+    /// Reads `path` and lists `folder` side by side: one round trip for both.
+    func readAndList(_ path: String, folder: String) throws -> (read: ReadResult, entries: [String]) {
+        let requests = [readRequest(path), listRequest(folder)]
+        let responses = try sendAll(requests)
+        return (try readResult(responses[0], path: path), try listResult(responses[1], folder: folder))
     }
 
     enum ReadResult {
@@ -31,45 +68,37 @@ struct VaultKV: Sendable {
 
     /// GET `<mount>/data/<path>`.
     func read(_ path: String) throws -> ReadResult {
-        try startRead(path).result()
+        try readResult(try sendAll([readRequest(path)])[0], path: path)
     }
 
-    /// A GET `<mount>/data/<path>` in flight, so another request can travel beside it.
-    struct PendingRead {
-        fileprivate let kv: VaultKV
-        let path: String
-        fileprivate let request: VaultPendingRequest
+    private func readRequest(_ path: String) -> VaultHTTPRequest {
+        VaultHTTPRequest(method: "GET", path: apiPath("data", path), token: nil, timeout: configuration.requestTimeout)
+    }
 
-        /// Waits for the answer; what `read` returns or throws.
-        func result() throws -> ReadResult {
-            let call = "GET \(kv.apiPath("data", path))"
-            let response = try kv.response(to: request, call: call)
-            switch response.status {
-            case 200:
-                guard let payload = response.json?["data"], let fields = payload["data"]?.members,
-                      let version = payload["metadata"]?["version"]?.integer else {
-                    throw kv.failures.make(errSecDecode, "The Vault item at '\(path)' is not a KV version 2 secret with fields; is KEYCHAIN_VAULT_MOUNT a KV version 2 mount?", call)
-                }
-                return .present(fields: fields, version: version)
-            case 404 where response.errorText.isEmpty:
-                return .absent(deletedVersion: response.json?["data"]?["metadata"]?["version"]?.integer)
-            default:
-                throw kv.failures.error(response, action: "reading", path: path, call: call)
+    private func readResult(_ response: VaultHTTPResponse, path: String) throws -> ReadResult {
+        let call = "GET \(apiPath("data", path))"
+        switch response.status {
+        case 200:
+            guard let payload = response.json?["data"], let fields = payload["data"]?.members,
+                  let version = payload["metadata"]?["version"]?.integer else {
+                throw failures.make(errSecDecode, "The Vault item at '\(path)' is not a KV version 2 secret with fields; is KEYCHAIN_VAULT_MOUNT a KV version 2 mount?", call)
             }
+            return .present(fields: fields, version: version)
+        case 404 where response.errorText.isEmpty:
+            return .absent(deletedVersion: response.json?["data"]?["metadata"]?["version"]?.integer)
+        default:
+            throw failures.error(response, action: "reading", path: path, call: call)
         }
-    }
-
-    /// Starts reading `path` and returns without waiting for the answer.
-    func startRead(_ path: String) -> PendingRead {
-        PendingRead(kv: self, path: path,
-                    request: client.start("GET", apiPath("data", path), timeout: configuration.requestTimeout))
     }
 
     /// POST `<mount>/data/<path>` with `options.cas`: 0 creates only a new item, a version
     /// replaces only that version.
     func write(_ path: String, fields: VaultRequestBody, checkAndSet version: Int64) throws -> WriteResult {
-        let body = VaultRequestBody.object([("options", .object([("cas", .integer(version))])), ("data", fields)])
-        let response = try exchange("POST", "data", path, body: body.serialized(), action: "writing")
+        let body = VaultRequestBody.object([("options", .object([("cas", .integer(version))])), ("data", fields)]).serialized()
+        guard body.count <= VaultLimits.maximumRequestBytes else {
+            throw failures.make(errSecParam, "The item for '\(path)' is \(body.count >> 20) MiB as a Vault request; Vault accepts at most \(VaultLimits.maximumRequestBytes >> 20) MiB (its max_request_size).", "POST \(apiPath("data", path))")
+        }
+        let response = try exchange("POST", "data", path, body: body, action: "writing")
         switch response.status {
         case 200, 204:
             return .written
@@ -82,7 +111,15 @@ struct VaultKV: Sendable {
 
     /// LIST `<mount>/metadata/<folder>/`: the entry names, folders ending in `/`.
     func list(_ folder: String) throws -> [String] {
-        let response = try exchange("GET", "metadata", folder + "/", query: "list=true", action: "listing")
+        try listResult(try sendAll([listRequest(folder)])[0], folder: folder)
+    }
+
+    private func listRequest(_ folder: String) -> VaultHTTPRequest {
+        VaultHTTPRequest(method: "GET", path: apiPath("metadata", folder + "/"), query: "list=true", token: nil,
+                         timeout: configuration.requestTimeout)
+    }
+
+    private func listResult(_ response: VaultHTTPResponse, folder: String) throws -> [String] {
         switch response.status {
         case 200:
             guard let keys = response.json?["data"]?["keys"]?.array else {
@@ -104,23 +141,21 @@ struct VaultKV: Sendable {
         }
     }
 
+    /// DELETE `<mount>/data/<path>`: a soft delete of the current version, which
+    /// `bao kv undelete` can bring back.
+    func deleteCurrentVersion(_ path: String) throws {
+        let response = try exchange("DELETE", "data", path, action: "deleting")
+        guard response.status == 204 || response.status == 200 else {
+            throw failures.error(response, action: "deleting", path: path, call: "DELETE \(apiPath("data", path))")
+        }
+    }
+
     private func apiPath(_ area: String, _ path: String) -> String {
         "\(configuration.mount)/\(area)/\(path)"
     }
 
     private func exchange(_ method: String, _ area: String, _ path: String, query: String? = nil,
                           body: SecretBytes? = nil, action: String) throws -> VaultHTTPResponse {
-        let apiPath = apiPath(area, path)
-        let request = client.start(method, apiPath, query: query, body: body, timeout: configuration.requestTimeout)
-        return try response(to: request, call: "\(method) \(apiPath)")
-    }
-
-    private func response(to request: VaultPendingRequest, call: String) throws -> VaultHTTPResponse {
-        switch request.answer() {
-        case .success(let response):
-            return response
-        case .failure(let failure):
-            throw failures.error(failure, call: call, probing: false)
-        }
+        try send(method, apiPath(area, path), query: query, body: body, timeout: configuration.requestTimeout)
     }
 }

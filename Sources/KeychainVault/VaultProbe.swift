@@ -30,7 +30,8 @@ struct VaultProbe: Sendable {
     /// answers it.
     private func checkHealth() throws {
         let call = "GET sys/health"
-        let response = try probe("sys/health", query: "standbyok=true&perfstandbyok=true", inNamespace: false, call: call)
+        let response = try probe("sys/health", query: "standbyok=true&perfstandbyok=true", inNamespace: false,
+                                 authenticated: false, call: call)
         if response.json?["sealed"]?.bool == true { throw failures.sealed(call) }
         if response.json?["initialized"]?.bool == false {
             throw failures.make(errSecNotAvailable, "The Vault server at \(configuration.address) is not initialized; run `bao operator init`.", call)
@@ -45,7 +46,7 @@ struct VaultProbe: Sendable {
         let response = try probe("auth/token/lookup-self", call: call)
         guard response.status == 200 else {
             if response.status == 403 || response.status == 401 {
-                throw failures.make(errSecAuthFailed, "The Vault server rejected the token (HTTP \(response.status)): it is invalid or expired, or lacks the default policy. Set VAULT_TOKEN (or BAO_TOKEN) or run `bao login`.", call)
+                throw failures.make(errSecAuthFailed, "The Vault server rejected \(configuration.authentication) (HTTP \(response.status)): it is invalid or expired, or lacks the default policy. \(configuration.authentication.logsIn ? "Check the login's role and policies." : "Set VAULT_TOKEN (or BAO_TOKEN) or run `bao login`.")", call)
             }
             throw failures.error(response, action: "looking up", path: "auth/token/lookup-self", call: call)
         }
@@ -67,10 +68,9 @@ struct VaultProbe: Sendable {
         }
     }
 
-    private func probe(_ path: String, query: String? = nil, inNamespace: Bool = true, call: String) throws -> VaultHTTPResponse {
-        switch kv.client.send("GET", path, query: query, inNamespace: inNamespace, timeout: configuration.probeTimeout) {
-        case .success(let response): return response
-        case .failure(let failure): throw failures.error(failure, call: call, probing: true)
-        }
+    private func probe(_ path: String, query: String? = nil, inNamespace: Bool = true, authenticated: Bool = true,
+                       call: String) throws -> VaultHTTPResponse {
+        try kv.send("GET", path, query: query, inNamespace: inNamespace, authenticated: authenticated,
+                    timeout: configuration.probeTimeout, probing: true)
     }
 }

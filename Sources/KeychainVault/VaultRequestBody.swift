@@ -15,6 +15,8 @@ indirect enum VaultRequestBody {
     /// A secret of any bytes, written as a base64 JSON string.
     case secretBase64(SecretBytes)
     case integer(Int64)
+    /// A value read from the server, written back as it was (an operator's other fields).
+    case json(VaultJSON)
 
     /// The serialized JSON.
     func serialized() -> SecretBytes {
@@ -47,6 +49,30 @@ indirect enum VaultRequestBody {
             sink.put(UInt8(ascii: "\""))
         case .integer(let number):
             for byte in String(number).utf8 { sink.put(byte) }
+        case .json(let value):
+            Self.writeJSON(value, to: &sink)
+        }
+    }
+
+    private static func writeJSON<Sink: ByteSink>(_ value: VaultJSON, to sink: inout Sink) {
+        switch value {
+        case .object(let members):
+            VaultRequestBody.object(members.sorted { $0.key < $1.key }.map { ($0.key, .json($0.value)) }).write(to: &sink)
+        case .array(let elements):
+            sink.put(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { sink.put(UInt8(ascii: ",")) }
+                writeJSON(element, to: &sink)
+            }
+            sink.put(UInt8(ascii: "]"))
+        case .string(let bytes):
+            bytes.withUnsafeBytes { writeString($0, to: &sink) }
+        case .number(let digits):
+            for byte in digits.utf8 { sink.put(byte) }
+        case .bool(let flag):
+            for byte in (flag ? "true" : "false").utf8 { sink.put(byte) }
+        case .null:
+            for byte in "null".utf8 { sink.put(byte) }
         }
     }
 

@@ -1,5 +1,5 @@
-@_exported import KeychainCore
 import Foundation
+import KeychainCore
 import KeychainEncryptedFile
 import KeychainKeyring
 import KeychainSecretService
@@ -9,16 +9,25 @@ import KeychainVault
 /// the Secret Service, then the kernel keyring, then the encrypted file. `vault` is never
 /// automatic, because sending secrets off the machine must be a decision; `memory` is not
 /// either, because it keeps nothing past the process.
+///
+/// Each is registered with `registerDefault`, so a backend the program registered under the
+/// same name, before or after this runs, is the one used. Each reads its settings from the
+/// environment over the configuration files (`BackendPlacement.effectiveEnvironment`).
 enum BuiltInBackends {
     static let registered: Void = {
         let registry = KeychainBackendRegistry.shared
-        registry.register(SecretServiceBackend.backendName, automaticRank: 10) { SecretServiceBackend() }
-        registry.register("keyring", automaticRank: 20) {
-            KernelKeyringBackend(environment: ProcessInfo.processInfo.environment)
+        let settings: @Sendable () -> [String: String] = {
+            registry.placement?.effectiveEnvironment ?? ProcessInfo.processInfo.environment
         }
-        registry.register(EncryptedFileBackend.backendName, automaticRank: 30) { EncryptedFileBackend() }
-        registry.register(VaultBackend.backendName) { VaultBackend() }
-        registry.register(MemoryBackend.backendName) { MemoryBackend() }
+        registry.registerDefault(SecretServiceBackend.backendName, automaticRank: 10) {
+            SecretServiceBackend(settings: SecretServiceSettings(environment: settings()))
+        }
+        registry.registerDefault("keyring", automaticRank: 20) { KernelKeyringBackend(environment: settings()) }
+        registry.registerDefault(EncryptedFileBackend.backendName, automaticRank: 30) {
+            EncryptedFileBackend(environment: settings())
+        }
+        registry.registerDefault(VaultBackend.backendName) { VaultBackend(environment: settings()) }
+        registry.registerDefault(MemoryBackend.backendName) { MemoryBackend() }
     }()
 
     /// Call before any use of the registry.

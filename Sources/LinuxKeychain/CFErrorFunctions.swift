@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 // Core Foundation's CFError accessors, which wrappers such as KeychainAccess call on the error
 // that SecAccessControlCreateWithFlags hands out. Signatures are Apple's; a nil error reads as

@@ -52,3 +52,13 @@ extension NSError {
                 userInfo: [NSLocalizedDescriptionKey: message])
     }
 }
+
+// The keys of a bundle's information property list, which keychain code reads to name its
+// service after the app (`Bundle.main.object(forInfoDictionaryKey: kCFBundleIdentifierKey as String)`).
+nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString! = "CFBundleIdentifier"
+nonisolated(unsafe) public let kCFBundleNameKey: CFString! = "CFBundleName"
+nonisolated(unsafe) public let kCFBundleVersionKey: CFString! = "CFBundleVersion"
+nonisolated(unsafe) public let kCFBundleExecutableKey: CFString! = "CFBundleExecutable"
+nonisolated(unsafe) public let kCFBundleInfoDictionaryVersionKey: CFString! = "CFBundleInfoDictionaryVersion"
+nonisolated(unsafe) public let kCFBundleDevelopmentRegionKey: CFString! = "CFBundleDevelopmentRegion"
+nonisolated(unsafe) public let kCFBundleLocalizationsKey: CFString! = "CFBundleLocalizations"

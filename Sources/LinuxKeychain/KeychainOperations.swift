@@ -1,17 +1,29 @@
 import Foundation
+import KeychainCore
 
 /// The four operations as every entry point performs them: the SecItem functions, the typed
 /// API and the CLI all go through here, so they stamp dates, report "not found" and record
 /// the last error the same way.
 ///
 /// It adds what the backend protocol leaves to the front end: creation and modification dates,
-/// `errSecItemNotFound` for updates and deletes that match nothing, errors attributed to the
-/// backend, and `KeychainLastError` bookkeeping.
-public struct KeychainOperations: Sendable {
-    public let backend: any KeychainBackend
+/// the access-group scope (`AccessScope`), `errSecItemNotFound` for updates and deletes that
+/// match nothing, errors attributed to the backend, `KeychainLastError` bookkeeping, and
+/// recording the backend `auto` chose at the first write (`BackendPlacement`).
+package struct KeychainOperations: Sendable {
+    package let backend: any KeychainBackend
+    /// Whose items these operations see and change; a program's own by default.
+    package let scope: AccessScope
+    /// Set when `auto` chose the backend: the first successful write records the choice.
+    private let automaticChoice: KeychainBackendRegistry?
 
-    public init(backend: any KeychainBackend) {
+    package init(backend: any KeychainBackend, scope: AccessScope = .currentProgram) {
+        self.init(backend: backend, scope: scope, automaticChoice: nil)
+    }
+
+    private init(backend: any KeychainBackend, scope: AccessScope, automaticChoice: KeychainBackendRegistry?) {
         self.backend = backend
+        self.scope = scope
+        self.automaticChoice = automaticChoice
     }
 
     /// The backend `using(_:_:)` gave the current task, if any.
@@ -20,39 +32,58 @@ public struct KeychainOperations: Sendable {
     /// Runs `body` with every call of this task (the SecItem functions included) going to
     /// `backend`, whatever the process-wide choice. Tests use it to drive one backend through
     /// the front end while other tests in the process use another.
-    public static func using<Result>(_ backend: any KeychainBackend, _ body: () throws -> Result) rethrows -> Result {
+    package static func using<Result>(_ backend: any KeychainBackend, _ body: () throws -> Result) rethrows -> Result {
         try $taskBackend.withValue(backend, operation: body)
     }
 
     /// Operations on the backend `using(_:_:)` gave this task, else the one chosen in code, or
-    /// by `KEYCHAIN_BACKEND`, or by `auto`.
-    public static func current() throws -> KeychainOperations {
-        if let backend = taskBackend { return KeychainOperations(backend: backend) }
+    /// by `KEYCHAIN_BACKEND`, a configuration file, the recorded choice, or `auto`.
+    package static func current(scope: AccessScope = .currentProgram) throws -> KeychainOperations {
+        if let backend = taskBackend { return KeychainOperations(backend: backend, scope: scope) }
         return try recordingFailure {
-            KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.current())
+            let registry = KeychainBackendRegistry.withBuiltIns
+            let selection = try registry.currentSelection()
+            return KeychainOperations(backend: selection.backend, scope: scope,
+                                      automaticChoice: selection.source == .automatic ? registry : nil)
         }
     }
 
     /// Operations on the backend registered as `name` (or `auto`), which must be usable here.
-    public static func named(_ name: String) throws -> KeychainOperations {
+    package static func named(_ name: String, scope: AccessScope = .currentProgram) throws -> KeychainOperations {
         try recordingFailure {
-            KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.select(name))
+            KeychainOperations(backend: try KeychainBackendRegistry.withBuiltIns.select(name), scope: scope)
         }
     }
 
-    /// Adds `item`, setting its creation and modification dates to now.
-    public func add(_ item: KeychainItem) throws {
-        var stamped = item
+    /// Adds `item`, in the scope's group when it names none, setting its creation and
+    /// modification dates to now. Returns the primary key it was stored under.
+    @discardableResult
+    package func add(_ item: KeychainItem) throws -> PrimaryKey {
+        var stamped = scope.stamping(item)
         let now = Date()
         stamped.attributes[.creationDate] = .date(now)
         stamped.attributes[.modificationDate] = .date(now)
-        try run { try backend.add(stamped) }
+        try run {
+            try backend.add(stamped)
+            noteWrite()
+        }
+        return stamped.primaryKey
     }
 
-    /// The matching items; throws `errSecItemNotFound` when there are none.
-    public func search(_ query: ItemQuery) throws -> [KeychainItem] {
+    /// The matching items the scope lets this caller see, its own group's first; throws
+    /// `errSecItemNotFound` when there are none.
+    package func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try run {
-            let found = try backend.search(query)
+            var found: [KeychainItem] = []
+            for scoped in scope.searches(query) {
+                var remaining = scoped
+                if let maximum = query.limit.maximum {
+                    let left = maximum - found.count
+                    if left <= 0 { break }
+                    remaining.limit = left == 1 ? .one : .count(left)
+                }
+                found += try backend.search(remaining)
+            }
             if found.isEmpty { throw KeychainError.notFound() }
             return found
         }
@@ -61,21 +92,22 @@ public struct KeychainOperations: Sendable {
     /// Updates every matching item, setting its modification date; throws
     /// `errSecItemNotFound` when nothing matches.
     @discardableResult
-    public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+    package func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         var stamped = changes
         stamped.attributes[.modificationDate] = .date(Date())
         return try run {
-            let count = try backend.update(query, with: stamped)
+            let count = try backend.update(scope.changing(query), with: stamped)
             if count == 0 { throw KeychainError.notFound() }
+            noteWrite()
             return count
         }
     }
 
     /// Deletes every matching item; throws `errSecItemNotFound` when nothing matches.
     @discardableResult
-    public func delete(_ query: ItemQuery) throws -> Int {
+    package func delete(_ query: ItemQuery) throws -> Int {
         try run {
-            let count = try backend.delete(query)
+            let count = try backend.delete(scope.changing(query))
             if count == 0 { throw KeychainError.notFound() }
             return count
         }
@@ -85,7 +117,7 @@ public struct KeychainOperations: Sendable {
     ///
     /// Safe against a concurrent writer: if the item appears between the update and the add,
     /// or vanishes between them, it tries again, a bounded number of times.
-    public func set(_ secret: SecretBytes, for primaryKey: PrimaryKey, attributes: ItemAttributes = ItemAttributes()) throws {
+    package func set(_ secret: SecretBytes, for primaryKey: PrimaryKey, attributes: ItemAttributes = ItemAttributes()) throws {
         let query = ItemQuery(primaryKey: primaryKey)
         for _ in 0..<8 {
             do {
@@ -104,6 +136,12 @@ public struct KeychainOperations: Sendable {
         }
         throw record(KeychainError(errSecIO, "The item kept changing under concurrent writers; try again.",
                                    backend: backend.name))
+    }
+
+    /// Records `auto`'s choice after the first write through it, so that later runs, in any
+    /// environment, keep using the store that now holds the user's items.
+    private func noteWrite() {
+        automaticChoice?.recordAutomaticChoice(backend)
     }
 
     private func run<Result>(_ body: () throws -> Result) throws -> Result {

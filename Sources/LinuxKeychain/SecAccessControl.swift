@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// Apple's access-control constraints, with Apple's bit values (SecAccessControl.h).
 public struct SecAccessControlCreateFlags: OptionSet, Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// Reads the keys and values of an Apple query dictionary: the costliest step of a SecItem
 /// call, so it takes a shortcut where Foundation allows one.

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 // Apple's four SecItem functions and SecCopyErrorMessageString, with Apple's signatures.
 // Each parses its dictionaries once (SecItemParser), runs through KeychainOperations on the
@@ -13,9 +14,9 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
     SecItemCall.run(result) {
         let addition = try SecItemParser.addition(attributes)
         let operations = try KeychainOperations.current()
-        try operations.add(addition.item)
+        let storedKey = try operations.add(addition.item)
         guard !addition.returns.isEmpty else { return nil }
-        let stored = try operations.search(ItemQuery(primaryKey: addition.item.primaryKey,
+        let stored = try operations.search(ItemQuery(primaryKey: storedKey,
                                                      includeSecrets: addition.returns.data))
         return try SecItemResultBuilder.result(for: stored, returns: addition.returns, limit: .one)
     }

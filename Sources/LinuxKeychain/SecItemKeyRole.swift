@@ -1,3 +1,5 @@
+import KeychainCore
+
 /// What one key of an Apple query dictionary means here: the table behind the parser, and
 /// the one place that decides which of Apple's keys are stored, accepted without effect,
 /// refused, or unknown.
@@ -37,7 +39,7 @@ enum SecItemKeyRole: Sendable, Equatable {
         case .server, .protocol, .port, .path, .authenticationType, .securityDomain:
             return itemClass == .internetPassword
         case .accessGroup, .account, .label, .itemDescription, .comment, .creator, .type, .accessible,
-             .synchronizable, .isInvisible, .isNegative, .creationDate, .modificationDate:
+             .synchronizable, .isInvisible, .isNegative, .creationDate, .modificationDate, .valueTypes:
             return true
         }
     }
@@ -81,7 +83,8 @@ enum SecItemKeyRole: Sendable, Equatable {
         for key in withoutEffect { roles[key] = .withoutEffect }
         var rolesByName = Dictionary(uniqueKeysWithValues: roles.map { ($0.key as String, $0.value) })
         // Attribute names win over any other meaning of the same string.
-        for key in AttributeKey.allCases { rolesByName[key.rawValue] = .attribute(key) }
+        // The record of value types is the library's own bookkeeping, never a caller's key.
+        for key in AttributeKey.allCases where key != .valueTypes { rolesByName[key.rawValue] = .attribute(key) }
         return rolesByName
     }()
 }

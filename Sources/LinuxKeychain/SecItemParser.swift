@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// What the `kSecReturn*` keys of a query asked for.
 struct SecItemReturns: Equatable, Sendable {
@@ -155,6 +156,7 @@ struct SecItemParser {
         var attributes = ItemAttributes(Dictionary(minimumCapacity: entries.count + 1))
         var secret: SecretBytes?
         var returns = SecItemReturns()
+        var givenAsOtherType = Set<AttributeKey>()
         for entry in entries {
             let value = entry.value
             switch try role(of: entry) {
@@ -165,6 +167,7 @@ struct SecItemParser {
                 continue
             case .attribute(let key):
                 try Self.set(&attributes, key, try Self.storedAttribute(value, for: key))
+                if value.isOtherType(for: key) { givenAsOtherType.insert(key) }
             case .accessControl:
                 try Self.set(&attributes, .accessible, .string(try Self.protection(of: value)))
             case .valueData:
@@ -182,6 +185,7 @@ struct SecItemParser {
             throw KeychainError.badParameter("SecItemAdd needs the secret as kSecValueData (Data).")
         }
         try Self.checkBelong(attributes, to: itemClass)
+        attributes.keysGivenAsOtherType = givenAsOtherType
         if attributes[.accessible] == nil {
             // Apple stores every item with an accessibility class; this is its default.
             attributes[.accessible] = .string(kSecAttrAccessibleWhenUnlocked as String)
@@ -195,6 +199,7 @@ struct SecItemParser {
             throw KeychainError.badParameter("kSecClass in attributesToUpdate differs from the query's; an update cannot change an item's class.")
         }
         var changes = ItemChanges()
+        var givenAsOtherType = Set<AttributeKey>()
         for entry in entries {
             let value = entry.value
             switch try role(of: entry) {
@@ -206,6 +211,7 @@ struct SecItemParser {
                 continue
             case .attribute(let key):
                 try Self.set(&changes.attributes, key, try Self.storedAttribute(value, for: key))
+                if value.isOtherType(for: key) { givenAsOtherType.insert(key) }
             case .accessControl:
                 try Self.set(&changes.attributes, .accessible, .string(try Self.protection(of: value)))
             case .valueData:
@@ -218,6 +224,7 @@ struct SecItemParser {
             }
         }
         try Self.checkBelong(changes.attributes, to: itemClass)
+        changes.attributes.keysGivenAsOtherType = givenAsOtherType
         return changes
     }
 

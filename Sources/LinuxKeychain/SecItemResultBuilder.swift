@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// Builds what the SecItem functions hand back through their `result` pointer, in the shape
 /// Apple documents for each combination of return keys and match limit:
@@ -44,15 +45,21 @@ enum SecItemResultBuilder {
             // Items written by the typed API or the CLI carry none; Apple's default applies.
             attributes[.accessible] = .string(kSecAttrAccessibleWhenUnlocked as String)
         }
+        let givenAsOtherType = attributes.keysGivenAsOtherType
+        attributes[.valueTypes] = nil
         let dictionary = NSMutableDictionary()
         dictionary[kSecClass] = NSString(string: item.itemClass.rawValue)
         for (key, value) in attributes {
-            dictionary[NSString(string: key.rawValue)] = foundationObject(value)
+            let returned = givenAsOtherType.contains(key) ? value.asOtherType : value
+            dictionary[NSString(string: key.rawValue)] = foundationObject(returned)
         }
         return dictionary
     }
 
     private static func foundationObject(_ value: AttributeValue) -> AnyObject {
+        // `.string` and `.data` values come back as NSString and NSData, whichever kind the
+        // attribute is stored as: `attributes(of:)` has already turned each value into the
+        // type the caller gave.
         switch value {
         case .string(let text): return NSString(string: text)
         case .data(let data): return NSData(data: data)
@@ -74,5 +81,17 @@ enum SecItemResultBuilder {
 
     private static func persistentReference(of item: KeychainItem) -> NSData {
         NSData(data: item.primaryKey.encoded)
+    }
+}
+
+extension AttributeValue {
+    /// A string attribute's value as the Data it was given as, or a data attribute's as the
+    /// String (`ValueTypes`).
+    fileprivate var asOtherType: AttributeValue {
+        switch self {
+        case .string(let text): return .data(ValueTypes.data(ofStoredText: text))
+        case .data(let data): return .string(String(decoding: data, as: UTF8.self))
+        default: return self
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// One value of an Apple query dictionary, read as the type a key needs.
 ///
@@ -110,20 +111,49 @@ enum SecItemValue {
     }
 
     /// The value as `key` stores it, or `errSecParam` naming the key and the expected type.
+    ///
+    /// As on Apple platforms, the attributes that take a String or a Data
+    /// (`AttributeKey.acceptsStringOrData`) take either, in the form `ValueTypes` stores; an
+    /// access group given as Data is read as its UTF-8 text.
     func attribute(for key: AttributeKey) throws -> AttributeValue {
         let parsed: AttributeValue?
         switch key.valueKind {
-        case .string: parsed = text.map(AttributeValue.string)
-        case .data: parsed = data.map(AttributeValue.data)
+        case .string:
+            if let text {
+                parsed = .string(text)
+            } else if let data, key.acceptsStringOrData {
+                parsed = .string(ValueTypes.storedText(of: data))
+            } else if let data, key == .accessGroup {
+                parsed = String(validating: data, as: UTF8.self).map(AttributeValue.string)
+            } else {
+                parsed = nil
+            }
+        case .data:
+            if let data {
+                parsed = .data(data)
+            } else if let text, key.acceptsStringOrData {
+                parsed = .data(Data(text.utf8))
+            } else {
+                parsed = nil
+            }
         case .integer: parsed = integer.map(AttributeValue.integer)
         case .bool: parsed = flag.map(AttributeValue.bool)
         case .date: parsed = date.map(AttributeValue.date)
         }
         guard let parsed else {
+            let expected = key.acceptsStringOrData ? "a String (CFString) or Data (CFData)"
+                : key == .accessGroup ? "a String (CFString), or Data holding UTF-8 text" : key.valueKind.typeDescription
             throw KeychainError.badParameter(
-                "The value for \(key.appleConstantName) must be \(key.valueKind.typeDescription), not \(typeName).")
+                "The value for \(key.appleConstantName) must be \(expected), not \(typeName).")
         }
         return parsed
+    }
+
+    /// Whether the caller gave this value for `key` as the other type Apple accepts for it, so
+    /// that it must come back as that type (`ValueTypes`).
+    func isOtherType(for key: AttributeKey) -> Bool {
+        guard key.acceptsStringOrData else { return false }
+        return key.valueKind == .string ? text == nil && data != nil : data == nil && text != nil
     }
 
     /// The dynamic type of `value` for messages; never its contents, which may be secret.
@@ -170,6 +200,7 @@ extension AttributeKey {
         case .isNegative: return "kSecAttrIsNegative"
         case .creationDate: return "kSecAttrCreationDate"
         case .modificationDate: return "kSecAttrModificationDate"
+        case .valueTypes: return "(the record of value types)"
         }
     }
 }

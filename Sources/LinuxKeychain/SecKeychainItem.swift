@@ -1,3 +1,5 @@
+import KeychainCore
+
 /// A reference to one stored password item: what `kSecReturnRef` returns and `kSecValueRef`
 /// accepts, under the name macOS gives password item references.
 ///

@@ -7,8 +7,8 @@ struct MemoryConformanceTests {
     // One backend for the whole run, as a process would have; the cases use separate names.
     static let backend = MemoryBackend()
 
-    // "processes" is left out: the memory backend is per process by design.
-    @Test(arguments: KeychainConformance.cases.filter { $0.name != "processes" })
+    // Cases that need items shared across processes are left out: the memory backend is per process by design.
+    @Test(arguments: KeychainConformance.cases(without: [.sharedAcrossProcesses]))
     func conformance(_ testCase: ConformanceCase) throws {
         if case .skipped(let reason) = try testCase.outcome(on: Self.backend, context: ConformanceContext(backendName: "memory")) {
             try Test.cancel(Comment(rawValue: reason))

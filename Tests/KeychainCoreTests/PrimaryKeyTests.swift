@@ -34,4 +34,18 @@ struct PrimaryKeyTests {
         let bare = PrimaryKey(itemClass: .genericPassword, attributes: ItemAttributes([.service: .string("s")]))
         #expect(bare == key("s", ""))
     }
+
+    /// `ItemQuery(primaryKey:)` spells every primary-key attribute out, port 0 included; it
+    /// must still find an item that was stored without them, or a backend that checks for a
+    /// duplicate with it lets the same internet password be added twice.
+    @Test func aPrimaryKeyQueryFindsAnItemStoredWithoutItsDefaults() {
+        let bare = KeychainItem(itemClass: .internetPassword, attributes: ItemAttributes([
+            .server: .string("host"), .account: .string("alice"),
+        ]))
+        #expect(ItemQuery(primaryKey: bare.primaryKey).matches(bare))
+        var withPort = bare
+        withPort.attributes[.port] = .integer(443)
+        #expect(!ItemQuery(primaryKey: bare.primaryKey).matches(withPort))
+        #expect(!ItemQuery(primaryKey: withPort.primaryKey).matches(bare))
+    }
 }

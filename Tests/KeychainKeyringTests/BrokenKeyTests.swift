@@ -23,8 +23,10 @@ struct BrokenKeyTests {
         return try kernel.craftItem(uniqueService(purpose), in: target, attributes: payload, storedIn: target)
     }
 
+    /// Removes the crafted item, and what reading it migrated to layout 2.
     func remove(_ crafted: CraftedItem) {
         try? kernel.unlink(crafted.keyring, from: crafted.parent)
+        _ = try? backend.delete(exactQuery(crafted.service, "acct", secrets: false))
     }
 
     @Test func theCraftedLayoutReadsLikeTheBackendsOwn() throws {

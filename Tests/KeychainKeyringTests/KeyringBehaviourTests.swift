@@ -50,21 +50,23 @@ struct KeyringBehaviourTests {
         let name = "linux-keychain:genp:\(service):al%3Aice"
         let secretKey = try kernel.search(target, type: "user", description: name)
         #expect(try kernel.readSecret(secretKey).makeData() == secret)
-        let itemKeyring = try kernel.search(target, type: "keyring", description: name)
-        #expect(try kernel.contents(of: target).contains(itemKeyring), "the item keyring is not directly in the target")
-        let children = try kernel.contents(of: itemKeyring)
-        #expect(children.count == 2)
+        let attributesKey = try kernel.search(target, type: "user",
+                                              description: "linux-keychain-attributes:genp:\(service):al%3Aice")
+        let contents = try kernel.contents(of: target)
+        #expect(contents.contains(secretKey) && contents.contains(attributesKey), "the keys are not directly in the target")
+        #expect((try? kernel.search(target, type: "keyring", description: name)) == nil, "an item keyring was made")
 
         let userGroupOther: key_perm_t = 0x00FF_FFFF
-        for key in [itemKeyring] + children {
+        for key in [secretKey, attributesKey] {
             let record = try kernel.describe(key)
             #expect(record.permissions & userGroupOther == 0, "key \(key) grants \(String(record.permissions, radix: 16))")
             #expect(record.permissions & key_perm_t(KEY_POS_READ | KEY_POS_SEARCH | KEY_POS_VIEW) != 0)
-            #expect(record.permissions & key_perm_t(KEY_POS_WRITE | KEY_POS_SETATTR) == 0)
+            #expect(record.permissions & key_perm_t(KEY_POS_SETATTR) == 0)
         }
-        let attributesKey = try #require(children.first { $0 != secretKey })
         let stored = String(decoding: try kernel.readPublicPayload(attributesKey), as: UTF8.self)
         #expect(stored.contains("\"labl\":\"Shown label\""), "attributes key holds \(stored)")
+        #expect(stored.contains("\"secret\":\(secretKey)"), "attributes key does not name the secret key: \(stored)")
+        #expect(!stored.contains("svce"), "attributes key repeats the name: \(stored)")
     }
 
     @Test func theLargestUserKeyRoundTripsAndOneByteMoreIsRefusedBeforeTheKernel() throws {

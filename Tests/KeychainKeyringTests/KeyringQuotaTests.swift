@@ -77,4 +77,53 @@ struct KeyringQuotaTests {
         let leftover = try asUser(cli, ["get", service, "large"])
         #expect(leftover.status == CLIExit.notFound, "the refused item left something behind: \(leftover.errorText)")
     }
+
+    /// How many items an ordinary user fits under the default quota: 32-byte secrets, service
+    /// and account only, added one process at a time until the kernel refuses. Every one of
+    /// them stays readable with `keyctl pipe`, which prints exactly the secret.
+    @Test func anUnprivilegedUserFitsAtLeastNinetyItemsEachReadableWithKeyctlPipe() throws {
+        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        let limits = ["maxkeys", "maxbytes"].map {
+            (try? String(contentsOfFile: "/proc/sys/kernel/keys/\($0)", encoding: .utf8))
+                .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        }
+        guard limits == [200, 20_000] else {
+            try cannotRun("the key quota here is \(limits[0]) keys and \(limits[1]) bytes, not the kernel's default")
+        }
+        try ensureUser()
+        let cli = try copyOfCLI()
+        defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
+        // The user's keyring is this test's alone (the suite is serialized), so the names can be
+        // as short as an application's: both keys of an item carry them against the quota.
+        let service = "myapp"
+        // One process for the whole loop: a runuser per item would take minutes. Each secret is
+        // 32 bytes; the last item's is read back with keyctl, as an operator would.
+        let script = """
+        set -u
+        n=0
+        while printf 'secret-%025d' "$n" | "$1" --backend keyring set "$2" "user$n" 2>/dev/null; do
+            n=$((n + 1)); [ "$n" -lt 400 ] || break
+        done
+        echo "count $n"
+        grep " $(id -u):" /proc/key-users >&2
+        last=$((n - 1))
+        # A session keyring of its own (the one inherited may be root's), made in the room two
+        # deleted items leave once the kernel has collected their keys, which it does shortly after.
+        "$1" --backend keyring delete "$2" "user0" 2>/dev/null
+        "$1" --backend keyring delete "$2" "user1" 2>/dev/null
+        tries=0
+        until keyctl session - sh -c 'keyctl pipe "$(keyctl search "$(keyctl get_persistent @s)" user "linux-keychain:genp:$1:user$2")"' sh "$2" "$last" 2>/dev/null; do
+            tries=$((tries + 1)); [ "$tries" -lt 50 ] || { echo "no room for a session keyring"; break; }
+            sleep 0.1
+        done
+        echo
+        i=2
+        while [ "$i" -lt "$n" ]; do "$1" --backend keyring delete "$2" "user$i" 2>/dev/null; i=$((i + 1)); done
+        """
+        let result = try run("/usr/sbin/runuser", ["-u", Self.userName, "--", "/bin/sh", "-c", script, "sh", cli.path, service])
+        let lines = result.output.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+        let count = lines.first { $0.hasPrefix("count ") }.flatMap { Int($0.dropFirst(6)) } ?? 0
+        #expect(count >= 90, "only \(count) items fit: \(result.errorText)")
+        #expect(lines.contains(String(format: "secret-%025d", count - 1)), "keyctl pipe printed \(lines)")
+    }
 }

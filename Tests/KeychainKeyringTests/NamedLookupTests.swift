@@ -100,7 +100,8 @@ struct NamedLookupTests {
         #expect(try kernel.contents(of: nested).contains(foreign.keyring), "the other store's item was removed")
     }
 
-    /// Items written before the library recorded their keyring, whose keys do not grant link.
+    /// Items written in layout 1 (a keyring per item) before the library recorded their
+    /// keyring, whose keys do not grant link: read, and migrated to layout 2 when first touched.
     @Test func anItemWrittenByAnEarlierVersionIsReadUpdatedAndDeleted() throws {
         let target = try kernel.resolve(nil).serial
         let crafted = try kernel.craftItem(uniqueService("earlier"), in: target, storedIn: nil)
@@ -112,13 +113,15 @@ struct NamedLookupTests {
         let named = primaryKeyQuery(crafted.service, "acct", secrets: true)
 
         #expect(try backend.search(named).first?.secret?.makeData() == Data("secret".utf8))
+        let description = try ItemKeyDescription(genericItem(crafted.service, "acct", Data()).primaryKey)
+        #expect((try? kernel.search(target, type: "keyring", description: description.text)) == nil,
+                "the item keyring is still there after the item was read")
+        let attributesKey = try kernel.search(target, type: "user", description: ItemKeyrings.attributesDescription(description))
+        let stored = String(decoding: try kernel.readPublicPayload(attributesKey), as: UTF8.self)
+        #expect(stored.contains("\"keyring\":\(target)") && stored.contains("\"format\":2"),
+                "the migrated item does not record its keyring: \(stored)")
         #expect(try backend.update(named, with: ItemChanges(secret: SecretBytes(Data("new".utf8)))) == 1)
         #expect(try backend.search(named).first?.secret?.makeData() == Data("new".utf8))
-        let description = try ItemKeyDescription(genericItem(crafted.service, "acct", Data()).primaryKey)
-        let rewritten = try kernel.search(target, type: "keyring", description: description.text)
-        let attributesKey = try kernel.search(rewritten, type: "user", description: StoredAttributes.keyDescription)
-        let stored = String(decoding: try kernel.readPublicPayload(attributesKey), as: UTF8.self)
-        #expect(stored.contains("\"keyring\":\(target)"), "the rewritten item does not record its keyring: \(stored)")
         #expect(try backend.delete(named) == 1)
         #expect(try backend.search(named).isEmpty)
     }

@@ -60,6 +60,7 @@ struct PrivateSession {
         env["XDG_DATA_HOME"] = home + "/.local/share"
         env["XDG_CONFIG_HOME"] = home + "/.config"
         env["XDG_CACHE_HOME"] = home + "/.cache"
+        env["XDG_STATE_HOME"] = home + "/.local/state"
         env["XDG_RUNTIME_DIR"] = directory.appendingPathComponent("runtime").path
         env.merge(environment) { _, new in new }
         var sessionArguments: [String] = []

@@ -64,6 +64,7 @@ extension SecretServiceTests {
 
         /// `KEYCHAIN_SECRET_SERVICE_COLLECTION=session` keeps items out of the default collection.
         @Test func collectionSettingSelectsTheCollection() throws {
+            try SecretServiceTestSupport.requireGnomeKeyring("the 'session' collection")
             let environment = ProcessInfo.processInfo.environment.merging([SecretServiceSettings.collectionVariable: "session"]) { _, new in new }
             let sessionBackend = SecretServiceBackend(settings: SecretServiceSettings(environment: environment))
             try SecretServiceTestSupport.requireAvailable(sessionBackend)

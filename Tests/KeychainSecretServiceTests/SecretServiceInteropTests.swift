@@ -99,21 +99,26 @@ extension SecretServiceTests {
         }
 
         /// "Delete everything on logout" code must not take other programs' items with it.
-        /// Runs in gnome-keyring's `session` collection, so that it deletes no other test's items.
+        /// Runs in gnome-keyring's `session` collection, so that it deletes no other test's items;
+        /// KeePassXC has one collection only, where the serialized suite runs nothing else meanwhile.
         @Test func classWideDeleteSparesOtherProgramsItems() throws {
             try requirePythonKeyring()
+            let onGnomeKeyring = SecretServiceTestSupport.provider == "gnome-keyring"
             let sessionBackend = SecretServiceBackend(settings: SecretServiceSettings(
-                environment: ProcessInfo.processInfo.environment.merging([SecretServiceSettings.collectionVariable: "session"]) { _, new in new }))
+                environment: ProcessInfo.processInfo.environment.merging(
+                    [SecretServiceSettings.collectionVariable: onGnomeKeyring ? "session" : "default"]) { _, new in new }))
             try SecretServiceTestSupport.requireAvailable(sessionBackend)
             let service = SecretServiceTestSupport.uniqueName("class-wide")
             let pythonIntoSession = """
                 import sys, keyring
                 from keyring.backends import SecretService
                 k = SecretService.Keyring()
-                k.preferred_collection = '/org/freedesktop/secrets/collection/session'
+                if sys.argv[3] == 'session':
+                    k.preferred_collection = '/org/freedesktop/secrets/collection/session'
                 k.set_password(sys.argv[1], sys.argv[2], sys.stdin.read())
                 """
-            let python = try runTool("python3", ["-c", pythonIntoSession, service, "python-user"], input: Data("keep me".utf8))
+            let python = try runTool("python3", ["-c", pythonIntoSession, service, "python-user", onGnomeKeyring ? "session" : "default"],
+                                     input: Data("keep me".utf8))
             #expect(python.status == 0, "python keyring failed: \(python.errorText)")
             defer { _ = try? sessionBackend.delete(SecretServiceTestSupport.exactQuery(service, "python-user", secrets: false)) }
             try sessionBackend.add(SecretServiceTestSupport.genericItem(service, "ours", Data("drop me".utf8)))

@@ -19,6 +19,16 @@ enum SecretServiceTestSupport {
         try Test.cancel(Comment(rawValue: text))
     }
 
+    /// The provider with-services.sh started (`--provider=`): "gnome-keyring" or "keepassxc".
+    static let provider = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_PROVIDER"] ?? "gnome-keyring"
+
+    /// Cancels a test, with the reason, that needs a gnome-keyring feature the running provider
+    /// lacks (a second collection made without a prompt, the session collection).
+    static func requireGnomeKeyring(_ feature: String) throws {
+        guard provider != "gnome-keyring" else { return }
+        try Test.cancel(Comment(rawValue: "\(feature) is gnome-keyring's; the provider here is \(provider)"))
+    }
+
     /// The CLI, or a cancelled/failed test when it is missing.
     static func cli() throws -> String {
         if let path = ConformanceContext.locateCLI() { return path }
@@ -88,6 +98,11 @@ func runTool(_ executable: String, _ arguments: [String], input: Data? = nil,
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     let unblockAndRun = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
     process.arguments = ["python3", "-c", unblockAndRun, executable] + arguments
+    var environment = environment
+    if environment["XDG_STATE_HOME"] == ProcessInfo.processInfo.environment["XDG_STATE_HOME"] {
+        // A fresh state directory per run, so that auto's recorded choice cannot leak between tests.
+        environment["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path
+    }
     process.environment = environment
     let stdin = Pipe()
     process.standardInput = stdin

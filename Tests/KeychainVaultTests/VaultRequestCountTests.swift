@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainVault
+import LinuxKeychain
 import Testing
 
 /// The requests each common operation sends, recorded by a proxy in front of the dev server:
@@ -31,7 +32,13 @@ struct VaultRequestCountTests {
         let root = try VaultTestServer.root()
         let proxy = try TestServerProcess.recordingProxy(upstream: root.address, log: log)
         let configuration = try VaultConfiguration(address: proxy.address, token: VaultToken(root.token), prefix: prefix)
-        return Recorded(backend: VaultBackend(configuration: configuration), proxy: proxy, log: log)
+        let recorded = Recorded(backend: VaultBackend(configuration: configuration), proxy: proxy, log: log)
+        // The first request of a process looks the given token up once, to learn its TTL.
+        _ = try recorded.backend.search(ItemQuery(primaryKey: PrimaryKey(itemClass: .genericPassword, attributes:
+            ItemAttributes([.service: .string("warm-up"), .account: .string("nobody")]))))
+        let warmUp = try recorded.takeRequests(prefix: prefix)
+        #expect(warmUp == ["GET /v1/auth/token/lookup-self", "GET /v1/secret/data/<p>/generic/warm-up/nobody"], "\(warmUp)")
+        return recorded
     }
 
     private let itemPath = "/v1/secret/data/<p>/generic/app/alice"
@@ -45,12 +52,14 @@ struct VaultRequestCountTests {
     /// What `SecItemUpdate` and `SecItemDelete` with service and account send: every match.
     private var everyMatch: ItemQuery { ItemQuery(itemClass: .genericPassword, constraints: serviceAndAccount, limit: .all) }
 
-    @Test func getWithServiceAndAccountIsOneGet() throws {
+    /// Items of other access groups may share service and account, and the first one added is
+    /// the answer, so the folder is listed too; the read of the leading path travels beside it.
+    @Test func getWithServiceAndAccountIsOneGetBesideTheListing() throws {
         let recorded = try recorded()
         try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
         _ = try recorded.takeRequests(prefix: prefix)
         #expect(try VaultTestItems.secret(recorded.backend, "app", "alice") == Data("s".utf8))
-        #expect(try recorded.takeRequests(prefix: prefix) == ["GET \(itemPath)"])
+        #expect(try recorded.takeRequests(prefix: prefix) == ["GET \(itemPath)", "GET \(listing)"])
     }
 
     @Test func fullyNamedKeyIsOneGetAlsoWhenMissing() throws {
@@ -79,6 +88,32 @@ struct VaultRequestCountTests {
         #expect(try recorded.takeRequests(prefix: prefix) == ["GET \(itemPath)", "GET \(listing)", "POST \(itemPath)"])
         #expect(try recorded.backend.delete(everyMatch) == 1)
         #expect(try recorded.takeRequests(prefix: prefix) == ["DELETE \(metadataPath)", "GET \(itemPath)", "GET \(listing)"])
+    }
+
+    /// A program's SecItemUpdate by service and account is scoped to its own group, which names
+    /// the item fully: no listing of the folder for other groups' items.
+    @Test func programsUpdateByServiceAndAccountIsOneGetAndOnePost() throws {
+        let recorded = try recorded()
+        let program = KeychainOperations(backend: recorded.backend, scope: .program("billing"))
+        try program.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        _ = try recorded.takeRequests(prefix: prefix)
+        #expect(try program.update(everyMatch, with: ItemChanges(secret: SecretBytes(Data("t".utf8)))) == 1)
+        let ownPath = itemPath + "%3Baccess_group%3Dbilling"
+        let requests = try recorded.takeRequests(prefix: prefix)
+        #expect(requests == ["GET \(ownPath)", "POST \(ownPath)"], "\(requests)")
+    }
+
+    /// A program reads its own group's item first, then the shared one: a shared item costs a
+    /// second GET, the program's own item one.
+    @Test func programsReadOfASharedItemIsTwoGets() throws {
+        let recorded = try recorded()
+        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        _ = try recorded.takeRequests(prefix: prefix)
+        let program = KeychainOperations(backend: recorded.backend, scope: .program("billing"))
+        let query = ItemQuery(itemClass: .genericPassword, constraints: serviceAndAccount, limit: .one, includeSecrets: true)
+        #expect(try program.search(query).first?.secret?.makeData() == Data("s".utf8))
+        let requests = try recorded.takeRequests(prefix: prefix)
+        #expect(requests == ["GET \(itemPath)", "GET \(itemPath)%3Baccess_group%3Dbilling"], "\(requests)")
     }
 
     @Test func addIsOnePost() throws {

@@ -124,11 +124,13 @@ final class TestServerProcess {
 
     /// Starts `bao server -dev` on a free port with its own HOME (the dev server writes
     /// ~/.vault-token), and waits until it answers.
-    static func baoDevServer(token: String, tlsDirectory: URL? = nil) throws -> TestServerProcess {
+    /// `configFile` adds the listeners (or other settings) it holds to the dev server's.
+    static func baoDevServer(token: String, tlsDirectory: URL? = nil, configFile: URL? = nil) throws -> TestServerProcess {
         let port = try VaultTestServer.unusedPort()
         let home = try VaultTestServer.temporaryDirectory()
         var arguments = ["server", "-dev", "-dev-listen-address=127.0.0.1:\(port)", "-dev-root-token-id=\(token)"]
         if let tlsDirectory { arguments += ["-dev-tls", "-dev-tls-cert-dir=\(tlsDirectory.path)"] }
+        if let configFile { arguments.append("-config=\(configFile.path)") }
         let scheme = tlsDirectory == nil ? "http" : "https"
         let server = try TestServerProcess(address: "\(scheme)://127.0.0.1:\(port)", executable: try VaultTestServer.executable("bao"),
                                            arguments: arguments, environment: ["HOME": home.path])
@@ -140,9 +142,24 @@ final class TestServerProcess {
         return server
     }
 
+    /// `bao agent` with `configFile`, listening on `port`; waits until it accepts connections.
+    static func baoAgent(configFile: URL, port: Int) throws -> TestServerProcess {
+        let agent = try TestServerProcess(address: "http://127.0.0.1:\(port)", executable: try VaultTestServer.executable("bao"),
+                                          arguments: ["agent", "-config=\(configFile.path)"], environment: [:])
+        try agent.waitUntilUp { try isAccepting(port: port) }
+        return agent
+    }
+
+    private static func isAccepting(port: Int) throws -> Bool {
+        let connect = try KeychainCLIProcess.run(try VaultTestServer.executable("python3"), ["-c",
+            "import socket; socket.create_connection(('127.0.0.1', \(port)), timeout=1).close()"])
+        return connect.status == 0
+    }
+
     /// An HTTP server that answers every request with `500 {"errors":["internal error"]}`
-    /// (`mode` "fail"), redirects it to another port (`mode` "redirect"), or accepts it and
-    /// never answers (`mode` "hang").
+    /// (`mode` "fail"), redirects it to another port (`mode` "redirect"), accepts it and
+    /// never answers (`mode` "hang"), answers 200 with a body that never ends, as fast as it
+    /// can (`mode` "endless") or one byte every tenth of a second (`mode` "trickle").
     static func misbehaving(_ mode: String) throws -> TestServerProcess {
         let port = try VaultTestServer.unusedPort()
         let script = """
@@ -152,6 +169,19 @@ final class TestServerProcess {
                     if sys.argv[2] == "hang":
                         time.sleep(60)
                         return
+                    if sys.argv[2] in ("endless", "trickle"):
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.end_headers()
+                        chunk = b'{"data":"' + b"x" * 65536 if sys.argv[2] == "endless" else b" "
+                        try:
+                            while True:
+                                self.wfile.write(chunk)
+                                if sys.argv[2] == "trickle":
+                                    self.wfile.flush()
+                                    time.sleep(0.1)
+                        except OSError:
+                            return
                     if sys.argv[2] == "redirect":
                         self.send_response(307)
                         self.send_header("Location", "http://127.0.0.1:9" + self.path)
@@ -214,11 +244,7 @@ final class TestServerProcess {
     private static func pythonServer(_ script: String, port: Int, arguments: [String]) throws -> TestServerProcess {
         let server = try TestServerProcess(address: "http://127.0.0.1:\(port)", executable: try VaultTestServer.executable("python3"),
                                            arguments: ["-c", script, String(port)] + arguments, environment: [:])
-        try server.waitUntilUp {
-            let connect = try KeychainCLIProcess.run(try VaultTestServer.executable("python3"), ["-c",
-                "import socket; socket.create_connection(('127.0.0.1', \(port)), timeout=1).close()"])
-            return connect.status == 0
-        }
+        try server.waitUntilUp { try isAccepting(port: port) }
         return server
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 
 /// Points the process at the registry's own `memory` backend, as `KEYCHAIN_BACKEND=memory`

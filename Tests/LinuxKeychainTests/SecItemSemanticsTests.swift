@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 import Testing
 
@@ -158,9 +159,10 @@ struct SecItemSemanticsTests {
         #expect(attributes[kSecAttrIsInvisible as String] as? Bool == true)
         #expect(attributes[kSecAttrIsNegative as String] as? Bool == false)
         #expect(attributes[kSecAttrAccessible as String] as? String == kSecAttrAccessibleWhenUnlocked as String)
-        // As on Apple platforms, a query without an access group searches every group,
-        // and one naming another group does not find the item.
-        #expect(copy(base("typed")).status == errSecSuccess)
+        // A query without an access group searches the program's own group and the shared
+        // items (AccessScope.program), so an item put in another group is found by naming
+        // that group, and one naming yet another group does not find it.
+        #expect(copy(base("typed")).status == errSecItemNotFound)
         #expect(copy(with(base("typed"), [kSecAttrAccessGroup as String: "group.other"])).status == errSecItemNotFound)
         // Attributes also narrow searches.
         #expect(copy(with(base(), [kSecAttrCreator as String: Int(creator), kSecAttrAccessGroup as String: "group.example"])).status == errSecSuccess)

@@ -1,5 +1,5 @@
 import Foundation
-import LinuxKeychain
+import LinuxKeychainKit
 import Testing
 
 /// The typed `Keychain` API, on a private memory backend per test so tests stay independent.

@@ -65,6 +65,18 @@ void csecretservice_object_unref(void *object);
 /// shared one, so this library can drop and rebuild it). Calls on it time out after `timeout_ms`.
 void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServiceError *error);
 
+/// The unique bus name (":1.42") of the provider `service` was opened to, copied into `owner`,
+/// and its process id (0 when the bus does not say). Every call made here goes to that name,
+/// so a provider that went away is an error and D-Bus never starts another one in its place.
+/// 0, or -1 with the error.
+int csecretservice_service_owner(void *service, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
+                                 void *cancellable, CSecretServiceError *error);
+/// Asks the session bus (never activating anything) who owns the well-known `name` (e.g.
+/// org.freedesktop.secrets) now: 1 with the unique name in `owner` and its process id (0 when
+/// the bus does not say), 0 when nobody does, -1 with the error.
+int csecretservice_bus_name_owner(const char *name, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
+                                  void *cancellable, CSecretServiceError *error);
+
 /// The collection behind `alias` (e.g. "default", "session"), or NULL: with error->kind NONE
 /// when the provider has no such alias, else with the error.
 void *csecretservice_collection_for_alias(void *service, const char *alias, int timeout_ms, void *cancellable,
@@ -138,19 +150,6 @@ int csecretservice_item_set_attributes(void *service, const char *path, const ch
 int csecretservice_item_set_label(void *service, const char *path, const char *label, int timeout_ms,
                                   void *cancellable, CSecretServiceError *error);
 int csecretservice_item_delete(void *service, const char *path, void *cancellable, CSecretServiceError *error);
-
-// --- libsecret's one-call password functions ---------------------------------------------------
-// secret_password_storev_sync / secret_password_lookupv_sync with no schema and the attributes
-// (service, username), in the default collection: what a plain libsecret program calls. The
-// benchmark times them as the raw baseline; the backend itself does not use them.
-
-/// Returns 0, or -1 with `error` filled.
-int csecretservice_password_store(const char *service, const char *account, const char *password,
-                                  CSecretServiceError *error);
-/// The password (free with csecretservice_password_free, which wipes it), or NULL when there is
-/// none or on failure (then `error` is filled).
-char *csecretservice_password_lookup(const char *service, const char *account, CSecretServiceError *error);
-void csecretservice_password_free(char *password);
 
 #ifdef __cplusplus
 }

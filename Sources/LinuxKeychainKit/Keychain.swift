@@ -1,4 +1,6 @@
 import Foundation
+import KeychainCore
+import LinuxKeychain
 
 /// A typed keychain for one service, for code that does not need Apple's dictionaries.
 ///
@@ -7,7 +9,9 @@ import Foundation
 ///     let token = try keychain.string(for: "alice")     // nil when there is no such item
 ///
 /// Items are generic passwords keyed by (service, account, access group), the same items the
-/// SecItem functions and the `keychain` CLI see. Errors are `KeychainError`s carrying Apple's
+/// SecItem functions and the `keychain` CLI see. Without `accessGroup`, a keychain writes in
+/// the program's own group and reads that group first, then the shared items, exactly as the
+/// SecItem functions do (`AccessScope.program`). Errors are `KeychainError`s carrying Apple's
 /// status. A value is safe to share between threads. The `async` overloads run the blocking
 /// store calls on a dedicated queue, never on Swift's cooperative thread pool.
 public struct Keychain: Sendable {
@@ -28,8 +32,7 @@ public struct Keychain: Sendable {
     /// The secret stored for `account`, or nil when there is none.
     public func data(for account: String) throws -> Data? {
         do {
-            return try operations().search(ItemQuery(primaryKey: primaryKey(account), includeSecrets: true))
-                .first?.secret?.makeData()
+            return try operations().search(accountQuery(account, includeSecrets: true)).first?.secret?.makeData()
         } catch KeychainError.itemNotFound {
             return nil
         }
@@ -59,7 +62,7 @@ public struct Keychain: Sendable {
     /// Whether an item exists for `account`; does not read the secret.
     public func contains(_ account: String) throws -> Bool {
         do {
-            return try !operations().search(ItemQuery(primaryKey: primaryKey(account))).isEmpty
+            return try !operations().search(accountQuery(account)).isEmpty
         } catch KeychainError.itemNotFound {
             return false
         }
@@ -68,7 +71,8 @@ public struct Keychain: Sendable {
     /// Every account stored under this service, sorted.
     public func allAccounts() throws -> [String] {
         do {
-            return try operations().search(serviceQuery()).compactMap { $0.attributes.string(.account) }.sorted()
+            // An account can be both the program's own and shared; it is listed once.
+            return Set(try operations().search(serviceQuery()).compactMap { $0.attributes.string(.account) }).sorted()
         } catch KeychainError.itemNotFound {
             return []
         }
@@ -78,7 +82,8 @@ public struct Keychain: Sendable {
 
     /// Stores `data` for `account`, replacing any previous value.
     public func set(_ data: Data, for account: String) throws {
-        try operations().set(SecretBytes(data), for: primaryKey(account))
+        let operations = try operations()
+        try operations.set(SecretBytes(data), for: primaryKey(account, in: operations.scope))
     }
 
     /// Stores `text` as UTF-8 for `account`.
@@ -104,14 +109,15 @@ public struct Keychain: Sendable {
     @discardableResult
     public func remove(_ account: String) throws -> Bool {
         do {
-            try operations().delete(ItemQuery(primaryKey: primaryKey(account)))
+            try operations().delete(accountQuery(account))
             return true
         } catch KeychainError.itemNotFound {
             return false
         }
     }
 
-    /// Removes every item of this service; returns how many.
+    /// Removes every item of this service in this keychain's group (without `accessGroup`, the
+    /// program's own; shared items stay); returns how many.
     @discardableResult
     public func removeAll() throws -> Int {
         do {
@@ -128,8 +134,18 @@ public struct Keychain: Sendable {
         return try KeychainOperations.current()
     }
 
-    private func primaryKey(_ account: String) -> PrimaryKey {
-        PrimaryKey(itemClass: .genericPassword, attributes: identity(account: account))
+    /// The item `set` writes: in `accessGroup`, else in the program's own group.
+    private func primaryKey(_ account: String, in scope: AccessScope) -> PrimaryKey {
+        var attributes = identity(account: account)
+        if attributes[.accessGroup] == nil, let group = scope.groupForNewItems { attributes[.accessGroup] = .string(group) }
+        return PrimaryKey(itemClass: .genericPassword, attributes: attributes)
+    }
+
+    /// The item for `account`; without `accessGroup`, the program's own group's first, then the
+    /// shared one (`AccessScope`).
+    private func accountQuery(_ account: String, includeSecrets: Bool = false) -> ItemQuery {
+        ItemQuery(itemClass: .genericPassword, constraints: identity(account: account), limit: .one,
+                  includeSecrets: includeSecrets)
     }
 
     private func identity(account: String?) -> ItemAttributes {

@@ -5,6 +5,8 @@
 public typealias OSStatus = Int32
 
 public let errSecSuccess: OSStatus = 0
+/// `MacTypes.h`'s "no error", which much keychain code compares against instead of `errSecSuccess`.
+public let noErr: OSStatus = 0
 public let errSecUnimplemented: OSStatus = -4
 public let errSecDiskFull: OSStatus = -34
 public let errSecDskFull: OSStatus = -34
@@ -69,7 +71,7 @@ public let errSecRestrictedAPI: OSStatus = -34020
 /// The one-line, secret-free explanation of a status, as `SecCopyErrorMessageString` returns it.
 ///
 /// Every status gets a sentence; unknown ones say their number, so nothing is ever blank.
-public func keychainStatusMessage(_ status: OSStatus) -> String {
+package func keychainStatusMessage(_ status: OSStatus) -> String {
     switch status {
     case errSecSuccess: return "No error."
     case errSecUnimplemented: return "Function or operation not implemented."

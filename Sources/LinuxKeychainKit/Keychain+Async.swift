@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import KeychainCore
 
 /// Async overloads of the typed API.
 ///

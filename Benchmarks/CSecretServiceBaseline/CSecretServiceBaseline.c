@@ -1,0 +1,99 @@
+// libsecret's one-call password functions for the benchmark's baseline: see
+// include/CSecretServiceBaseline.h. The GLib types come from the shim's hand-made declarations,
+// which Tests/CSecretServiceABICheck checks against the real headers.
+
+#include "CSecretServiceBaseline.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../CShims/CSecretService/GLibABI.h"
+
+#define BASELINE_FUNCTIONS(X) \
+    X(void, g_error_free, (GError *)) \
+    X(void, g_free, (void *)) \
+    X(char *, g_strdup, (const char *)) \
+    X(void *, g_hash_table_new_full, (GHashFunc, GEqualFunc, GDestroyNotify, GDestroyNotify)) \
+    X(void, g_hash_table_insert, (void *, void *, void *)) \
+    X(void, g_hash_table_unref, (void *)) \
+    X(unsigned int, g_str_hash, (const void *)) \
+    X(int, g_str_equal, (const void *, const void *)) \
+    X(int, secret_password_storev_sync, (const void *, void *, const char *, const char *, const char *, void *, GError **)) \
+    X(char *, secret_password_lookupv_sync, (const void *, void *, void *, GError **)) \
+    X(void, secret_password_free, (char *))
+
+#define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
+BASELINE_FUNCTIONS(DECLARE_POINTER)
+#undef DECLARE_POINTER
+
+static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
+static int loaded;
+
+int csecretservicebaseline_load(char *reason, size_t reason_size) {
+    pthread_mutex_lock(&load_mutex);
+    int result = 0;
+    if (!loaded) {
+        // Never dlclose'd: GLib registers types and threads that cannot be unloaded.
+        void *handle = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL);
+        if (handle == NULL) {
+            const char *text = dlerror();
+            snprintf(reason, reason_size, "%s", text != NULL ? text : "libsecret-1.so.0");
+            result = -1;
+        }
+#define LOOK_UP(type, name, parameters) \
+        if (result == 0) { \
+            *(void **)(&p_##name) = dlsym(handle, #name); \
+            if (p_##name == NULL) { \
+                snprintf(reason, reason_size, "libsecret-1.so.0 has no function %s", #name); \
+                result = -1; \
+            } \
+        }
+        BASELINE_FUNCTIONS(LOOK_UP)
+#undef LOOK_UP
+        loaded = result == 0;
+    }
+    pthread_mutex_unlock(&load_mutex);
+    return result;
+}
+
+/// The attributes Python keyring and secret-tool name a password by.
+static void *service_and_username(const char *service, const char *account) {
+    void *table = p_g_hash_table_new_full(p_g_str_hash, p_g_str_equal, p_g_free, p_g_free);
+    p_g_hash_table_insert(table, p_g_strdup("service"), p_g_strdup(service));
+    p_g_hash_table_insert(table, p_g_strdup("username"), p_g_strdup(account));
+    return table;
+}
+
+/// Copies the message of `error` (or nothing) into `message`, and frees it.
+static void take_message(GError *error, char *message, size_t message_size) {
+    if (message_size > 0) message[0] = 0;
+    if (error == NULL) return;
+    snprintf(message, message_size, "%s", error->message != NULL ? error->message : "");
+    p_g_error_free(error);
+}
+
+int csecretservicebaseline_password_store(const char *service, const char *account, const char *password,
+                                          char *message, size_t message_size) {
+    void *table = service_and_username(service, account);
+    GError *failure = NULL;
+    int stored = p_secret_password_storev_sync(NULL, table, NULL, "keychain-bench baseline", password, NULL, &failure);
+    p_g_hash_table_unref(table);
+    take_message(failure, message, message_size);
+    return stored ? 0 : -1;
+}
+
+char *csecretservicebaseline_password_lookup(const char *service, const char *account, char *message,
+                                             size_t message_size) {
+    void *table = service_and_username(service, account);
+    GError *failure = NULL;
+    char *password = p_secret_password_lookupv_sync(NULL, table, NULL, &failure);
+    p_g_hash_table_unref(table);
+    take_message(failure, message, message_size);
+    return password;
+}
+
+void csecretservicebaseline_password_free(char *password) {
+    if (password != NULL) p_secret_password_free(password);
+}

@@ -1,0 +1,384 @@
+// libcurl through dlopen: see include/CCurl.h for the contract.
+//
+// libcurl's headers are deliberately not included, so that building needs none. The option
+// and info numbers below are libcurl's ABI (curl.h promises never to renumber them); every
+// handle stays an opaque pointer.
+
+#include "CCurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+// --- The libcurl ABI this file relies on (values from curl/curl.h) ----------------------------
+
+enum {
+    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
+    OPT_POSTFIELDS = 10015, OPT_HTTPHEADER = 10023, OPT_SSLCERT = 10025, OPT_CUSTOMREQUEST = 10036,
+    OPT_POST = 47, OPT_FOLLOWLOCATION = 52, OPT_SSL_VERIFYPEER = 64, OPT_CAINFO = 10065, OPT_HTTPGET = 80,
+    OPT_SSL_VERIFYHOST = 81, OPT_SSLKEY = 10087, OPT_CAPATH = 10097, OPT_NOSIGNAL = 99,
+    OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182,
+    OPT_MAXFILESIZE_LARGE = 30117, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_CONNECT_TO = 10243, OPT_CAINFO_BLOB = 40309,
+    BLOB_COPY = 1,
+    INFO_RESPONSE_CODE = 0x200000 + 2,
+    PROTO_HTTP = 1, PROTO_HTTPS = 2,
+    GLOBAL_DEFAULT = 3,
+    ERROR_BUFFER_SIZE = 256,
+};
+
+enum {
+    E_OK = 0, E_UNSUPPORTED_PROTOCOL = 1, E_COULDNT_RESOLVE_PROXY = 5, E_COULDNT_RESOLVE_HOST = 6,
+    E_COULDNT_CONNECT = 7, E_WRITE_ERROR = 23, E_OPERATION_TIMEDOUT = 28, E_SSL_CONNECT_ERROR = 35,
+    E_GOT_NOTHING = 52, E_SSL_ENGINE_NOTFOUND = 53, E_SSL_ENGINE_SETFAILED = 54, E_SEND_ERROR = 55,
+    E_RECV_ERROR = 56, E_SSL_CERTPROBLEM = 58, E_SSL_CIPHER = 59, E_PEER_FAILED_VERIFICATION = 60,
+    E_FILESIZE_EXCEEDED = 63, E_SSL_ENGINE_INITFAILED = 66, E_SSL_CACERT_BADFILE = 77,
+    E_SSL_SHUTDOWN_FAILED = 80, E_SSL_CRL_BADFILE = 82, E_SSL_ISSUER_ERROR = 83,
+    E_SSL_PINNEDPUBKEYNOTMATCH = 90, E_SSL_INVALIDCERTSTATUS = 91, E_SSL_CLIENTCERT = 98,
+    E_FAILED_INIT = 2, E_OUT_OF_MEMORY = 27,
+    MSG_DONE = 1,
+};
+
+struct curl_slist;
+struct curl_blob { void *data; size_t len; unsigned int flags; };
+/// CURLMsg: which transfer finished, and its CURLcode.
+typedef struct CurlMessage { int msg; void *easy_handle; union { void *whatever; int result; }; } CurlMessage;
+typedef size_t (*WriteCallback)(char *data, size_t size, size_t count, void *context);
+
+#define CCURL_FUNCTIONS(X) \
+    X(int, curl_global_init, (long)) \
+    X(void *, curl_easy_init, (void)) \
+    X(void, curl_easy_cleanup, (void *)) \
+    X(void, curl_easy_reset, (void *)) \
+    X(int, curl_easy_setopt, (void *, int, ...)) \
+    X(int, curl_easy_perform, (void *)) \
+    X(int, curl_easy_getinfo, (void *, int, ...)) \
+    X(const char *, curl_easy_strerror, (int)) \
+    X(struct curl_slist *, curl_slist_append, (struct curl_slist *, const char *)) \
+    X(void, curl_slist_free_all, (struct curl_slist *)) \
+    X(void *, curl_multi_init, (void)) \
+    X(int, curl_multi_add_handle, (void *, void *)) \
+    X(int, curl_multi_remove_handle, (void *, void *)) \
+    X(int, curl_multi_perform, (void *, int *)) \
+    X(int, curl_multi_poll, (void *, void *, unsigned int, int, int *)) \
+    X(CurlMessage *, curl_multi_info_read, (void *, int *)) \
+    X(int, curl_multi_cleanup, (void *))
+
+#define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
+CCURL_FUNCTIONS(DECLARE_POINTER)
+#undef DECLARE_POINTER
+
+static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
+static int loaded;
+
+static int load_functions(const char *path, char *reason, size_t reason_size) {
+    // Never dlclose'd: libcurl's TLS library keeps global state that cannot be unloaded.
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *text = dlerror();
+        snprintf(reason, reason_size, "%s", text != NULL ? text : path);
+        return -1;
+    }
+#define LOOK_UP(result, name, parameters) \
+    *(void **)(&p_##name) = dlsym(handle, #name); \
+    if (p_##name == NULL) { \
+        snprintf(reason, reason_size, "%s has no function %s", path, #name); \
+        return -1; \
+    }
+    CCURL_FUNCTIONS(LOOK_UP)
+#undef LOOK_UP
+    // Once per process, before any handle: curl_global_init is not thread-safe in older
+    // libcurl releases, which the mutex makes irrelevant.
+    int code = p_curl_global_init(GLOBAL_DEFAULT);
+    if (code != E_OK) {
+        snprintf(reason, reason_size, "curl_global_init failed: %s", p_curl_easy_strerror(code));
+        return -1;
+    }
+    return 0;
+}
+
+int ccurl_load(const char *library_path, char *reason, size_t reason_size) {
+    const char *path = library_path != NULL ? library_path : "libcurl.so.4";
+    char scratch[1];
+    if (reason == NULL || reason_size == 0) {
+        reason = scratch;
+        reason_size = sizeof scratch;
+    }
+    pthread_mutex_lock(&load_mutex);
+    int result = loaded ? 0 : load_functions(path, reason, reason_size);
+    if (result == 0) loaded = 1;
+    pthread_mutex_unlock(&load_mutex);
+    return result;
+}
+
+void *ccurl_handle_new(void) {
+    return loaded ? p_curl_easy_init() : NULL;
+}
+
+void ccurl_handle_free(void *handle) {
+    if (handle != NULL && loaded) p_curl_easy_cleanup(handle);
+}
+
+// --- The response body ---------------------------------------------------------------------------
+
+static void wipe(void *bytes, size_t length) {
+    if (bytes == NULL) return;
+    volatile unsigned char *cursor = bytes;
+    while (length--) *cursor++ = 0;
+}
+
+typedef struct Sink {
+    CCurlResponse *response;
+    size_t limit;
+    int too_large;
+    int out_of_memory;
+} Sink;
+
+/// Appends to the body. Growing moves it, and the old copy is wiped first, because the body
+/// may hold secrets. Returning less than given makes libcurl stop with CURLE_WRITE_ERROR.
+static size_t write_body(char *data, size_t size, size_t count, void *context) {
+    Sink *sink = context;
+    CCurlResponse *response = sink->response;
+    size_t length = size * count;
+    if (length > sink->limit || response->length > sink->limit - length) {
+        sink->too_large = 1;
+        return 0;
+    }
+    size_t needed = response->length + length;
+    if (needed > response->capacity) {
+        size_t capacity = response->capacity < 4096 ? 4096 : response->capacity;
+        while (capacity < needed) capacity = capacity > sink->limit / 2 ? sink->limit : capacity * 2;
+        unsigned char *grown = malloc(capacity);
+        if (grown == NULL) {
+            sink->out_of_memory = 1;
+            return 0;
+        }
+        if (response->length > 0) memcpy(grown, response->body, response->length);
+        wipe(response->body, response->capacity);
+        free(response->body);
+        response->body = grown;
+        response->capacity = capacity;
+    }
+    memcpy(response->body + response->length, data, length);
+    response->length = needed;
+    return length;
+}
+
+void ccurl_response_free(CCurlResponse *response) {
+    if (response == NULL) return;
+    wipe(response->body, response->capacity);
+    free(response->body);
+    response->body = NULL;
+    response->length = 0;
+    response->capacity = 0;
+}
+
+// --- Requests -----------------------------------------------------------------------------------
+
+static CCurlFailure classify(int code, const char *message, int is_https) {
+    switch (code) {
+    case E_COULDNT_RESOLVE_PROXY: case E_COULDNT_RESOLVE_HOST: case E_COULDNT_CONNECT:
+        return CCURL_FAILURE_UNREACHABLE;
+    case E_OPERATION_TIMEDOUT:
+        return CCURL_FAILURE_TIMED_OUT;
+    case E_FILESIZE_EXCEEDED:
+        return CCURL_FAILURE_TOO_LARGE;
+    case E_SSL_CONNECT_ERROR: case E_SSL_ENGINE_NOTFOUND: case E_SSL_ENGINE_SETFAILED: case E_SSL_CERTPROBLEM:
+    case E_SSL_CIPHER: case E_PEER_FAILED_VERIFICATION: case E_SSL_ENGINE_INITFAILED: case E_SSL_CACERT_BADFILE:
+    case E_SSL_SHUTDOWN_FAILED: case E_SSL_CRL_BADFILE: case E_SSL_ISSUER_ERROR: case E_SSL_PINNEDPUBKEYNOTMATCH:
+    case E_SSL_INVALIDCERTSTATUS: case E_SSL_CLIENTCERT:
+        return CCURL_FAILURE_TLS;
+    case E_RECV_ERROR: case E_SEND_ERROR: case E_GOT_NOTHING:
+        // With TLS 1.3 a refused client certificate shows only at the first read, as an alert.
+        // Over https, a connection the server drops before any answer is usually the same
+        // refusal arriving as a reset, depending on timing.
+        if (is_https || strstr(message, "SSL") != NULL || strstr(message, "alert") != NULL || strstr(message, "certificate") != NULL) {
+            return CCURL_FAILURE_TLS;
+        }
+        return CCURL_FAILURE_OTHER;
+    default:
+        return CCURL_FAILURE_OTHER;
+    }
+}
+
+/// What one request in flight needs kept alive until it is finished.
+typedef struct Transfer {
+    void *handle;
+    const CCurlRequest *request;
+    CCurlResponse *response;
+    struct curl_slist *headers;
+    struct curl_slist *connect_to;
+    struct curl_blob ca_blob;
+    Sink sink;
+    char error_buffer[ERROR_BUFFER_SIZE];
+} Transfer;
+
+#define SET(option, value) \
+    do { if (failed == E_OK) failed = p_curl_easy_setopt(handle, option, value); } while (0)
+
+/// Sets every option of `transfer->request` on its handle. Returns a CURLcode; on failure
+/// the transfer must still be finished.
+static int prepare(Transfer *transfer) {
+    void *handle = transfer->handle;
+    const CCurlRequest *request = transfer->request;
+    CCurlResponse *response = transfer->response;
+    response->status = 0;
+    response->failure = CCURL_FAILURE_NONE;
+    response->code = 0;
+    response->message[0] = 0;
+    transfer->error_buffer[0] = 0;
+    transfer->sink = (Sink){ response, request->max_response_bytes, 0, 0 };
+
+    for (size_t index = 0; index < request->header_count; index++) {
+        struct curl_slist *appended = p_curl_slist_append(transfer->headers, request->headers[index]);
+        if (appended == NULL) return E_OUT_OF_MEMORY;
+        transfer->headers = appended;
+    }
+
+    // Reset keeps the handle's live connections, so requests to one server reuse them.
+    p_curl_easy_reset(handle);
+    int failed = E_OK;
+    SET(OPT_NOSIGNAL, 1L);  // signals are the program's; timeouts must not use SIGALRM
+    SET(OPT_ERRORBUFFER, transfer->error_buffer);
+    SET(OPT_URL, request->url);
+    SET(OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
+    SET(OPT_REDIR_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
+    SET(OPT_FOLLOWLOCATION, 0L);
+    SET(OPT_HTTPHEADER, transfer->headers);
+    SET(OPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
+    SET(OPT_TIMEOUT_MS, request->total_timeout_ms);
+    SET(OPT_MAXFILESIZE_LARGE, (int64_t)request->max_response_bytes);
+    SET(OPT_WRITEFUNCTION, (WriteCallback)write_body);
+    SET(OPT_WRITEDATA, &transfer->sink);
+    if (request->has_body) {
+        SET(OPT_POST, 1L);
+        SET(OPT_POSTFIELDSIZE_LARGE, (int64_t)request->body_length);
+        SET(OPT_POSTFIELDS, request->body != NULL ? (const void *)request->body : (const void *)"");
+    } else {
+        SET(OPT_HTTPGET, 1L);
+    }
+    if (strcmp(request->method, "GET") != 0 && strcmp(request->method, "POST") != 0) {
+        SET(OPT_CUSTOMREQUEST, request->method);
+    }
+    if (request->ca_file != NULL) SET(OPT_CAINFO, request->ca_file);
+    if (request->ca_path != NULL) SET(OPT_CAPATH, request->ca_path);
+    transfer->ca_blob = (struct curl_blob){ (void *)request->ca_pem, request->ca_pem_length, BLOB_COPY };
+    if (request->ca_pem != NULL) SET(OPT_CAINFO_BLOB, &transfer->ca_blob);
+    if (request->client_cert != NULL) SET(OPT_SSLCERT, request->client_cert);
+    if (request->client_key != NULL) SET(OPT_SSLKEY, request->client_key);
+    if (request->connect_to != NULL) {
+        transfer->connect_to = p_curl_slist_append(NULL, request->connect_to);
+        if (transfer->connect_to == NULL) return E_OUT_OF_MEMORY;
+        SET(OPT_CONNECT_TO, transfer->connect_to);
+    }
+    if (request->skip_verify) {
+        SET(OPT_SSL_VERIFYPEER, 0L);
+        SET(OPT_SSL_VERIFYHOST, 0L);
+    }
+    return failed;
+}
+
+/// Fills the response from the transfer's CURLcode and releases what it held.
+static int finish(Transfer *transfer, int code) {
+    void *handle = transfer->handle;
+    const CCurlRequest *request = transfer->request;
+    CCurlResponse *response = transfer->response;
+    // The handle must not keep pointers to this call's memory.
+    p_curl_easy_setopt(handle, OPT_ERRORBUFFER, (char *)NULL);
+    p_curl_easy_setopt(handle, OPT_HTTPHEADER, (struct curl_slist *)NULL);
+    p_curl_easy_setopt(handle, OPT_CONNECT_TO, (struct curl_slist *)NULL);
+    p_curl_easy_setopt(handle, OPT_WRITEDATA, (void *)NULL);
+    if (transfer->headers != NULL) p_curl_slist_free_all(transfer->headers);
+    if (transfer->connect_to != NULL) p_curl_slist_free_all(transfer->connect_to);
+    transfer->headers = NULL;
+    transfer->connect_to = NULL;
+
+    response->code = code;
+    if (code == E_OK) {
+        long status = 0;
+        p_curl_easy_getinfo(handle, INFO_RESPONSE_CODE, &status);
+        response->status = status;
+        return 0;
+    }
+    const char *text = transfer->error_buffer[0] != 0 ? transfer->error_buffer : p_curl_easy_strerror(code);
+    snprintf(response->message, sizeof response->message, "%s", text);
+    // Strip the newline libcurl sometimes leaves at the end.
+    size_t length = strlen(response->message);
+    while (length > 0 && (response->message[length - 1] == '\n' || response->message[length - 1] == '\r')) {
+        response->message[--length] = 0;
+    }
+    if (transfer->sink.too_large || code == E_FILESIZE_EXCEEDED) {
+        response->failure = CCURL_FAILURE_TOO_LARGE;
+    } else if (transfer->sink.out_of_memory || code == E_OUT_OF_MEMORY) {
+        response->failure = CCURL_FAILURE_OTHER;
+        snprintf(response->message, sizeof response->message, "out of memory for the request or its answer");
+    } else {
+        int is_https = strncasecmp(request->url, "https:", 6) == 0;
+        response->failure = classify(code, response->message, is_https);
+        if (is_https && response->failure == CCURL_FAILURE_TLS && (code == E_SEND_ERROR || code == E_RECV_ERROR || code == E_GOT_NOTHING)) {
+            size_t used = strlen(response->message);
+            snprintf(response->message + used, sizeof response->message - used,
+                     "; the server ended the TLS connection, as one that requires a client certificate does");
+        }
+    }
+    // A partial body is no answer; wipe it now.
+    ccurl_response_free(response);
+    return -1;
+}
+
+static int not_loaded(CCurlResponse *response) {
+    response->status = 0;
+    response->failure = CCURL_FAILURE_OTHER;
+    snprintf(response->message, sizeof response->message, "libcurl is not loaded");
+    return -1;
+}
+
+int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *response) {
+    if (!loaded || handle == NULL) return not_loaded(response);
+    Transfer transfer = { .handle = handle, .request = request, .response = response };
+    int code = prepare(&transfer);
+    if (code == E_OK) code = p_curl_easy_perform(handle);
+    return finish(&transfer, code);
+}
+
+int ccurl_perform_all(void *const *handles, const CCurlRequest *requests, CCurlResponse *responses, size_t count) {
+    if (!loaded || count == 0 || count > CCURL_MAXIMUM_PARALLEL) {
+        for (size_t index = 0; index < count; index++) not_loaded(&responses[index]);
+        return -1;
+    }
+    Transfer transfers[CCURL_MAXIMUM_PARALLEL];
+    int codes[CCURL_MAXIMUM_PARALLEL];
+    int added[CCURL_MAXIMUM_PARALLEL];
+    void *multi = p_curl_multi_init();
+    for (size_t index = 0; index < count; index++) {
+        transfers[index] = (Transfer){ .handle = handles[index], .request = &requests[index], .response = &responses[index] };
+        codes[index] = handles[index] == NULL ? E_FAILED_INIT : prepare(&transfers[index]);
+        added[index] = multi != NULL && codes[index] == E_OK && p_curl_multi_add_handle(multi, handles[index]) == 0;
+        if (multi == NULL && codes[index] == E_OK) codes[index] = E_OUT_OF_MEMORY;
+    }
+    // Every transfer has its own deadline (OPT_TIMEOUT_MS), which the multi handle enforces.
+    int running = 1;
+    while (multi != NULL && running > 0) {
+        if (p_curl_multi_perform(multi, &running) != 0) break;
+        if (running > 0 && p_curl_multi_poll(multi, NULL, 0, 1000, NULL) != 0) break;
+    }
+    if (multi != NULL) {
+        int queued = 0;
+        CurlMessage *message;
+        while ((message = p_curl_multi_info_read(multi, &queued)) != NULL) {
+            if (message->msg != MSG_DONE) continue;
+            for (size_t index = 0; index < count; index++) {
+                if (added[index] && handles[index] == message->easy_handle) codes[index] = message->result;
+            }
+        }
+    }
+    int result = 0;
+    for (size_t index = 0; index < count; index++) {
+        if (added[index]) p_curl_multi_remove_handle(multi, handles[index]);
+        if (finish(&transfers[index], codes[index]) != 0) result = -1;
+    }
+    if (multi != NULL) p_curl_multi_cleanup(multi);
+    return result;
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// How the many-process case ("processes") starts other processes that use the backend under
+/// test: this package's `keychain` CLI for the built-in backends, or for a third-party backend,
+/// which that CLI cannot load, a helper executable or a closure its author supplies.
+///
+/// Each process does one operation on one item and follows the `keychain` CLI's conventions:
+///
+/// - `set SERVICE ACCOUNT`: reads the secret from stdin until end of file, stores it (adding
+///   the item or replacing its secret), exits 0.
+/// - `get SERVICE ACCOUNT`: writes the exact bytes of the secret to stdout, exits 0; exits
+///   `CLIExit.notFound` (3) when there is no such item.
+/// - `add SERVICE ACCOUNT`: reads the secret from stdin, adds the item, exits 0; exits
+///   `CLIExit.duplicate` (4) when the item already exists.
+///
+/// A process should open its backend *before* it reads stdin: the case holds stdin open while
+/// all racers start, then releases them together, so that their adds collide.
+public struct ConformanceProcesses: Sendable {
+    /// One process's job.
+    public struct Request: Sendable {
+        public enum Operation: String, Sendable { case set, get, add }
+        public let operation: Operation
+        public let service: String
+        public let account: String
+
+        /// `[operation, service, account]`, the arguments the CLI convention takes.
+        public var arguments: [String] { [operation.rawValue, service, account] }
+    }
+
+    private let starter: @Sendable (Request) throws -> KeychainCLIProcess
+
+    /// Processes that `start` launches. It must start the process with `holdingInput: true`:
+    /// the case writes the input (for `set` and `add`) and closes stdin itself.
+    public init(start: @escaping @Sendable (Request) throws -> KeychainCLIProcess) {
+        starter = start
+    }
+
+    /// Runs `executable ARGUMENTS... OPERATION SERVICE ACCOUNT` with `environment` added to
+    /// this process's environment.
+    public static func helper(_ executable: String, arguments: [String] = [], environment: [String: String] = [:]) -> Self {
+        ConformanceProcesses { request in
+            KeychainCLIProcess(executable, arguments + request.arguments, environment: environment, holdingInput: true)
+        }
+    }
+
+    /// This package's `keychain` CLI at `path`, selecting `backendName` with `--backend`.
+    public static func keychainCLI(_ path: String, backendName: String, environment: [String: String] = [:]) -> Self {
+        helper(path, arguments: ["--backend", backendName], environment: environment)
+    }
+
+    /// Starts the process for `request`, with its stdin still open.
+    func start(_ operation: Request.Operation, _ service: String, _ account: String) throws -> KeychainCLIProcess {
+        try starter(Request(operation: operation, service: service, account: account))
+    }
+}

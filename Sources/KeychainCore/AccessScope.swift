@@ -1,0 +1,75 @@
+/// Which items a caller may see and change, by access group: the rule that keeps one program's
+/// "delete all my items" away from another program's items and from the operator's.
+///
+/// The front end applies it before a query reaches a backend, so a backend only ever sees
+/// ordinary `kSecAttrAccessGroup` (`agrp`) constraints and keeps its exact primary-key fast
+/// paths. A query that names a group itself is left as it is, as on Apple platforms, where a
+/// shared group is shared. For a program, an empty group counts as naming none: a primary key
+/// spells "no group" as `""`, and a program's writes must still stay in its own group.
+///
+/// | scope | add without a group | search without a group | update, delete without a group |
+/// |---|---|---|---|
+/// | `program(G)` | stored in G | G first, then shared items | G only |
+/// | `group(G)` | stored in G | G only | G only |
+/// | `everything` | shared (no group) | every group | every group |
+///
+/// Shared items are those stored with no group: written before access groups existed, by the
+/// `keychain` CLI by default, or by other tools (secret-tool, Python keyring, `keyctl`, `bao`).
+public enum AccessScope: Hashable, Sendable {
+    /// A program: its own group for writing, its own group then the shared items for reading.
+    case program(String)
+    /// Exactly one group, for reading and writing (the CLI's `--group`).
+    case group(String)
+    /// The operator's view: every item, whatever its group.
+    case everything
+
+    /// The scope of this process as a program (`KeychainProgramIdentity.accessGroup`).
+    public static var currentProgram: AccessScope { .program(KeychainProgramIdentity.accessGroup) }
+
+    /// The group an item added without one is stored in; nil keeps it shared.
+    public var groupForNewItems: String? {
+        switch self {
+        case .program(let group), .group(let group): return group
+        case .everything: return nil
+        }
+    }
+
+    /// `item` as it is stored: given this scope's group when it names none.
+    public func stamping(_ item: KeychainItem) -> KeychainItem {
+        guard !Self.namesGroup(item.attributes), let group = groupForNewItems else { return item }
+        var stamped = item
+        stamped.attributes[.accessGroup] = .string(group)
+        return stamped
+    }
+
+    /// The backend searches that together answer `query`, in the order their results come:
+    /// for a program, its own group and then the shared items.
+    public func searches(_ query: ItemQuery) -> [ItemQuery] {
+        guard !Self.namesGroup(query.constraints) else { return [query] }
+        switch self {
+        case .program(let group): return [query.constrained(toGroup: group), query.constrained(toGroup: "")]
+        case .group(let group): return [query.constrained(toGroup: group)]
+        case .everything: return [query]
+        }
+    }
+
+    /// The backend query of an update or delete: the caller's own group unless it named one.
+    public func changing(_ query: ItemQuery) -> ItemQuery {
+        guard !Self.namesGroup(query.constraints), let group = groupForNewItems else { return query }
+        return query.constrained(toGroup: group)
+    }
+
+    /// Whether `attributes` name a group other than the empty one.
+    private static func namesGroup(_ attributes: ItemAttributes) -> Bool {
+        !(attributes.string(.accessGroup) ?? "").isEmpty
+    }
+}
+
+extension ItemQuery {
+    /// This query limited to items of `group`; "" means the shared items, which have no group.
+    public func constrained(toGroup group: String) -> ItemQuery {
+        var narrowed = self
+        narrowed.constraints[.accessGroup] = .string(group)
+        return narrowed
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// Where the backend choice and its settings come from, besides code and `KEYCHAIN_BACKEND`:
+/// the user's configuration file, the machine's, and the choice `auto` recorded at the user's
+/// first write.
+///
+/// - user file: `$XDG_CONFIG_HOME/linux-keychain/config` (default `~/.config/linux-keychain/config`);
+/// - system file: `/etc/linux-keychain/config`, or the file `KEYCHAIN_SYSTEM_CONFIG` names;
+/// - recorded choice: `$XDG_STATE_HOME/linux-keychain/backend` (default
+///   `~/.local/state/linux-keychain/backend`), one line with the backend's name.
+///
+/// The record exists so that `auto` never quietly changes stores: once the user's items are in
+/// one store, a run where that store cannot be reached (a cron job without D-Bus) fails and
+/// says where the items are, instead of answering "not found" from another store.
+public struct BackendPlacement: Sendable {
+    /// The variable that replaces the system file's path (for tests and unusual layouts).
+    public static let systemFileVariable = "KEYCHAIN_SYSTEM_CONFIG"
+    public static let defaultSystemFile = "/etc/linux-keychain/config"
+
+    public let environment: [String: String]
+    public let userFilePath: String?
+    public let systemFilePath: String
+    public let recordPath: String?
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        func base(_ variable: String, _ fallback: String) -> String? {
+            // The XDG spec says to ignore a relative path.
+            if let explicit = environment[variable], explicit.hasPrefix("/") { return explicit }
+            return home.map { $0 + fallback }
+        }
+        userFilePath = base("XDG_CONFIG_HOME", "/.config").map { $0 + "/linux-keychain/config" }
+        recordPath = base("XDG_STATE_HOME", "/.local/state").map { $0 + "/linux-keychain/backend" }
+        let system = environment[Self.systemFileVariable] ?? ""
+        systemFilePath = system.isEmpty ? Self.defaultSystemFile : system
+    }
+
+    /// The user's file then the system's, those that exist. Malformed: `errSecParam`.
+    public func files() throws -> (user: PlacementFile?, system: PlacementFile?) {
+        (try userFilePath.flatMap(PlacementFile.load), try PlacementFile.load(systemFilePath))
+    }
+
+    /// The settings backends read: the system file's, overridden by the user file's,
+    /// overridden by the environment. A malformed file contributes nothing here; selection
+    /// reports it.
+    public var effectiveEnvironment: [String: String] {
+        guard let (user, system) = try? files() else { return environment }
+        var merged = system?.settings ?? [:]
+        merged.merge(user?.settings ?? [:]) { _, user in user }
+        merged.merge(environment) { _, environment in environment }
+        return merged
+    }
+
+    /// The backend `auto` recorded, or nil when none was recorded.
+    public func recordedBackend() -> String? {
+        guard let recordPath, let data = FileManager.default.contents(atPath: recordPath) else { return nil }
+        let name = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.isEmpty ? nil : name
+    }
+
+    /// Records `name` as the user's backend unless a choice is already recorded. Best effort:
+    /// the write it follows has already succeeded, and failing it now would not undo that.
+    public func record(_ name: String) {
+        guard let recordPath, recordedBackend() == nil else { return }
+        let directory = URL(fileURLWithPath: recordPath).deletingLastPathComponent().path
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        let text = "\(name)\n"
+        // Written beside and renamed over, so a reader sees the whole name or nothing.
+        let temporary = "\(recordPath).\(getpid()).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8),
+                                             attributes: [.posixPermissions: 0o600]) else { return }
+        if rename(temporary, recordPath) != 0 { unlink(temporary) }
+    }
+
+    /// Forgets the recorded choice.
+    public func forgetRecord() throws {
+        guard let recordPath, FileManager.default.fileExists(atPath: recordPath) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: recordPath)
+        } catch {
+            throw KeychainError(errSecIO, "Could not remove the recorded backend choice \(recordPath).")
+        }
+    }
+
+    /// Pins `name` in the user's file (nil removes the pin), keeping its settings.
+    public func pin(_ name: String?) throws {
+        guard let userFilePath else {
+            throw KeychainError(errSecNotAvailable, "No home directory for the keychain configuration; set HOME or XDG_CONFIG_HOME.")
+        }
+        var file = try PlacementFile.load(userFilePath) ?? PlacementFile(path: userFilePath)
+        file.backend = name
+        let directory = URL(fileURLWithPath: userFilePath).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try Data(file.text.utf8).write(to: URL(fileURLWithPath: userFilePath), options: .atomic)
+        } catch {
+            throw KeychainError(errSecIO, "Could not write the keychain configuration \(userFilePath).")
+        }
+    }
+}
+
+/// Where the backend in use was chosen.
+public enum BackendSource: Hashable, Sendable, CustomStringConvertible {
+    /// `KeychainBackendRegistry.use(_:)`.
+    case code
+    /// `KEYCHAIN_BACKEND` (or the CLI's `--backend`).
+    case environment
+    /// The user's configuration file at this path.
+    case userFile(String)
+    /// The machine's configuration file at this path.
+    case systemFile(String)
+    /// The choice `auto` recorded at the user's first write, in this file.
+    case recorded(String)
+    /// `auto`'s order, with nothing recorded yet.
+    case automatic
+
+    public var description: String {
+        switch self {
+        case .code: return "chosen in code"
+        case .environment: return "from \(KeychainBackendRegistry.selectionVariable)"
+        case .userFile(let path): return "pinned in the user's file \(path)"
+        case .systemFile(let path): return "pinned in the system file \(path)"
+        case .recorded(let path): return "recorded at the first write, in \(path)"
+        case .automatic: return "automatic (nothing pinned or recorded yet)"
+        }
+    }
+}
+
+/// A backend together with where its choice came from.
+public struct BackendSelection: Sendable {
+    public let backend: any KeychainBackend
+    public let source: BackendSource
+
+    public init(backend: any KeychainBackend, source: BackendSource) {
+        self.backend = backend
+        self.source = source
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Apple's keychain stores most password attributes as "blobs": `kSecAttrAccount`,
+/// `kSecAttrService`, `kSecAttrServer`, `kSecAttrLabel`, `kSecAttrGeneric` and others take a
+/// String or a Data, return the value as the type it was given, and compare the two by their
+/// UTF-8 bytes (an account given as `Data("bob".utf8)` and one given as `"bob"` are the same
+/// item). SwiftKeychainWrapper and Valet rely on it.
+///
+/// Here each attribute keeps its one storage kind (`AttributeKey.valueKind`), so every backend,
+/// its native search and its item names stay as they are, and items written before stay
+/// readable: a Data value for a string attribute is stored as its text (`storedText(of:)`), a
+/// String for a data attribute as its UTF-8 bytes. The item remembers which attributes were
+/// given as the other type in one more attribute, `AttributeKey.valueTypes`, and the front end
+/// turns those back when it returns the item. Matching compares the stored forms, which are
+/// equal exactly when the UTF-8 bytes are, as on Apple platforms.
+public enum ValueTypes {
+    /// Bytes that are not UTF-8 (or are UTF-8 beginning with this noncharacter) are kept as
+    /// this noncharacter followed by their base64, so every Data value round-trips. Only a
+    /// String value that itself begins with U+FDD0 could then match a Data value it differs from.
+    /// (Swift refuses a noncharacter in a literal, hence the scalar; U+FDD0 is a valid one.)
+    static let notTextMarker = Character(Unicode.Scalar(UInt32(0xFDD0)) ?? "\u{FFFD}")
+
+    /// The text that stands for `data` in a string attribute.
+    public static func storedText(of data: Data) -> String {
+        if let text = String(validating: data, as: UTF8.self), !text.hasPrefix(String(notTextMarker)) {
+            return text
+        }
+        return String(notTextMarker) + data.base64EncodedString()
+    }
+
+    /// The bytes a string attribute's stored text stands for; the inverse of `storedText(of:)`.
+    public static func data(ofStoredText text: String) -> Data {
+        if text.first == notTextMarker, let bytes = Data(base64Encoded: String(text.dropFirst())) {
+            return bytes
+        }
+        return Data(text.utf8)
+    }
+}
+
+extension AttributeKey {
+    /// Whether Apple accepts both a String and a Data for this attribute (its blob attributes).
+    public var acceptsStringOrData: Bool {
+        switch self {
+        case .service, .account, .server, .path, .authenticationType, .securityDomain,
+             .label, .itemDescription, .comment, .generic:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension ItemAttributes {
+    /// The attributes whose value the caller gave as the other type Apple accepts for them.
+    public var keysGivenAsOtherType: Set<AttributeKey> {
+        get {
+            guard let list = string(.valueTypes) else { return [] }
+            return Set(list.split(separator: ",").compactMap { AttributeKey(rawValue: String($0)) })
+        }
+        set {
+            let names = newValue.filter(\.acceptsStringOrData).map(\.rawValue).sorted()
+            self[.valueTypes] = names.isEmpty ? nil : .string(names.joined(separator: ","))
+        }
+    }
+}

@@ -1,0 +1,287 @@
+import CKeyutils
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import KeychainCore
+
+/// Layout 2, the one this version writes: an item is two `user` keys linked directly in the
+/// target keyring, with no keyring of its own.
+///
+/// - The **secret key**, described by the item's `ItemKeyDescription`
+///   (`linux-keychain:genp:SERVICE:ACCOUNT`), whose payload is exactly the secret, so that
+///   `keyctl search @s user NAME` finds it and `keyctl pipe` prints it. An item with an empty
+///   secret has none (the kernel refuses an empty `user` key).
+/// - The **attributes key**, described by the same name with the prefix
+///   `linux-keychain-attributes` (`attributesDescription`), holding `StoredAttributes` in
+///   format 2: the attributes outside the primary key (dates, label, ...), the target's serial
+///   and the secret key's serial. It is the item: an item exists exactly while its attributes
+///   key is linked in the target.
+///
+/// Why this shape: every key directly in the target is found by the kernel at once, by name
+/// (`keyctl_search`) or by serial (the possession check), whatever the number of items, and a
+/// miss costs one search, because the target holds no keyring per item for the kernel to look
+/// into. A read takes three calls: search the attributes key, read it, read the secret by
+/// the serial it names. Two keys per item, not three, leave room for more items in the
+/// kernel's per-user quota.
+///
+/// Writes:
+///
+/// - **Add** stages both keys in the thread keyring, then moves the attributes key in with
+///   `KEYCTL_MOVE_EXCL` (the kernel decides which of racing adds wins) and, only then, the
+///   secret key (displacing a secret key left by an add that died before its attributes key
+///   landed). A reader that finds the attributes key in the instant before its secret key
+///   lands finds no secret key and retries (`ItemVanished`).
+/// - **An update that keeps the name** rewrites the secret key and then the attributes key
+///   in place with `keyctl_update`: each replacement is atomic, so a reader always finds the
+///   item, with the old secret or the new one.
+/// - **A rename** adds the new item exclusively and then removes the old one.
+/// - **Delete** unlinks the attributes key (the item is gone), then the secret key.
+///
+/// Items in layout 1 (`ItemKeyrings`, a keyring per item) are still read, and an item read by
+/// name is rewritten in layout 2 on the spot (`migrate`).
+extension ItemKeyrings {
+    static let attributesPrefix = "linux-keychain-attributes"
+
+    /// What a layout-2 key grants its possessor: as `permissions`, plus write, for the
+    /// in-place updates.
+    static let keyPermissions = permissions | key_perm_t(KEY_POS_WRITE)
+
+    /// The description of the attributes key of the item `description` names.
+    static func attributesDescription(_ description: ItemKeyDescription) -> String {
+        attributesPrefix + description.text.dropFirst(ItemKeyDescription.prefix.count)
+    }
+
+    /// The item description an attributes key's description names, or nil for any other text.
+    static func itemDescription(ofAttributesKey text: String) -> ItemKeyDescription? {
+        guard text.utf8.starts(with: (attributesPrefix + ":").utf8) else { return nil }
+        return ItemKeyDescription(parsing: ItemKeyDescription.prefix + text.dropFirst(attributesPrefix.count))
+    }
+
+    // MARK: - Finding
+
+    /// The item `description` names in `target`, in either layout; nil when `target` has none.
+    /// An item in layout 1 is migrated to layout 2 first, where the quota allows.
+    func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
+        if let found = try layout2Item(named: description, in: target) { return found }
+        guard let legacy = try legacyItem(named: description, in: target) else { return nil }
+        // A migration that fails (no quota left, a broken secret key) leaves the item where it
+        // is, and the read goes on; the item's own errors show when its secret is read.
+        return (try? migrate(legacy, in: target)) ?? legacy
+    }
+
+    /// The serial whose link in `target` makes the item `description` names exist (its
+    /// attributes key, or its item keyring in layout 1), or nil; throws the item's own error
+    /// when it is there but revoked, expired or not accessible.
+    func anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        if let key = try searchAttributesKey(description, in: target), isLinkedHere(key, in: target, description) {
+            return key
+        }
+        return try itemKeyring(named: description, in: target)
+    }
+
+    private func layout2Item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
+        guard let key = try searchAttributesKey(description, in: target) else { return nil }
+        let found = try loadLayout2(key, description, in: target)
+        // The recorded keyring confirms it cheaply; a key of that name in a keyring nested in
+        // the target belongs to another store.
+        return found.storedIn == target || isLinked(key, in: target) ? found : nil
+    }
+
+    private func isLinkedHere(_ key: key_serial_t, in target: key_serial_t, _ description: ItemKeyDescription) -> Bool {
+        guard let found = try? loadLayout2(key, description, in: target) else { return isLinked(key, in: target) }
+        return found.storedIn == target || isLinked(key, in: target)
+    }
+
+    private func searchAttributesKey(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        do {
+            return try kernel.search(target, type: "user", description: Self.attributesDescription(description))
+        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
+            return nil
+        } catch let failure as KeyctlFailure {
+            throw failure.keychainError("looking up the item with \(description.primaryKey.readableName)")
+        }
+    }
+
+    /// Reads the layout-2 item whose attributes key is `key`.
+    func loadLayout2(_ key: key_serial_t, _ description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem {
+        var name: String { description.primaryKey.readableName }
+        let payload: [UInt8]
+        do {
+            payload = try kernel.readPublicPayload(key)
+        } catch let failure as KeyctlFailure {
+            if failure.isNoSuchKey || !isLinked(key, in: target) { throw ItemVanished() }
+            throw failure.keychainError("reading the item with \(name)")
+        }
+        let (stored, item) = try StoredAttributes.item(decoding: payload, format: StoredAttributes.currentFormat,
+                                                       of: description, place: "\(key)")
+        return FoundItem(storage: .keys(attributes: key, secret: stored.secret), description: description, item: item,
+                         secretIsEmpty: stored.hasEmptySecret, storedIn: stored.keyring)
+    }
+
+    // MARK: - Reading the secret
+
+    /// The secret of the layout-2 item `found`: one read by the serial its attributes name.
+    ///
+    /// When that read fails, the item may have been replaced or deleted since it was found,
+    /// or be in the instant between its attributes key and its secret key landing: the
+    /// attributes key decides. If it is still the one found, the secret key is looked up by
+    /// name (a key replaced by hand with `keyctl` is still the item's secret); with none, the
+    /// read is retried, and reported as a missing secret once retries are exhausted.
+    func layout2Secret(of found: FoundItem, attributesKey: key_serial_t, secretKey: key_serial_t?,
+                       in target: key_serial_t) throws -> SecretBytes {
+        guard let secretKey else { return SecretBytes(Data()) }
+        var name: String { found.description.primaryKey.readableName }
+        if let secret = try? kernel.readSecretOnce(secretKey) { return secret }
+        guard (try? searchAttributesKey(found.description, in: target)) == attributesKey else { throw ItemVanished() }
+        let byName: key_serial_t
+        do {
+            byName = try kernel.search(target, type: "user", description: found.description.text)
+        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
+            throw SecretKeyMissing()
+        } catch let failure as KeyctlFailure {
+            throw failure.keychainError("reading the secret of the item with \(name)")
+        }
+        do {
+            return try kernel.readSecret(byName)
+        } catch let failure as KeyctlFailure {
+            if failure.isNoSuchKey { throw ItemVanished() }
+            throw failure.keychainError("reading the secret of the item with \(name)")
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Adds `item` to `target`, failing with `errSecDuplicateItem` when an item of its name is
+    /// there. The caller has recorded the write (`recordWrite`) and checked the size.
+    func addLayout2(_ item: KeychainItem, as description: ItemKeyDescription, into target: key_serial_t) throws {
+        func doing() -> String { "storing the item with \(description.primaryKey.readableName)" }
+        var secretKey: key_serial_t?
+        let attributes: key_serial_t
+        do {
+            secretKey = try stageSecret(item.secret, as: description)
+            attributes = try stageAttributes(of: item, as: description, storedIn: target, secretKey: secretKey)
+        } catch {
+            if let secretKey { discardStaged(secretKey) }
+            if let failure = error as? KeyctlFailure { throw failure.keychainError(doing()) }
+            throw error
+        }
+        do {
+            try kernel.move(attributes, from: KernelKeys.threadKeyring, to: target, exclusive: true)
+        } catch let failure as KeyctlFailure {
+            for key in [secretKey, attributes].compactMap({ $0 }) { discardStaged(key) }
+            if failure.code == EEXIST {
+                throw KeychainError.keyring(errSecDuplicateItem,
+                    "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.",
+                    failedCall: failure.call)
+            }
+            throw failure.keychainError(doing())
+        }
+        guard let secretKey else { return }
+        do {
+            try kernel.move(secretKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
+        } catch let failure as KeyctlFailure {
+            // The item is in place without its secret: take it out again, so the add fails whole.
+            try? kernel.unlink(attributes, from: target)
+            discardStaged(secretKey)
+            throw failure.keychainError(doing())
+        }
+    }
+
+    /// Rewrites in place the layout-2 item found as `found` with `item` (same primary key).
+    /// With `secret` nil the secret stays; otherwise it is replaced first, so that the new
+    /// attributes never name a secret key that is not there yet.
+    func replaceLayout2(_ found: FoundItem, attributesKey: key_serial_t, secretKey: key_serial_t?,
+                        with item: KeychainItem, secret: SecretBytes?, in target: key_serial_t) throws {
+        func doing() -> String { "updating the item with \(found.description.primaryKey.readableName)" }
+        do {
+            var newSecretKey = secretKey
+            if let secret {
+                if secret.isEmpty {
+                    newSecretKey = nil
+                } else if let secretKey, (try? secret.withUnsafeBytes({ try kernel.update(secretKey, payload: $0) })) != nil {
+                    newSecretKey = secretKey
+                } else {
+                    // No secret key yet (the secret was empty), or one this process may not write.
+                    let staged = try secret.withUnsafeBytes { try stageKey(found.description.text, payload: $0) }
+                    do {
+                        try kernel.move(staged, from: KernelKeys.threadKeyring, to: target, exclusive: false)
+                    } catch {
+                        discardStaged(staged)
+                        throw error
+                    }
+                    newSecretKey = staged
+                }
+            }
+            let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: newSecretKey)
+            try payload.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
+            if secret?.isEmpty == true, let secretKey { try? kernel.unlink(secretKey, from: target) }
+        } catch let failure as KeyctlFailure {
+            if failure.isNoSuchKey || !isLinked(attributesKey, in: target) { throw ItemVanished() }
+            throw failure.keychainError(doing())
+        }
+    }
+
+    /// Unlinks the layout-2 item's keys from `target`: its attributes key first, which ends
+    /// the item, then its secret key. Throws `KeyctlFailure` when the attributes key is no
+    /// longer linked there.
+    func removeLayout2(attributesKey: key_serial_t, secretKey: key_serial_t?, from target: key_serial_t) throws {
+        try kernel.unlink(attributesKey, from: target)
+        if let secretKey { try? kernel.unlink(secretKey, from: target) }
+    }
+
+    /// Rewrites the layout-1 item `legacy` in layout 2 and unlinks its item keyring; nil when
+    /// that cannot be done now (no quota, another process migrating it at the same moment),
+    /// and the item is read where it is.
+    private func migrate(_ legacy: FoundItem, in target: key_serial_t) throws -> FoundItem? {
+        guard case .itemKeyring(let keyring) = legacy.storage else { return legacy }
+        var item = legacy.item
+        item.secret = try secret(of: legacy, in: target)
+        try addLayout2(item, as: legacy.description, into: target)
+        // From here the layout-2 item is the item; the keyring is left over.
+        try? kernel.unlink(keyring, from: target)
+        return try layout2Item(named: legacy.description, in: target)
+    }
+
+    // MARK: - Staging
+
+    /// The secret key of `secret`, built in the thread keyring; nil for an empty secret.
+    private func stageSecret(_ secret: SecretBytes?, as description: ItemKeyDescription) throws -> key_serial_t? {
+        guard let secret, !secret.isEmpty else { return nil }
+        return try secret.withUnsafeBytes { try stageKey(description.text, payload: $0) }
+    }
+
+    private func stageAttributes(of item: KeychainItem, as description: ItemKeyDescription, storedIn target: key_serial_t,
+                                 secretKey: key_serial_t?) throws -> key_serial_t {
+        let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: secretKey)
+        return try payload.withUnsafeBytes { try stageKey(Self.attributesDescription(description), payload: $0) }
+    }
+
+    /// A `user` key in the thread keyring with the layout's permissions.
+    private func stageKey(_ description: String, payload: UnsafeRawBufferPointer) throws -> key_serial_t {
+        let key = try kernel.addUserKey(description, payload: payload, to: KernelKeys.threadKeyring)
+        do {
+            try kernel.setPermissions(key, Self.keyPermissions)
+        } catch {
+            discardStaged(key)
+            throw error
+        }
+        return key
+    }
+
+    static func checkedLayout2Payload(of item: KeychainItem, storedIn target: key_serial_t,
+                                      secretKey: key_serial_t?) throws -> Data {
+        let payload = StoredAttributes(layout2: item, storedIn: target, secretKey: secretKey).encoded()
+        guard payload.count <= maximumPayload else {
+            throw KeychainError.keyring(errSecDataTooLarge,
+                "The attributes of the item with \(item.primaryKey.readableName) take \(payload.count) bytes; a kernel key holds at most \(maximumPayload). Shorten the comment, description or generic data.")
+        }
+        return payload
+    }
+}
+
+/// A layout-2 item's attributes key names a secret key that is not there: the instant before
+/// an add moves it in, or an add that died in that instant.
+struct SecretKeyMissing: Error {}

@@ -1,0 +1,80 @@
+import KeychainCore
+
+/// An update of Secret Service items that is all or nothing from the caller's view.
+///
+/// The Secret Service changes an item's attributes, label and secret in separate requests, and
+/// a provider may refuse any of them (KeePassXC 2.7 refuses some attribute writes that
+/// gnome-keyring takes) or go away between two. So the parts are applied in the order least
+/// likely to be refused first: attributes, then label, then the secret; each applied part is
+/// recorded, and when a later one fails, the recorded ones are undone in reverse order, back to
+/// the item's previous attributes, label and secret. With one item and a new secret, the secret
+/// is the last part of all, so nothing after it can fail and the old secret need not be read.
+struct SecretServiceUpdate {
+    /// One applied part, with what undoes it.
+    private enum Applied {
+        case attributes(path: String, previous: [String: String], now: [String: String])
+        case label(path: String, previous: String)
+        case secret(path: String, previous: SecretBytes)
+    }
+
+    let session: LibsecretSession
+    private var applied: [Applied] = []
+
+    init(session: LibsecretSession) { self.session = session }
+
+    /// Gives each `(item, attributes, label)` its new attributes and label, and `secret` if
+    /// given. On failure the items are put back as they were, and the error says whether that
+    /// worked. `previousSecrets` holds the items' secrets by path; it may be empty when there is
+    /// a single item, and is required for every item otherwise.
+    mutating func apply(_ targets: [(stored: StoredItem, attributes: [String: String], label: String)],
+                        secret: SecretBytes?, previousSecrets: [String: SecretBytes]) throws {
+        do {
+            for target in targets {
+                let path = target.stored.path
+                if target.attributes != target.stored.attributes {
+                    try session.setAttributes(target.attributes, replacing: target.stored.attributes, at: path)
+                    applied.append(.attributes(path: path, previous: target.stored.attributes, now: target.attributes))
+                }
+                if target.label != target.stored.label {
+                    try session.setLabel(target.label, at: path)
+                    applied.append(.label(path: path, previous: target.stored.label))
+                }
+                if let secret {
+                    try session.setSecret(secret, at: path)
+                    if let previous = previousSecrets[path] { applied.append(.secret(path: path, previous: previous)) }
+                }
+            }
+        } catch let failure as KeychainError {
+            throw undo(after: failure)
+        }
+    }
+
+    /// Undoes the applied parts, newest first, and returns `failure` with a word on the outcome.
+    private func undo(after failure: KeychainError) -> KeychainError {
+        guard !applied.isEmpty else { return failure }
+        var undoFailure: KeychainError?
+        for part in applied.reversed() {
+            do {
+                switch part {
+                case .attributes(let path, let previous, let now):
+                    try session.setAttributes(previous, replacing: now, at: path)
+                case .label(let path, let previous):
+                    try session.setLabel(previous, at: path)
+                case .secret(let path, let previous):
+                    try session.setSecret(previous, at: path)
+                }
+            } catch let error as KeychainError {
+                undoFailure = undoFailure ?? error
+            } catch {
+                undoFailure = undoFailure ?? KeychainError(errSecIO, "\(error)", backend: SecretServiceErrors.backend)
+            }
+        }
+        var reported = failure
+        if let undoFailure {
+            reported.message += " The parts of the update already applied could not all be undone either (\(undoFailure.message)): check the items it was meant to change."
+        } else {
+            reported.message += " Nothing was changed: the parts of the update already applied were undone."
+        }
+        return reported
+    }
+}

@@ -1,0 +1,130 @@
+// Compiles the shim's hand-made GLib ABI (GLibABI.h) beside the real headers and asserts, at
+// compile time, that every size, offset and value it declares is the real one.
+//
+// Both declare the same names (GError, SECRET_ERROR_IS_LOCKED, ...), so the hand-made ones are
+// renamed to hand_* with macros while GLibABI.h is read, and the real headers come after.
+//
+// Without the headers (libsecret-1-dev not installed) nothing is checked and the count is 0, so
+// that `swift build` still works there; the Swift test then skips, or fails in CI.
+
+#include "CSecretServiceABICheck.h"
+
+#if __has_include(<glib.h>) && __has_include(<libsecret/secret.h>)
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GQuark hand_GQuark
+#define GError hand_GError
+#define GType hand_GType
+#define GHashFunc hand_GHashFunc
+#define GEqualFunc hand_GEqualFunc
+#define GDestroyNotify hand_GDestroyNotify
+#define GAsyncReadyCallback hand_GAsyncReadyCallback
+#define SECRET_ERROR_IS_LOCKED hand_SECRET_ERROR_IS_LOCKED
+#define SECRET_ERROR_NO_SUCH_OBJECT hand_SECRET_ERROR_NO_SUCH_OBJECT
+#define SECRET_SERVICE_OPEN_SESSION hand_SECRET_SERVICE_OPEN_SESSION
+#define SECRET_COLLECTION_NONE hand_SECRET_COLLECTION_NONE
+#define SECRET_ITEM_CREATE_NONE hand_SECRET_ITEM_CREATE_NONE
+#include "../../CShims/CSecretService/GLibABI.h"
+#undef GQuark
+#undef GError
+#undef GType
+#undef GHashFunc
+#undef GEqualFunc
+#undef GDestroyNotify
+#undef GAsyncReadyCallback
+#undef SECRET_ERROR_IS_LOCKED
+#undef SECRET_ERROR_NO_SUCH_OBJECT
+#undef SECRET_SERVICE_OPEN_SESSION
+#undef SECRET_COLLECTION_NONE
+#undef SECRET_ITEM_CREATE_NONE
+
+#include <glib.h>
+#include <gio/gio.h>
+#include <libsecret/secret.h>
+
+#define SAME_SIZE(hand, real) _Static_assert(sizeof(hand) == sizeof(real), "size of " #hand " differs from " #real)
+#define SAME_OFFSET(hand, real, field) \
+    _Static_assert(offsetof(hand, field) == offsetof(real, field), "offset of " #hand "." #field " differs")
+#define SAME_VALUE(hand, real) _Static_assert((long long)(hand) == (long long)(real), #hand " is not " #real)
+
+// Types.
+SAME_SIZE(hand_GQuark, GQuark);
+_Static_assert((hand_GQuark)-1 > 0 && (GQuark)-1 > 0, "GQuark is unsigned");
+SAME_SIZE(hand_GType, GType);
+_Static_assert((hand_GType)-1 > 0 && (GType)-1 > 0, "GType is unsigned");
+SAME_SIZE(hand_GError, GError);
+SAME_OFFSET(hand_GError, GError, domain);
+SAME_OFFSET(hand_GError, GError, code);
+SAME_OFFSET(hand_GError, GError, message);
+SAME_SIZE(((hand_GError *)0)->domain, ((GError *)0)->domain);
+SAME_SIZE(((hand_GError *)0)->code, ((GError *)0)->code);
+SAME_SIZE(((hand_GError *)0)->message, ((GError *)0)->message);
+SAME_SIZE(hand_GHashFunc, GHashFunc);
+SAME_SIZE(hand_GEqualFunc, GEqualFunc);
+SAME_SIZE(hand_GDestroyNotify, GDestroyNotify);
+SAME_SIZE(hand_GAsyncReadyCallback, GAsyncReadyCallback);
+// gboolean, which the hand-made signatures spell int, and gsize, spelled size_t.
+SAME_SIZE(int, gboolean);
+SAME_SIZE(size_t, gsize);
+SAME_SIZE(unsigned int, guint);
+
+// GIOErrorEnum.
+SAME_VALUE(IO_ERROR_CANCELLED, G_IO_ERROR_CANCELLED);
+SAME_VALUE(IO_ERROR_TIMED_OUT, G_IO_ERROR_TIMED_OUT);
+SAME_VALUE(IO_ERROR_DBUS_ERROR, G_IO_ERROR_DBUS_ERROR);
+
+// GDBusError.
+SAME_VALUE(DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_SERVICE_UNKNOWN);
+SAME_VALUE(DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_NAME_HAS_NO_OWNER);
+SAME_VALUE(DBUS_ERROR_NO_REPLY, G_DBUS_ERROR_NO_REPLY);
+SAME_VALUE(DBUS_ERROR_IO_ERROR, G_DBUS_ERROR_IO_ERROR);
+SAME_VALUE(DBUS_ERROR_BAD_ADDRESS, G_DBUS_ERROR_BAD_ADDRESS);
+SAME_VALUE(DBUS_ERROR_NO_SERVER, G_DBUS_ERROR_NO_SERVER);
+SAME_VALUE(DBUS_ERROR_TIMEOUT, G_DBUS_ERROR_TIMEOUT);
+SAME_VALUE(DBUS_ERROR_DISCONNECTED, G_DBUS_ERROR_DISCONNECTED);
+SAME_VALUE(DBUS_ERROR_UNKNOWN_METHOD, G_DBUS_ERROR_UNKNOWN_METHOD);
+SAME_VALUE(DBUS_ERROR_TIMED_OUT, G_DBUS_ERROR_TIMED_OUT);
+SAME_VALUE(DBUS_ERROR_UNKNOWN_OBJECT, G_DBUS_ERROR_UNKNOWN_OBJECT);
+// The spawn errors, a contiguous range from ExecFailed to NoMemory: every one of the twelve
+// inside it, and the codes around it outside.
+SAME_VALUE(DBUS_ERROR_SPAWN_FIRST, G_DBUS_ERROR_SPAWN_EXEC_FAILED);
+SAME_VALUE(DBUS_ERROR_SPAWN_LAST, G_DBUS_ERROR_SPAWN_NO_MEMORY);
+#define IN_SPAWN_RANGE(code) \
+    _Static_assert(code >= DBUS_ERROR_SPAWN_FIRST && code <= DBUS_ERROR_SPAWN_LAST, #code " is in the spawn range")
+IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_FORK_FAILED);
+IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_CHILD_EXITED);
+IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_CHILD_SIGNALED);
+IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_FAILED);
+IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_SETUP_FAILED);
+IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_CONFIG_INVALID);
+IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_SERVICE_INVALID);
+IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND);
+IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_PERMISSIONS_INVALID);
+IN_SPAWN_RANGE(G_DBUS_ERROR_SPAWN_FILE_INVALID);
+_Static_assert(DBUS_ERROR_SPAWN_LAST - DBUS_ERROR_SPAWN_FIRST == 11, "the range holds the twelve spawn errors only");
+
+// GDBusCallFlags, GBusType.
+SAME_VALUE(DBUS_CALL_FLAGS_NONE, G_DBUS_CALL_FLAGS_NONE);
+SAME_VALUE(DBUS_CALL_FLAGS_NO_AUTO_START, G_DBUS_CALL_FLAGS_NO_AUTO_START);
+SAME_VALUE(BUS_TYPE_SESSION, G_BUS_TYPE_SESSION);
+
+// libsecret.
+SAME_VALUE(hand_SECRET_ERROR_IS_LOCKED, SECRET_ERROR_IS_LOCKED);
+SAME_VALUE(hand_SECRET_ERROR_NO_SUCH_OBJECT, SECRET_ERROR_NO_SUCH_OBJECT);
+SAME_VALUE(hand_SECRET_SERVICE_OPEN_SESSION, SECRET_SERVICE_OPEN_SESSION);
+SAME_VALUE(hand_SECRET_COLLECTION_NONE, SECRET_COLLECTION_NONE);
+SAME_VALUE(hand_SECRET_ITEM_CREATE_NONE, SECRET_ITEM_CREATE_NONE);
+
+int csecretservice_abi_checked_declarations(void) {
+    // Types 15 (GError with its 3 offsets and 3 field sizes), GIO 3, GDBus 13 (and the
+    // spawn range's 10 members), call flags 2, bus type 1, libsecret 5.
+    return 39;
+}
+
+#else
+
+int csecretservice_abi_checked_declarations(void) { return 0; }
+
+#endif

@@ -1,0 +1,93 @@
+import Foundation
+import KeychainConformance
+import KeychainCore
+import Testing
+
+/// Each new contract case catches the backend that breaks its rule, or it proves nothing.
+@Suite("the contract cases catch what they check")
+struct ContractCaseSelfTests {
+    /// The memory backend with one rule broken.
+    final class BrokenBackend: KeychainBackend, @unchecked Sendable {
+        enum Flaw { case returnsSecretsUnasked, quotesSecretInErrors, ignoresSynchronizable, limitsBeforeOrdering }
+        let name = "broken"
+        let flaw: Flaw
+        private let inner = MemoryBackend()
+        init(_ flaw: Flaw) { self.flaw = flaw }
+
+        func availability() -> BackendAvailability { .available("test double") }
+
+        func add(_ item: KeychainItem) throws {
+            do {
+                try inner.add(item)
+            } catch let error as KeychainError where flaw == .quotesSecretInErrors {
+                let secret = String(decoding: item.secret?.makeData() ?? Data(), as: UTF8.self)
+                throw KeychainError(error.status, "\(error.message) (new value '\(secret)')")
+            }
+        }
+
+        func search(_ query: ItemQuery) throws -> [KeychainItem] {
+            var query = query
+            switch flaw {
+            case .returnsSecretsUnasked:
+                query.includeSecrets = true
+            case .ignoresSynchronizable:
+                query.matchesAnySynchronizable = true
+            case .limitsBeforeOrdering:
+                let limit = query.limit
+                query.limit = .all
+                let reversed = Array(try inner.search(query).reversed())
+                return limit.maximum.map { Array(reversed.suffix($0)) } ?? reversed
+            case .quotesSecretInErrors:
+                break
+            }
+            return try inner.search(query)
+        }
+
+        func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int { try inner.update(query, with: changes) }
+        func delete(_ query: ItemQuery) throws -> Int { try inner.delete(query) }
+    }
+
+    @Test(arguments: [
+        ("no-secrets-unless-asked", BrokenBackend.Flaw.returnsSecretsUnasked),
+        ("no-secret-in-errors", .quotesSecretInErrors),
+        ("synchronizable-any", .ignoresSynchronizable),
+        ("stable-order-and-limit", .limitsBeforeOrdering),
+    ])
+    func theCaseFailsOnTheBrokenBackend(_ name: String, _ flaw: BrokenBackend.Flaw) throws {
+        let testCase = try #require(KeychainConformance.cases.first { $0.name == name })
+        #expect(throws: ConformanceFailure.self) {
+            _ = try testCase.outcome(on: BrokenBackend(flaw), context: ConformanceContext(backendName: "broken"))
+        }
+    }
+
+    @Test func casesAreChosenByWhatTheyNeed() {
+        let local = KeychainConformance.cases(without: [.sharedAcrossProcesses])
+        #expect(!local.contains { $0.name == "processes" })
+        #expect(local.count == KeychainConformance.cases.count - 1)
+        #expect(KeychainConformance.cases.first { $0.name == "processes" }?.needs == [.sharedAcrossProcesses])
+    }
+
+    @Test func anAuthorsOwnCaseRunsWithTheSuitesHelpers() throws {
+        let own = ConformanceCase(name: "authors-own") { backend, context in
+            let service = context.service()
+            try backend.add(genericItem(service, "a", Data("x".utf8)))
+            try expectSecret(backend, service, "a", Data("x".utf8))
+            try expectStatus(errSecDuplicateItem, "a second add") { try backend.add(genericItem(service, "a", Data())) }
+        }
+        let backend = MemoryBackend()
+        #expect(try own.outcome(on: backend, context: ConformanceContext(backendName: "memory")) == .passed)
+        // Its items are removed afterwards.
+        #expect(try backend.search(ItemQuery(itemClass: .genericPassword, limit: .all, matchesAnySynchronizable: true)).isEmpty)
+    }
+
+    @Test func theManyProcessCaseIsSkippedWithAReasonWhenNoProcessesAreGiven() throws {
+        let processes = try #require(KeychainConformance.cases.first { $0.name == "processes" })
+        let outcome = try processes.outcome(on: MemoryBackend(), context: ConformanceContext(backendName: "memory", processes: nil),
+                                            requireAll: false)
+        guard case .skipped(let reason) = outcome else {
+            Issue.record("the case ran without a way to start processes")
+            return
+        }
+        #expect(reason.contains("ConformanceProcesses"))
+    }
+}

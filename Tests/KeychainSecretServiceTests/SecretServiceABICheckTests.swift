@@ -1,0 +1,20 @@
+import CSecretServiceABICheck
+import KeychainConformance
+import Testing
+
+/// CShims/CSecretService declares GLib's and libsecret's ABI by hand, so that building needs
+/// neither's headers. Tests/CSecretServiceABICheck checks those declarations against the real
+/// headers with static assertions: a wrong one fails the build of these tests. This test shows
+/// that the check was part of the build, which needs libsecret-1-dev.
+@Suite("secret-service: the hand-declared GLib ABI is checked at build time")
+struct SecretServiceABICheckTests {
+    @Test func theCheckWasCompiledIn() throws {
+        let checked = csecretservice_abi_checked_declarations()
+        if checked == 0 {
+            let reason = "the GLib ABI was not checked: the headers of libsecret-1-dev were missing at build time"
+            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure(reason + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)") }
+            try Test.cancel(Comment(rawValue: reason))
+        }
+        #expect(checked == 39)
+    }
+}

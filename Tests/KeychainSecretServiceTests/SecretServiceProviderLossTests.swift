@@ -1,0 +1,138 @@
+import Foundation
+import KeychainConformance
+import KeychainCore
+import KeychainSecretService
+import Testing
+
+extension SecretServiceTests {
+    /// A provider that dies while a program uses it: the call fails with an error naming it, and
+    /// nothing is redirected to a provider D-Bus would activate in its place (on a standard
+    /// session bus gnome-keyring is activatable, and it is not the store the items are in).
+    @Suite("a provider that dies mid-call")
+    struct ProviderLoss {
+        /// The repository's scripts folder, for start-keepassxc.sh.
+        static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts").path
+
+        /// Shell lines that start the provider in the private session.
+        static func startLines(_ provider: String, in session: PrivateSession) -> String {
+            switch provider {
+            case "keepassxc":
+                let directory = session.directory.appendingPathComponent("keepassxc").path
+                return "bash '\(scripts)/start-keepassxc.sh' '\(directory)' >/dev/null || exit 1"
+            default:
+                return "echo -n test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null"
+            }
+        }
+
+        @Test(arguments: ["gnome-keyring", "keepassxc"])
+        func killedProviderIsNamedAndNotReplaced(_ provider: String) throws {
+            guard toolExists(provider == "keepassxc" ? "keepassxc" : "gnome-keyring-daemon"), toolExists("flock") else {
+                if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("\(provider) or flock is not installed") }
+                try Test.cancel(Comment(rawValue: "\(provider) or flock is not installed"))
+            }
+            let session = try PrivateSession()
+            defer { session.remove() }
+            let results = session.directory.path
+            // The CLI's `set` checks availability (connecting, which fixes the provider), then
+            // waits for the write lock held here; meanwhile the provider is stopped, then the
+            // lock is released so the CLI's next request is in flight when the provider is
+            // killed. Afterwards nothing may own org.freedesktop.secrets: no activation.
+            let setup = """
+                \(Self.startLines(provider, in: session))
+                ask() { dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus "org.freedesktop.DBus.$1" string:org.freedesktop.secrets; }
+                # gnome-keyring-daemon --unlock may return before the daemon owns the name.
+                for _ in $(seq 1 100); do
+                    pid=$(ask GetConnectionUnixProcessID 2>/dev/null | awk '/uint32/ {print $2}')
+                    [ -n "$pid" ] && break
+                    sleep 0.05
+                done
+                [ -n "$pid" ] || { echo "no provider started" >&2; exit 1; }
+                mkdir -p -m 700 "$XDG_RUNTIME_DIR/linux-keychain"
+                exec 9>"$XDG_RUNTIME_DIR/linux-keychain/secret-service.lock"
+                flock 9
+                echo -n secret | '\(session.cli)' --backend secret-service set lost account >/dev/null 2>'\(results)/set.err' 9>&- &
+                cli=$!
+                sleep 1
+                kill -STOP "$pid"
+                exec 9>&-
+                sleep 0.5
+                kill -KILL "$pid"
+                wait "$cli"
+                echo $? >'\(results)/set.status'
+                ask NameHasOwner | awk '/boolean/ {print $2}' >'\(results)/owned'
+                """
+            // The CLI run that follows the setup only prints its usage; the results are in files.
+            _ = try session.runCLI(["help"], setup: setup)
+            let status = try String(contentsOfFile: results + "/set.status", encoding: .utf8)
+            let errorText = try String(contentsOfFile: results + "/set.err", encoding: .utf8)
+            let owned = try String(contentsOfFile: results + "/owned", encoding: .utf8)
+            #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) != "0", "set succeeded without its provider")
+            let name = provider == "keepassxc" ? "KeePassXC" : "gnome-keyring"
+            #expect(errorText.contains("\(name) (pid") && errorText.contains("went away"), "set said: \(errorText)")
+            #expect(owned.trimmingCharacters(in: .whitespacesAndNewlines) == "false",
+                    "a provider was activated in the place of the killed one")
+        }
+
+        /// Set by `laterCallsAreRefusedNotRedirected` for the copy of this test binary it runs.
+        static let childPIDVariable = "LINUX_KEYCHAIN_PROVIDER_LOSS_PID"
+
+        /// One process goes on calling after its provider was killed, the case of a program
+        /// that keeps running: each call (a read, which is retried on a new connection, and a
+        /// write) fails naming the provider, and none activates gnome-keyring in its place,
+        /// where the items are not. The process is a copy of this test binary running
+        /// `providerLossChild` in a private session.
+        @Test(arguments: ["gnome-keyring", "keepassxc"])
+        func laterCallsAreRefusedNotRedirected(_ provider: String) throws {
+            guard toolExists(provider == "keepassxc" ? "keepassxc" : "gnome-keyring-daemon") else {
+                if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("\(provider) is not installed") }
+                try Test.cancel(Comment(rawValue: "\(provider) is not installed"))
+            }
+            let session = try PrivateSession()
+            defer { session.remove() }
+            let results = session.directory.path
+            let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            let setup = """
+                \(Self.startLines(provider, in: session))
+                for _ in $(seq 1 100); do
+                    pid=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets 2>/dev/null | awk '/uint32/ {print $2}')
+                    [ -n "$pid" ] && break
+                    sleep 0.05
+                done
+                \(Self.childPIDVariable)="$pid" '\(binary)' --testing-library swift-testing --filter providerLossChild >'\(results)/child.out' 2>&1
+                echo $? >'\(results)/child.status'
+                """
+            _ = try session.runCLI(["help"], setup: setup)
+            let status = try String(contentsOfFile: results + "/child.status", encoding: .utf8)
+            let output = (try? String(contentsOfFile: results + "/child.out", encoding: .utf8)) ?? ""
+            #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the child run failed: \(output)")
+            #expect(output.contains("providerLossChild()") && output.contains("passed"), "the child did not run: \(output)")
+        }
+
+        @Test(.enabled(if: ProcessInfo.processInfo.environment[childPIDVariable] != nil,
+                       "runs only as the child of laterCallsAreRefusedNotRedirected"))
+        func providerLossChild() throws {
+            let pid = try #require(ProcessInfo.processInfo.environment[Self.childPIDVariable].flatMap { Int32($0) })
+            let backend = SecretServiceBackend()
+            let service = SecretServiceTestSupport.uniqueName("loss")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "kept", Data("kept".utf8)))
+            #expect(kill(pid, SIGKILL) == 0)
+            let ask = ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                       "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"]
+            for _ in 0..<100 where try runTool("dbus-send", ask).outputText.contains("true") { usleep(50_000) }
+
+            for (what, call) in [("a read", { _ = try backend.search(SecretServiceTestSupport.exactQuery(service, "kept")) }),
+                                 ("a write", { try backend.add(SecretServiceTestSupport.genericItem(service, "new", Data("n".utf8))) })]
+                as [(String, () throws -> Void)] {
+                do {
+                    try call()
+                    Issue.record("\(what) succeeded after the provider was killed")
+                } catch let error as KeychainError {
+                    #expect(error.status == errSecNotAvailable, "\(what): \(error)")
+                    #expect(error.message.contains("went away"), "\(what): \(error)")
+                }
+            }
+            #expect(try runTool("dbus-send", ask).outputText.contains("false"), "a provider was activated in its place")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Dispatch
+import Foundation
+import KeychainConformance
+import KeychainCore
+@testable import KeychainVault
+import Testing
+
+/// The HTTP client: libcurl is loaded only by the vault backend, requests answer callers on
+/// any kind of thread, and hostile answers are cut off.
+@Suite("vault HTTP client")
+struct VaultHTTPClientTests {
+    let prefix = VaultTestServer.uniquePrefix("http")
+
+    /// A `keychain` process that uses only the kernel keyring maps neither libcurl nor
+    /// FoundationNetworking. Its memory map is read while it waits for the secret on stdin,
+    /// after it has chosen and opened its backend.
+    @Test func keyringOnlyProcessMapsNoHTTPLibrary() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try VaultTestServer.keychainCLI())
+        process.arguments = ["--backend", "keyring", "set", "lkc-maps-\(UUID().uuidString.prefix(8))", "probe"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            kill(process.processIdentifier, SIGKILL)
+        }
+        let procDirectory = "/proc/\(process.processIdentifier)"
+        // Waiting in read(0, ...) shows in /proc/PID/syscall as syscall 0 on fd 0.
+        var waitingOnStdin = false
+        for _ in 0..<200 where !waitingOnStdin {
+            let syscall = (try? String(contentsOfFile: "\(procDirectory)/syscall", encoding: .utf8)) ?? ""
+            waitingOnStdin = syscall.hasPrefix("0 0x0 ")
+            if !waitingOnStdin { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        try #require(waitingOnStdin, "the CLI never waited for the secret on stdin")
+        // Read to the end: /proc files have no size, and a one-shot read may stop at a page.
+        let mapsFile = try FileHandle(forReadingFrom: URL(fileURLWithPath: "\(procDirectory)/maps"))
+        defer { try? mapsFile.close() }
+        let maps = String(decoding: try mapsFile.readToEnd() ?? Data(), as: UTF8.self)
+        #expect(maps.contains("libkeyutils"), "the map does not look like the keyring CLI's:\n\(maps.suffix(2000))")
+        #expect(!maps.contains("libcurl"), "a keyring-only process mapped libcurl")
+        #expect(!maps.contains("FoundationNetworking"), "a keyring-only process mapped FoundationNetworking")
+    }
+
+    /// 150 reads from GCD worker threads, each blocking its thread, finish like 150 reads from
+    /// plain threads: no request waits for a pool thread that the callers occupy.
+    @Test func callersOnGCDWorkerThreadsAreNotStarved() throws {
+        let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
+        try backend.add(VaultTestItems.generic("gcd", "me", Data("threads".utf8)))
+        defer { _ = try? backend.delete(VaultTestItems.exact("gcd", "me")) }
+        let calls = 150
+
+        func run(_ start: (@escaping @Sendable () -> Void) -> Void) -> (seconds: Double, failures: Int) {
+            let failures = Counter()
+            let group = DispatchGroup()
+            let started = Date()
+            for _ in 0..<calls {
+                group.enter()
+                start {
+                    let secret = try? VaultTestItems.secret(backend, "gcd", "me")
+                    if secret != Data("threads".utf8) { failures.increment() }
+                    group.leave()
+                }
+            }
+            group.wait()
+            return (Date().timeIntervalSince(started), failures.value)
+        }
+        let plain = run { body in Thread.detachNewThread(body) }
+        let pool = run { body in DispatchQueue.global().async(execute: body) }
+        #expect(plain.failures == 0 && pool.failures == 0, "failures: plain threads \(plain.failures), GCD \(pool.failures)")
+        // Starvation shows as calls waiting out their timeout (10 s each), far beyond this bound.
+        #expect(pool.seconds < plain.seconds * 4 + 2, "GCD workers took \(pool.seconds) s, plain threads \(plain.seconds) s")
+    }
+
+    @Test func endlessAnswerIsRefusedPromptly() throws {
+        let server = try TestServerProcess.misbehaving("endless")
+        defer { server.stop() }
+        let backend = VaultBackend(configuration: try VaultConfiguration(address: server.address, token: VaultToken("irrelevant"),
+                                                                        prefix: prefix, requestTimeout: 60))
+        let started = Date()
+        let error = keychainError { _ = try backend.search(VaultTestItems.exact("endless", "me")) }
+        let seconds = Date().timeIntervalSince(started)
+        #expect(error?.status == errSecIO, "\(String(describing: error))")
+        #expect(error?.message.contains("larger than") == true, "\(String(describing: error))")
+        #expect(seconds < 5, "the endless answer was read for \(seconds) s")
+    }
+
+    /// A server that keeps sending, slowly, is cut off at the request's deadline, not only
+    /// when it stays silent.
+    @Test func deadlineCoversTheWholeTransfer() throws {
+        let server = try TestServerProcess.misbehaving("trickle")
+        defer { server.stop() }
+        let backend = VaultBackend(configuration: try VaultConfiguration(address: server.address, token: VaultToken("irrelevant"),
+                                                                        prefix: prefix, requestTimeout: 1.5))
+        let started = Date()
+        let error = keychainError { _ = try backend.search(VaultTestItems.exact("trickle", "me")) }
+        let seconds = Date().timeIntervalSince(started)
+        #expect(error?.status == errSecIO, "\(String(describing: error))")
+        #expect(error?.message.contains("within 1.5 s") == true, "\(String(describing: error))")
+        #expect(seconds < 5, "the request ran \(seconds) s past a 1.5 s deadline")
+    }
+}
+
+/// A thread-safe count.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}

@@ -1,0 +1,3 @@
+import PlacementProbe
+
+PlacementProbe.main()
