@@ -128,7 +128,8 @@ final class BackendBenchmark {
 
     private func key(_ account: String) -> PrimaryKey {
         var values: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(account)]
-        if let accessGroup { values[.accessGroup] = .string(accessGroup) }
+        // Without a group named, items are in the program's own group, as the front end stores them.
+        values[.accessGroup] = .string(accessGroup ?? KeychainProgramIdentity.accessGroup)
         return PrimaryKey(itemClass: .genericPassword, attributes: ItemAttributes(values))
     }
 
