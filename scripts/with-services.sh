@@ -11,7 +11,8 @@
 #   - an OpenBao dev server on 127.0.0.1 (the Vault backend);
 #   - a passphrase and a directory for the encrypted-file backend.
 # Afterwards it checks that the real user's persistent and user keyrings hold the keys they
-# held before, and fails the run if not.
+# held before: a difference fails the run under KEYCHAIN_REQUIRE_ALL_BACKENDS=1 (CI), and is
+# reported as a warning elsewhere.
 # Everything is torn down when the command ends.
 # Usage: with-services.sh [--provider=gnome-keyring|keepassxc] COMMAND [ARGS...]
 set -euo pipefail
@@ -65,6 +66,9 @@ in_identity_user_namespace() {
         pid=$(cat "$handshake/pid")
         if echo "0 0 4294967295" >"/proc/$pid/uid_map" && echo "0 0 4294967295" >"/proc/$pid/gid_map"
         then echo mapped >"$handshake/mapped"; else echo failed >"$handshake/mapped"; fi
+        # The child holds both FIFOs open by now; the names are no longer needed, and a run
+        # that is killed later must not leave them behind.
+        rm -rf "$handshake"
     } &
     local mapper=$! status=0
     unshare --user --mount sh -c 'echo $$ >"$0/pid"; read -r answer <"$0/mapped"; [ "$answer" = mapped ] || exit 125; exec "$@"' \
@@ -132,15 +136,20 @@ EOF
         2> >(grep --line-buffered -v -e "Failed to set fd limit" -e "^Joined session keyring: " >&2) || status=$?
 
     after=$(keyring_snapshot)
-    # A key that had a timeout may have expired meanwhile; any other change is the run's doing
-    # (or another process of this user's, which a rerun tells apart).
+    # A key that had a timeout may have expired meanwhile. Any other change is the run's doing,
+    # or another process's of this user (a desktop, another test run): so it fails the run
+    # where nothing else runs (CI, KEYCHAIN_REQUIRE_ALL_BACKENDS=1), and is a warning elsewhere.
     added=$(comm -13 <(echo "$before") <(echo "$after"))
     removed=$(comm -23 <(echo "$before") <(echo "$after") | grep -v '^[a-z]* [0-9]* expiring ' || true)
     if [ -n "$added$removed" ]; then
         echo "with-services: the run changed the real user's kernel keyrings (keyring serial timeout type description):" >&2
         [ -z "$added" ] || echo "$added" | sed 's/^/  added:   /' >&2
         [ -z "$removed" ] || echo "$removed" | sed 's/^/  removed: /' >&2
-        [ "$status" -ne 0 ] || status=1
+        if [ "${KEYCHAIN_REQUIRE_ALL_BACKENDS:-}" = 1 ]; then
+            [ "$status" -ne 0 ] || status=1
+        else
+            echo "with-services: (a warning here: other processes of this user may have made these changes; CI fails on them)" >&2
+        fi
     fi
     exit $status
 fi

@@ -31,6 +31,7 @@ public final class PlainFileBackend: KeychainBackend {
     }
 
     public func add(_ item: KeychainItem) throws {
+        try NameRules.refuseNUL(in: item)  // every backend refuses NUL in names, so all agree
         let key = item.primaryKey
         try store.modify { items in
             guard !items.contains(where: { $0.primaryKey == key }) else {
@@ -41,7 +42,8 @@ public final class PlainFileBackend: KeychainBackend {
     }
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
-        try store.read { items in
+        try NameRules.refuseNUL(in: query)
+        return try store.read { items in
             // The contract's order: by creation date, ties by primary key, then the limit.
             let found = ResultOrder.ordered(items.filter(query.matches), limit: query.limit)
             return query.includeSecrets ? found : found.map { KeychainItem(itemClass: $0.itemClass, attributes: $0.attributes) }
@@ -51,7 +53,8 @@ public final class PlainFileBackend: KeychainBackend {
     /// Changes every match in place; when any two items would end with one primary key, throws
     /// `errSecDuplicateItem` before anything is written.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
-        try store.modify { items in
+        try NameRules.refuseNUL(in: query, changes)
+        return try store.modify { items in
             var updated = items
             var count = 0
             for index in updated.indices where query.matches(updated[index]) {
@@ -67,7 +70,8 @@ public final class PlainFileBackend: KeychainBackend {
     }
 
     public func delete(_ query: ItemQuery) throws -> Int {
-        try store.modify { items in
+        try NameRules.refuseNUL(in: query)
+        return try store.modify { items in
             let before = items.count
             items.removeAll(where: query.matches)
             return before - items.count

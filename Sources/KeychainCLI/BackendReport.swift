@@ -11,9 +11,9 @@ enum BackendReport {
         var lines: [String] = []
         var anyUsable = false
         let width = registry.names.map(\.count).max() ?? 8
-        for name in registry.names {
-            guard let backend = try? registry.backend(named: name) else { continue }
-            let availability = backend.availability()
+        // One availability check per backend: a check can take a whole timeout.
+        let survey = registry.survey()
+        for (name, availability) in survey.backends {
             let refused = name == MemoryBackend.backendName
             let state = refused ? "refused    " : availability.isAvailable ? "usable     " : "not usable "
             let explanation = refused ? "keeps secrets only inside one process; programs may use it, this command may not"
@@ -22,14 +22,14 @@ enum BackendReport {
             anyUsable = anyUsable || (availability.isAvailable && !refused)
             lines.append("\(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(state) \(explanation)\(automatic)")
         }
-        switch registry.automaticChoice() {
+        switch survey.automaticChoice {
         case .success(let backend): lines.append("auto picks: \(backend.name)")
         case .failure(let error) where error.status == errSecInteractionNotAllowed:
             // A store that is there but locked is auto's answer all the same.
             lines.append("auto picks: \(error.backend ?? "?"), which is locked (\(error.message))")
         case .failure(let error): lines.append("auto picks: nothing (\(error.message))")
         }
-        lines += Placement.effectiveChoice(selection: parsed.backendName)
+        lines += Placement.effectiveChoice(selection: parsed.backendName, survey: survey)
         Terminal.write(lines.joined(separator: "\n") + "\n")
         if !anyUsable {
             throw KeychainError(errSecNotAvailable, "no backend is usable here; see the reasons above")

@@ -30,13 +30,14 @@ enum Placement {
     }
 
     /// The lines `keychain backends` adds: the backend in effect and where it was chosen.
-    static func effectiveChoice(selection: String?) -> [String] {
+    static func effectiveChoice(selection: String?, survey: BackendSurvey) -> [String] {
         let registry = KeychainBackendRegistry.withBuiltIns
         if let selection, selection != KeychainBackendRegistry.automaticName {
             return ["in effect: \(selection) (from --backend)"]
         }
         do {
-            let chosen = try selection == nil ? registry.resolveSelection() : registry.automaticSelection()
+            let chosen = try selection == nil ? registry.resolveSelection(reusing: survey)
+                                              : registry.automaticSelection()
             return ["in effect: \(chosen.backend.name) (\(chosen.source))"]
         } catch let error as KeychainError {
             return ["in effect: nothing usable (\(CLIStatus.describe(error)))"]

@@ -18,22 +18,20 @@ enum SecretInput {
             // turns echo off before showing the prompt so nothing typed early is echoed.
             return try TerminalPrompt.readPassphrase(prompt: prompt)
         }
-        var data = Data()
-        defer { SecretBytes.zero(&data) }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        defer { chunk.withUnsafeMutableBytes { SecretBytes.zero($0) } }
+        // Read straight into storage that is zeroed whenever it grows or is released: a growing
+        // Data would leave its earlier, unzeroed copies in the heap.
+        let collected = SecretAccumulator(initialCapacity: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            let count = collected.append(atLeast: 64 * 1024) { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw KeychainError(errSecIO, "could not read the secret from standard input", failedCall: "read")
             }
             if count == 0 { break }
-            guard data.count + count <= maximumSize else {
+            guard collected.count <= maximumSize else {
                 throw KeychainError(errSecDataTooLarge, "the secret on standard input is larger than \(maximumSize) bytes")
             }
-            data.append(contentsOf: chunk[0..<count])
         }
-        return SecretBytes(data)
+        return collected.makeSecretBytes()
     }
 }

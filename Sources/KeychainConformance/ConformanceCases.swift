@@ -23,7 +23,15 @@ public enum KeychainConformance {
         ConformanceCase(name: "synchronizable-any", body: matchesAnySynchronizableOnlyWhenAsked),
         ConformanceCase(name: "no-secret-in-errors", body: keepsSecretsOutOfErrors),
         ConformanceCase(name: "program-identities", body: isolatesProgramIdentities),
-    ] + orderAndIdentityCases
+    ] + orderAndIdentityCases + nameCases
+
+    /// Exact names, NULs and extreme integers (NameCases.swift).
+    static let nameCases: [ConformanceCase] = [
+        ConformanceCase(name: "canonically-equivalent-names", body: keepsCanonicallyEquivalentNamesApart),
+        ConformanceCase(name: "combining-mark-first", body: findsNamesThatStartWithACombiningMark),
+        ConformanceCase(name: "nul-in-names", body: refusesNULInNames),
+        ConformanceCase(name: "extreme-integers", body: roundTripsExtremeIntegers),
+    ]
 }
 
 // MARK: - Values

@@ -19,6 +19,8 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         public let output: Data
         /// Everything it wrote to stderr, as text.
         public let errorText: String
+        /// True when the process outlived the `timeout` it was given and was killed.
+        public let timedOut: Bool
         /// stdout as UTF-8 text.
         public var outputText: String { String(decoding: output, as: UTF8.self) }
     }
@@ -63,6 +65,9 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         if !holdingInput { release(input) }
     }
 
+    /// The process ID, or nil if the process could not be started.
+    public var processIdentifier: Int32? { launchError == nil ? process.processIdentifier : nil }
+
     /// Writes `input` (if any) to the process's stdin and closes it. Only the first call
     /// does anything: stdin is closed after it.
     public func release(_ input: Data?) {
@@ -93,15 +98,31 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 
-    /// Waits for the process and collects its output.
-    public func wait() throws -> Result {
+    /// Waits for the process and collects its output. stdout and stderr are drained at the
+    /// same time (stderr on a thread of its own), so a child that fills one pipe while the
+    /// other is being read cannot deadlock the two. With `timeout` (seconds), a process still
+    /// running by then is killed (SIGKILL) and its result says `timedOut`.
+    public func wait(timeout: Double? = nil) throws -> Result {
         if let launchError { throw ConformanceFailure("could not start the CLI: \(launchError)") }
+        let errorDrain = PipeDrain(stderr.fileHandleForReading)
+        let finished = DispatchSemaphore(value: 0)
+        let killedByTimeout = LockedFlag()
+        if let timeout {
+            let pid = process.processIdentifier
+            Thread.detachNewThread {
+                if finished.wait(timeout: .now() + timeout) == .timedOut {
+                    killedByTimeout.set()
+                    kill(pid, SIGKILL)
+                }
+            }
+        }
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errorOutput = stderr.fileHandleForReading.readDataToEndOfFile()
+        let errorOutput = errorDrain.contents()
         process.waitUntilExit()
+        finished.signal()
         removeStateDirectory()
         return Result(status: process.terminationStatus, output: output,
-                      errorText: String(decoding: errorOutput, as: UTF8.self))
+                      errorText: String(decoding: errorOutput, as: UTF8.self), timedOut: killedByTimeout.isSet)
     }
 
     deinit { removeStateDirectory() }
@@ -112,9 +133,35 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         self.stateDirectory = nil
     }
 
-    /// Runs the CLI to completion.
+    /// Runs the CLI to completion (or until `timeout` seconds, then kills it).
     public static func run(_ executable: String, _ arguments: [String], input: Data? = nil,
-                           environment: [String: String] = [:]) throws -> Result {
-        try KeychainCLIProcess(executable, arguments, input: input, environment: environment).wait()
+                           environment: [String: String] = [:], timeout: Double? = nil) throws -> Result {
+        try KeychainCLIProcess(executable, arguments, input: input, environment: environment).wait(timeout: timeout)
     }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class PipeDrain: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// Everything the pipe delivered, once its writers have closed it.
+    func contents() -> Data {
+        done.wait()
+        return data
+    }
+}
+
+private final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }

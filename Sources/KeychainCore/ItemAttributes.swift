@@ -82,6 +82,11 @@ public enum AttributeKey: String, CaseIterable, Hashable, Sendable, Comparable {
 }
 
 /// A typed attribute value.
+///
+/// Strings compare and hash as their exact Unicode scalars, as Apple's Keychain,
+/// gnome-keyring and the kernel compare names (as bytes): `café` composed (NFC) and
+/// decomposed (NFD) are two values, so two items, on every backend. Swift's own `String`
+/// equality, which treats canonically equivalent spellings as equal, is not used here.
 public enum AttributeValue: Hashable, Sendable {
     case string(String)
     case data(Data)
@@ -204,5 +209,37 @@ public struct ItemAttributes: Hashable, Sendable, Sequence {
             values[key] = value
         }
         self.init(values)
+    }
+}
+
+extension AttributeValue {
+    public static func == (lhs: AttributeValue, rhs: AttributeValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.string(let left), .string(let right)): return left.hasSameScalars(as: right)
+        case (.data(let left), .data(let right)): return left == right
+        case (.integer(let left), .integer(let right)): return left == right
+        case (.bool(let left), .bool(let right)): return left == right
+        case (.date(let left), .date(let right)): return left == right
+        default: return false
+        }
+    }
+
+    /// Values of different kinds are never equal, so the kind need not be hashed.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .string(var text): text.withUTF8 { hasher.combine($0.count); hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        case .data(let data): hasher.combine(data)
+        case .integer(let number): hasher.combine(number)
+        case .bool(let flag): hasher.combine(flag)
+        case .date(let date): hasher.combine(date)
+        }
+    }
+}
+
+extension String {
+    /// Whether both strings are the same sequence of Unicode scalars (the same UTF-8 bytes),
+    /// unlike `==`, which also equates canonically equivalent spellings.
+    public func hasSameScalars(as other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
     }
 }

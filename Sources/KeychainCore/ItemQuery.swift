@@ -57,9 +57,10 @@ public struct ItemQuery: Sendable {
     }
 
     /// The one definition of "matches", which every backend applies, directly or after a
-    /// coarser native search. A missing flag equals false, a missing primary-key attribute
-    /// equals what `PrimaryKey` fills in for it (the empty string, or port 0); any other
-    /// missing attribute matches no constraint on it.
+    /// coarser native search. A missing flag equals false, and a missing primary-key attribute
+    /// equals what `PrimaryKey` fills in for it (empty, 0 or false), so that the query
+    /// `ItemQuery(primaryKey:)` finds the item whatever it left out (an internet password
+    /// without a port); any other missing attribute matches no constraint on it.
     public func matches(_ itemClass: ItemClass, _ attributes: ItemAttributes) -> Bool {
         guard itemClass == self.itemClass else { return false }
         for (key, wanted) in constraints {
@@ -88,8 +89,8 @@ public struct ItemQuery: Sendable {
     /// otherwise. A backend may look that item up directly, then confirm it with `matches`.
     ///
     /// It holds because `matches` and `PrimaryKey` agree on missing values: a matching item has
-    /// each constrained value, or lacks a flag, string or port that the constraint gives as
-    /// false, "" or 0, which `PrimaryKey` counts the same way.
+    /// each constrained value, or lacks a primary-key attribute that the constraint gives as
+    /// its default (empty, 0 or false), which `PrimaryKey` counts the same way.
     public var onlyMatchingPrimaryKey: PrimaryKey? {
         let keyAttributes = itemClass.primaryKeyAttributes
         guard !matchesAnySynchronizable, constraints.values.count >= keyAttributes.count else { return nil }

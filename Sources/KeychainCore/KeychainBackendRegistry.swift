@@ -134,33 +134,41 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
         }
     }
 
-    /// Resolves the choice afresh, without keeping it (for `keychain backends`).
-    public func resolveSelection() throws -> BackendSelection {
+    /// Resolves the choice afresh, without keeping it (for `keychain backends`). With `survey`,
+    /// the availabilities it found are reused instead of being checked again.
+    public func resolveSelection(reusing survey: BackendSurvey? = nil) throws -> BackendSelection {
+        let availability: (any KeychainBackend) -> BackendAvailability = { backend in
+            survey?.availability(of: backend) ?? backend.availability()
+        }
         let placement = self.placement
         let variable = (placement?.environment ?? ProcessInfo.processInfo.environment)[Self.selectionVariable] ?? ""
         if !variable.isEmpty && variable != Self.automaticName {
-            return BackendSelection(backend: try select(variable), source: .environment)
+            return BackendSelection(backend: try select(variable, availability: availability), source: .environment)
         }
-        return try automaticSelection()
+        return try automaticSelection(availability: availability)
     }
 
     /// What `auto` means wherever it is named (`KEYCHAIN_BACKEND=auto`, the CLI's
     /// `--backend auto`): the user's file, the machine's, the recorded choice, and only then
     /// `auto`'s order. A file that says `backend = auto` pins nothing, so the next source applies.
     public func automaticSelection() throws -> BackendSelection {
-        guard let placement else { return BackendSelection(backend: try automaticChoice().get(), source: .automatic) }
+        try automaticSelection { $0.availability() }
+    }
+
+    private func automaticSelection(availability: (any KeychainBackend) -> BackendAvailability) throws -> BackendSelection {
+        guard let placement else { return BackendSelection(backend: try automaticChoice(availability: availability).get(), source: .automatic) }
         let (user, system) = try placement.files()
         for (file, source) in [(user, BackendSource.userFile(user?.path ?? "")), (system, .systemFile(system?.path ?? ""))] {
             guard let file, let name = file.backend, name != Self.automaticName else { continue }
             do {
-                return BackendSelection(backend: try select(name), source: source)
+                return BackendSelection(backend: try select(name, availability: availability), source: source)
             } catch let error as KeychainError {
                 throw Self.explaining(error, "The keychain backend '\(name)' is pinned in \(file.path)")
             }
         }
         if let name = placement.recordedBackend(), let path = placement.recordPath {
             do {
-                return BackendSelection(backend: try select(name), source: .recorded(path))
+                return BackendSelection(backend: try select(name, availability: availability), source: .recorded(path))
             } catch let error as KeychainError {
                 throw Self.explaining(error, """
                     This user's keychain items are in '\(name)', where the first write chose to keep them \
@@ -169,7 +177,7 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
                     """, advice: " To use another store here, set \(Self.selectionVariable) or pin one with `keychain pin NAME`.")
             }
         }
-        return BackendSelection(backend: try automaticChoice().get(), source: .automatic)
+        return BackendSelection(backend: try automaticChoice(availability: availability).get(), source: .automatic)
     }
 
     /// `error` with `context` before its message; status and backend kept.
@@ -205,10 +213,14 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     /// Resolves a selection name (`auto` or a backend name) to a usable backend. Fails with
     /// `errSecParam` when a configuration file is malformed, so that no store is touched.
     public func select(_ selection: String) throws -> any KeychainBackend {
-        if selection == Self.automaticName { return try automaticSelection().backend }
+        try select(selection) { $0.availability() }
+    }
+
+    private func select(_ selection: String, availability: (any KeychainBackend) -> BackendAvailability) throws -> any KeychainBackend {
+        if selection == Self.automaticName { return try automaticSelection(availability: availability).backend }
         _ = try placement?.files()
         let backend = try backend(named: selection)
-        if case .unavailable(let reason) = backend.availability() {
+        if case .unavailable(let reason) = availability(backend) {
             throw reason.attributed(to: backend.name)
         }
         return backend
@@ -220,10 +232,30 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     /// every backend tried and why each could not be used. It moves past a backend only when
     /// that backend is absent here (any other reason).
     public func automaticChoice() -> Result<any KeychainBackend, KeychainError> {
+        automaticChoice { $0.availability() }
+    }
+
+    /// Every registered backend with its availability, and what `auto` picks, checking each
+    /// backend's availability once (a check can take a backend's whole timeout, such as a
+    /// Secret Service provider that does not answer). For `keychain backends`.
+    public func survey() -> BackendSurvey {
+        var found: [(name: String, backend: any KeychainBackend, availability: BackendAvailability)] = []
+        for name in names {
+            guard let backend = try? backend(named: name) else { continue }
+            found.append((name, backend, backend.availability()))
+        }
+        let checked = found.map { (backend: $0.backend, availability: $0.availability) }
+        let automatic = automaticChoice { backend in
+            checked.first { $0.backend === backend }?.availability ?? backend.availability()
+        }
+        return BackendSurvey(backends: found.map { ($0.name, $0.availability) }, checked: checked, automaticChoice: automatic)
+    }
+
+    private func automaticChoice(availability: (any KeychainBackend) -> BackendAvailability) -> Result<any KeychainBackend, KeychainError> {
         var reasons: [String] = []
         for name in automaticNames {
             guard let backend = try? backend(named: name) else { continue }
-            switch backend.availability() {
+            switch availability(backend) {
             case .available: return .success(backend)
             case .unavailable(let reason) where reason.status == errSecInteractionNotAllowed:
                 return .failure(Self.explaining(reason.attributed(to: name),
@@ -236,5 +268,27 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
         let tried = reasons.isEmpty ? "no backend is registered for automatic selection" : reasons.joined(separator: "; ")
         return .failure(KeychainError(errSecNotAvailable,
             "No keychain backend is usable here (tried \(tried)). Set \(Self.selectionVariable) to a backend that works here, e.g. 'file' with KEYCHAIN_FILE_PASSPHRASE_FILE."))
+    }
+}
+
+/// What `KeychainBackendRegistry.survey()` found.
+public struct BackendSurvey: Sendable {
+    /// Every registered backend, in registration order, with its availability.
+    public let backends: [(name: String, availability: BackendAvailability)]
+    /// What `auto` picks, from those same availabilities.
+    public let automaticChoice: Result<any KeychainBackend, KeychainError>
+    let checked: [(backend: any KeychainBackend, availability: BackendAvailability)]
+
+    init(backends: [(name: String, availability: BackendAvailability)],
+         checked: [(backend: any KeychainBackend, availability: BackendAvailability)],
+         automaticChoice: Result<any KeychainBackend, KeychainError>) {
+        self.backends = backends
+        self.checked = checked
+        self.automaticChoice = automaticChoice
+    }
+
+    /// The availability found for `backend`, or nil when it was not part of the survey.
+    public func availability(of backend: any KeychainBackend) -> BackendAvailability? {
+        checked.first { $0.backend === backend }?.availability
     }
 }

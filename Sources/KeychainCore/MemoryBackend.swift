@@ -24,21 +24,25 @@ public final class MemoryBackend: KeychainBackend, @unchecked Sendable {
 
     /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
+        try NameRules.refuseNUL(in: item)
         try lock.withLock { try collection.add(item) }
     }
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
-        lock.withLock { collection.search(query) }
+        try NameRules.refuseNUL(in: query)
+        return lock.withLock { collection.search(query) }
     }
 
     /// Updates the items matching `query`; see `KeychainBackend.update(_:with:)`.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
-        try lock.withLock { try collection.update(query, with: changes) }
+        try NameRules.refuseNUL(in: query, changes)
+        return try lock.withLock { try collection.update(query, with: changes) }
     }
 
     /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
-        lock.withLock { collection.delete(query) }
+        try NameRules.refuseNUL(in: query)
+        return lock.withLock { collection.delete(query) }
     }
 }

@@ -73,6 +73,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
 
     /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
+        try NameRules.refuseNUL(in: item)
         guard let files = try openStore(creatingIfMissing: true) else {
             // openStore creates what is missing, so this means the directory vanished meanwhile.
             throw KeychainError.fileBackend(errSecIO, "The keychain store directory could not be created or opened.")
@@ -87,6 +88,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
+        try NameRules.refuseNUL(in: query)
         guard let files = try openStore(creatingIfMissing: false) else { return [] }
         return try files.withReadLock { ItemCollection(try files.items(matching: query)).search(query) }
     }
@@ -94,6 +96,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     /// Rewrites each matched item in place; items whose primary key changes move all-or-nothing
     /// (`ItemFiles.apply`).
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        try NameRules.refuseNUL(in: query, changes)
         guard let files = try openStore(creatingIfMissing: false) else { return 0 }
         return try files.withWriteLock {
             let matched = try files.items(matching: query)
@@ -109,6 +112,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
 
     /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
+        try NameRules.refuseNUL(in: query)
         guard let files = try openStore(creatingIfMissing: false) else { return 0 }
         return try files.withWriteLock {
             let doomed = try files.items(matching: query)
@@ -130,7 +134,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
         guard !newPassphrase.isEmpty else {
             throw KeychainError.fileBackend(errSecParam, "The new passphrase is empty; choose a real one.")
         }
-        guard let top = try StoreDirectory.openTop(path: settings.directory, create: false),
+        guard let top = try StoreDirectory.openTop(path: settings.directory, create: false, lockTimeout: settings.lockTimeout),
               try top.read(StoreHeader.fileName, limit: StoreHeader.size) != nil else {
             throw KeychainError.fileBackend(errSecNoSuchKeychain, "There is no keychain store in \(settings.directory) yet; nothing to change.")
         }
@@ -165,7 +169,7 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     /// Opens the directory, reads the header and unlocks (or creates) the store; also returns
     /// the header's bytes, for `StoreSession`.
     private func openStoreFully(_ settings: FileStoreSettings, creatingIfMissing: Bool) throws -> (files: ItemFiles, header: Data)? {
-        guard let top = try StoreDirectory.openTop(path: settings.directory, create: creatingIfMissing) else { return nil }
+        guard let top = try StoreDirectory.openTop(path: settings.directory, create: creatingIfMissing, lockTimeout: settings.lockTimeout) else { return nil }
         if let (header, bytes) = try readHeaderWithBytes(top) {
             return (ItemFiles(top: top, keys: try unlock(header, settings)), bytes)
         }

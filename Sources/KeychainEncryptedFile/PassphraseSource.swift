@@ -8,8 +8,11 @@ import KeychainCore
 public enum PassphraseSource: Sendable {
     /// `KEYCHAIN_FILE_PASSPHRASE`, read from the process environment when needed.
     case environmentVariable
-    /// A file holding the passphrase (`KEYCHAIN_FILE_PASSPHRASE_FILE`); one trailing newline is
-    /// not part of it, so `echo secret > file` and systemd credentials both work.
+    /// A regular file holding the passphrase (`KEYCHAIN_FILE_PASSPHRASE_FILE`); one trailing
+    /// line ending (`\n`, `\r\n` or a lone `\r`) is not part of it, so `echo secret > file`,
+    /// files edited on Windows and systemd credentials all work. `KEYCHAIN_FILE_PASSPHRASE`,
+    /// by contrast, is used exactly: the rule is documented in docs/file.md, and kept, since
+    /// stores were made with passphrases read under it.
     case file(path: String)
     /// A prompt without echo on the controlling terminal (`/dev/tty`).
     case terminal
@@ -77,12 +80,18 @@ public enum PassphraseSource: Sendable {
     private static func read(file path: String) throws -> SecretBytes {
         let file: Int32
         do {
-            file = try systemCall("open") { open(path, O_RDONLY | O_CLOEXEC) }
+            // O_NONBLOCK: a FIFO must not hang the open; fstat below refuses it.
+            file = try systemCall("open") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         } catch {
             throw KeychainError.fileBackend(errSecAuthFailed,
                 "Could not open the passphrase file \(path) named by \(fileVariable): \(error.reason).", failedCall: error.call)
         }
         defer { try? closeDescriptor(file) }  // read-only
+        var status = stat()
+        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw KeychainError.fileBackend(errSecParam,
+                "The passphrase file \(path) named by \(fileVariable) is not a regular file (a FIFO, a device or a directory); give a regular file, such as a systemd credential.")
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: maximumLength + 1, alignment: 1)
         defer {
             SecretBytes.zero(buffer)

@@ -24,6 +24,8 @@ final class StoreDirectory: Sendable {
     }
     private let location: Location
     private let descriptor: Int32
+    /// Seconds `withExclusiveLock`/`withSharedLock` wait for another holder (top directory only).
+    private let lockTimeout: Double
 
     private enum Location {
         /// The store's top directory, which a `StoreSession` shares between threads.
@@ -32,9 +34,10 @@ final class StoreDirectory: Sendable {
         case inside(StoreDirectory, name: String)
     }
 
-    private init(_ location: Location, descriptor: Int32) {
+    private init(_ location: Location, descriptor: Int32, lockTimeout: Double = FileStoreSettings.defaultLockTimeout) {
         self.location = location
         self.descriptor = descriptor
+        self.lockTimeout = lockTimeout
     }
 
     deinit {
@@ -52,7 +55,8 @@ final class StoreDirectory: Sendable {
     ///
     /// Refuses a directory that is a symlink, is not owned by this user, or is writable by
     /// group or others: any of those would let someone else replace or read the files.
-    static func openTop(path: String, create: Bool) throws -> StoreDirectory? {
+    static func openTop(path: String, create: Bool,
+                        lockTimeout: Double = FileStoreSettings.defaultLockTimeout) throws -> StoreDirectory? {
         if create { try makeDirectories(path) }
         let descriptor: Int32
         do {
@@ -73,7 +77,7 @@ final class StoreDirectory: Sendable {
                 throw KeychainError.fileStore(error, "open the store directory", path)
             }
         }
-        let directory = StoreDirectory(.top(path: path), descriptor: descriptor)
+        let directory = StoreDirectory(.top(path: path), descriptor: descriptor, lockTimeout: lockTimeout)
         try checkOwnershipAndMode(directory.status(), path: path)
         return directory
     }
@@ -211,10 +215,13 @@ final class StoreDirectory: Sendable {
 
     /// The whole contents of the regular file `name`, or nil if it does not exist.
     /// Files larger than `limit` are reported as damaged, so a huge file cannot exhaust memory.
+    /// Anything but a regular file is damage too; it is opened without blocking
+    /// (`O_NONBLOCK`), so a FIFO put in a file's place cannot hang the open before `fstat`
+    /// tells what it is.
     func read(_ name: String, limit: Int) throws -> Data? {
         let file: Int32
         do {
-            file = try systemCall("openat") { openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+            file = try systemCall("openat") { openat(descriptor, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
         } catch where error.code == ENOENT {
             return nil
         } catch where error.code == ELOOP {
@@ -404,7 +411,9 @@ final class StoreDirectory: Sendable {
     /// `flock` locks belong to the open file description, not the process (unlike classic
     /// `fcntl` locks, which any close in the process would drop), so two threads of one
     /// process exclude each other just as two processes do. The kernel releases the lock
-    /// when the holder dies, so a `kill -9` never leaves the store locked.
+    /// when the holder dies, so a `kill -9` never leaves the store locked; a holder that is
+    /// stopped instead (SIGSTOP, ^Z, a debugger) is waited for `lockTimeout` seconds at most
+    /// (see `acquire`).
     func withExclusiveLock<Result>(_ body: () throws -> Result) throws -> Result {
         try withLock(LOCK_EX, body)
     }
@@ -419,20 +428,61 @@ final class StoreDirectory: Sendable {
     private func withLock<Result>(_ operation: Int32, _ body: () throws -> Result) throws -> Result {
         let lockFile: Int32
         do {
-            // Read-only is enough for flock, and keeps working whatever mode the umask gave the file.
-            lockFile = try systemCall("openat") { openat(descriptor, "lock", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+            // Read-only is enough for flock, and keeps working whatever mode the umask gave the
+            // file. O_NONBLOCK: a FIFO in the lock's place must not hang the open.
+            lockFile = try systemCall("openat") {
+                openat(descriptor, "lock", O_RDONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            }
         } catch where operation == LOCK_SH && [EROFS, EACCES].contains(error.code) {
             return try body()
+        } catch where error.code == ELOOP {
+            throw KeychainError.damagedFile("\(path)/lock", "it is a symbolic link")
         } catch {
             throw KeychainError.fileStore(error, "open the lock file in", path)
         }
         defer { try? closeDescriptor(lockFile) }  // closing releases the lock; nothing was written
+        var status = stat()
         do {
-            try systemCall("flock") { flock(lockFile, operation) }
+            try systemCall("fstat") { fstat(lockFile, &status) }
         } catch {
-            throw KeychainError.fileStore(error, "lock", "\(path)/lock")
+            throw KeychainError.fileStore(error, "inspect", "\(path)/lock")
         }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw KeychainError.damagedFile("\(path)/lock", "it is not a regular file")
+        }
+        try acquire(operation, on: lockFile, status)
         return try body()
+    }
+
+    /// Takes the `flock` without blocking, retrying with short sleeps until `lockTimeout`
+    /// has passed, like SQLite's busy timeout. Then it fails with an error that says another
+    /// process holds the store, naming it where `/proc/locks` can tell.
+    private func acquire(_ operation: Int32, on lockFile: Int32, _ status: stat) throws {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(lockTimeout * 1000))
+        var pause = Duration.milliseconds(1)
+        while true {
+            do {
+                try systemCall("flock") { flock(lockFile, operation | LOCK_NB) }
+                return
+            } catch where error.code == EWOULDBLOCK {
+                let now = ContinuousClock.now
+                guard now < deadline else { break }
+                let wait = min(pause, deadline - now).components
+                Thread.sleep(forTimeInterval: Double(wait.seconds) + Double(wait.attoseconds) / 1e18)
+                pause = min(pause * 2, .milliseconds(50))
+            } catch {
+                throw KeychainError.fileStore(error, "lock", "\(path)/lock")
+            }
+        }
+        let holder = LockHolders.processes(holding: status).map { "process \($0)" }.joined(separator: ", ")
+        let who = holder.isEmpty ? "Another process" : "Another process (\(holder))"
+        let advice = holder.isEmpty ? "" : " If it is stopped (^Z, SIGSTOP, a debugger), resume it or end it."
+        throw KeychainError.fileBackend(errSecIO,
+            "\(who) holds the keychain store \(path); gave up after waiting \(Self.secondsText(lockTimeout)) s for it.\(advice) Set \(FileStoreSettings.lockTimeoutVariable) to wait longer.")
+    }
+
+    private static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }
 

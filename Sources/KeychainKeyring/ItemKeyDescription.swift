@@ -33,7 +33,7 @@ struct ItemKeyDescription: Hashable, Sendable {
     /// Parses a description this type wrote, or returns nil for any other text, including
     /// non-canonical spellings that would let one item go by two names.
     init?(parsing text: String) {
-        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        let fields = Self.fields(of: text)
         guard fields.count >= 4, fields[0] == Self.prefix, let itemClass = ItemClass(rawValue: String(fields[1])) else {
             return nil
         }
@@ -44,15 +44,15 @@ struct ItemKeyDescription: Hashable, Sendable {
             attributes[key] = .string(value)
         }
         for field in fields.dropFirst(4) {
-            guard let equals = field.firstIndex(of: "="),
-                  let key = AttributeKey(rawValue: String(field[..<equals])),
+            guard let equals = field.utf8.firstIndex(of: UInt8(ascii: "=")),
+                  let key = AttributeKey(rawValue: String(Substring(field.utf8[..<equals]))),
                   itemClass.primaryKeyAttributes.contains(key), !positional.contains(key),
-                  let text = Self.unescape(field[field.index(after: equals)...]),
+                  let text = Self.unescape(Substring(field.utf8[field.utf8.index(after: equals)...])),
                   let value = AttributeValue(encoded: text, kind: key.valueKind) else { return nil }
             attributes[key] = value
         }
         let primaryKey = PrimaryKey(itemClass: itemClass, attributes: attributes)
-        guard Self.encode(primaryKey) == text else { return nil }
+        guard Self.encode(primaryKey).utf8.elementsEqual(text.utf8) else { return nil }
         self.text = text
         self.primaryKey = primaryKey
     }
@@ -74,7 +74,13 @@ struct ItemKeyDescription: Hashable, Sendable {
     /// port, path, authentication type or security domain. See `TaggedItemsMarker`.
     var isTagged: Bool {
         // A raw ':' only ever separates fields, and the four first are prefix, class and the two names.
-        text.split(separator: ":", omittingEmptySubsequences: false).count > 4
+        Self.fields(of: text).count > 4
+    }
+
+    /// The fields between raw `:` bytes. Split by bytes, not by `Character`: a name that
+    /// begins with a combining mark forms one `Character` with the `:` before it.
+    private static func fields(of text: String) -> [Substring] {
+        text.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     /// The attributes written bare, in this order, right after the class.

@@ -124,7 +124,9 @@ struct ItemKeyrings: Sendable {
     func items(in target: key_serial_t, describedFrom leadingText: String,
                where wanted: (PrimaryKey) -> Bool) throws -> Listing {
         var examined: Set<key_serial_t> = []
-        var byDescription: [String: FoundItem] = [:]
+        // Keyed by the description's exact bytes: `String` keys would merge canonically
+        // equivalent names (café in NFC and NFD), which are two items.
+        var byDescription: [[UInt8]: FoundItem] = [:]
         for _ in 0..<Self.listingRounds {
             let serials: [key_serial_t]
             do {
@@ -136,7 +138,7 @@ struct ItemKeyrings: Sendable {
             for serial in serials where examined.insert(serial).inserted {
                 do {
                     if let item = try examine(serial, in: target, leadingText, wanted) {
-                        byDescription[item.description.text] = item
+                        byDescription[Array(item.description.text.utf8)] = item
                     }
                 } catch is ItemVanished {
                     sawVanished = true
@@ -164,12 +166,13 @@ struct ItemKeyrings: Sendable {
         }
         switch record.type {
         case "user":
-            guard record.description.hasPrefix(Self.attributesPrefix + leadingText.dropFirst(ItemKeyDescription.prefix.count)),
+            guard record.description.utf8.starts(with: (Self.attributesPrefix + leadingText.dropFirst(ItemKeyDescription.prefix.count)).utf8),
                   let description = Self.itemDescription(ofAttributesKey: record.description),
                   wanted(description.primaryKey) else { return nil }
             return try loadLayout2(serial, description, in: target)
         case "keyring":
-            guard record.description.hasPrefix(leadingText),
+            // By bytes: a name that begins with a combining mark forms one Character with the ':' before it.
+            guard record.description.utf8.starts(with: leadingText.utf8),
                   let description = ItemKeyDescription(parsing: record.description),
                   wanted(description.primaryKey) else { return nil }
             return try load(serial, description, in: target)

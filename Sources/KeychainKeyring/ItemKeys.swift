@@ -56,7 +56,7 @@ extension ItemKeyrings {
 
     /// The item description an attributes key's description names, or nil for any other text.
     static func itemDescription(ofAttributesKey text: String) -> ItemKeyDescription? {
-        guard text.hasPrefix(attributesPrefix + ":") else { return nil }
+        guard text.utf8.starts(with: (attributesPrefix + ":").utf8) else { return nil }
         return ItemKeyDescription(parsing: ItemKeyDescription.prefix + text.dropFirst(attributesPrefix.count))
     }
 

@@ -100,6 +100,7 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
+        try NameRules.refuseNUL(in: item)
         let description = try ItemKeyDescription(item.primaryKey)
         // The secret's size is checked before the kernel is called; the attributes', which
         // name the target keyring, as the item is staged.
@@ -121,6 +122,7 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
+        try NameRules.refuseNUL(in: query)
         let keyring = try target()
         return try consistentRead(query, in: keyring) { found in
             guard query.includeSecrets else { return found.map(\.item) }
@@ -141,6 +143,7 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// has no "replace only if still there": an update racing a delete of the same item in
     /// another process can land after it, as if the update had come second.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        try NameRules.refuseNUL(in: query, changes)
         try ItemKeyrings.checkSecretSize(changes.secret, of: "the update")
         let keyring = try target()
         var everything = query
@@ -191,6 +194,7 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
+        try NameRules.refuseNUL(in: query)
         let keyring = try target()
         var everything = query
         everything.limit = .all

@@ -50,6 +50,7 @@ public final class SecretServiceBackend: KeychainBackend {
 
     /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
+        try NameRules.refuseNUL(in: item)
         try perform("adding an item", holdingWriteLock: true) { session in
             try SecretServiceOperations.add(item, in: session)
         }
@@ -57,20 +58,23 @@ public final class SecretServiceBackend: KeychainBackend {
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
-        try perform("searching", isReadOnly: true) { session in try SecretServiceOperations.search(query, in: session) }
+        try NameRules.refuseNUL(in: query)
+        return try perform("searching", isReadOnly: true) { session in try SecretServiceOperations.search(query, in: session) }
     }
 
     /// Updates the items matching `query`; see `KeychainBackend.update(_:with:)`.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        try NameRules.refuseNUL(in: query, changes)
         // Under the lock too: an update can move an item onto a primary key an add is checking.
-        try perform("updating items", holdingWriteLock: true) { session in
+        return try perform("updating items", holdingWriteLock: true) { session in
             try SecretServiceOperations.update(query, with: changes, in: session)
         }
     }
 
     /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
-        try perform("deleting items") { session in try SecretServiceOperations.delete(query, in: session) }
+        try NameRules.refuseNUL(in: query)
+        return try perform("deleting items") { session in try SecretServiceOperations.delete(query, in: session) }
     }
 
     // MARK: - Running calls

@@ -85,6 +85,7 @@ public final class VaultBackend: KeychainBackend {
 
     /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
+        try NameRules.refuseNUL(in: item)
         let connection = try setup.get()
         if let path = try connection.operatorPath(item.itemClass, service: item.attributes.string(.service)) {
             return try connection.operatorSecrets.add(item, at: path)
@@ -94,6 +95,7 @@ public final class VaultBackend: KeychainBackend {
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
+        try NameRules.refuseNUL(in: query)
         let connection = try setup.get()
         if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
             return try connection.operatorSecrets.search(query, at: path)
@@ -103,6 +105,7 @@ public final class VaultBackend: KeychainBackend {
 
     /// Updates the items matching `query`; see `KeychainBackend.update(_:with:)`.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        try NameRules.refuseNUL(in: query, changes)
         let connection = try setup.get()
         if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
             return try connection.operatorSecrets.update(query, with: changes, at: path)
@@ -139,6 +142,7 @@ public final class VaultBackend: KeychainBackend {
 
     /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
+        try NameRules.refuseNUL(in: query)
         let connection = try setup.get()
         if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
             return try connection.operatorSecrets.delete(query, at: path)

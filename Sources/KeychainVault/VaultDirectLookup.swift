@@ -24,7 +24,7 @@ struct VaultDirectLookup {
             if attribute == .synchronizable && query.matchesAnySynchronizable {
                 fixesEveryAttribute = false
             } else if let value = query.constraints[attribute] {
-                attributes[attribute] = Self.asStoredInPath(value)
+                attributes[attribute] = value
             } else if attribute != .synchronizable {
                 // An open synchronizable attribute still means "not synchronizable" (see
                 // `ItemQuery.matches`), its default; any other open attribute allows any value.
@@ -34,12 +34,5 @@ struct VaultDirectLookup {
         guard attributes[VaultItemLayout.groupAttribute(of: itemClass)] != nil, attributes[.account] != nil else { return nil }
         key = PrimaryKey(itemClass: itemClass, attributes: attributes)
         isOnlyCandidate = fixesEveryAttribute
-    }
-
-    /// Names in the form a listing decodes them from paths (`VaultPathSegment` composes them),
-    /// so an item found directly carries the same names as one found by listing.
-    private static func asStoredInPath(_ value: AttributeValue) -> AttributeValue {
-        guard case .string(let name) = value else { return value }
-        return .string(VaultPathSegment.canonicalComposition(of: name))
     }
 }

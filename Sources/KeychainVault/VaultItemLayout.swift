@@ -77,19 +77,20 @@ struct VaultItemLayout: Sendable {
 /// The encoding of one name as one path segment.
 ///
 /// Letters, digits and `- _ . @ : , ~` stay as they are, so ordinary names read plainly.
-/// Every other byte of the name's UTF-8 (after Unicode canonical composition, because names
-/// that Swift considers equal must share a path) becomes `%XX`. A name made only of dots has
+/// Every other byte of the name's exact UTF-8 becomes `%XX`: names compare as exact Unicode
+/// scalars, so `café` composed (NFC) and decomposed (NFD) are two names with two paths.
+/// Releases before this one composed names first, so every item they wrote sits at its
+/// name's NFC path and reads back under the NFC spelling, which encodes to that same path. A name made only of dots has
 /// its dots encoded too (`..` becomes `%2E%2E`), and the empty name is written `%empty`,
 /// which no other name encodes to.
 enum VaultPathSegment {
     static let emptyName = "%empty"
 
     static func encode(_ name: String) -> String {
-        let composed = canonicalComposition(of: name)
-        if composed.isEmpty { return emptyName }
-        let onlyDots = composed.utf8.allSatisfy { $0 == UInt8(ascii: ".") }
+        if name.isEmpty { return emptyName }
+        let onlyDots = name.utf8.allSatisfy { $0 == UInt8(ascii: ".") }
         var encoded = ""
-        for byte in composed.utf8 {
+        for byte in name.utf8 {
             if !onlyDots && isKeptAsIs(byte) {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
@@ -99,20 +100,13 @@ enum VaultPathSegment {
         return encoded
     }
 
-    /// `name` in Unicode canonical composition (NFC), the form paths hold it in. ASCII text is
-    /// already composed, and skipping Foundation's conversion for it keeps listing a folder
-    /// cheap: each entry's names are decoded and encoded again to check them.
-    static func canonicalComposition(of name: String) -> String {
-        name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
-    }
-
     /// The name a segment encodes, or nil when `encode` would not have written it: a malformed
     /// escape, bytes that are not UTF-8, or a character left raw that should be escaped. Only
     /// canonical segments are accepted, so a name has one path and a listing that shows an
     /// entry always finds it again by name; an operator writing items by hand uses the same
     /// encoding (`my%20app`, not `my app`).
     static func decode(_ segment: String) -> String? {
-        guard let name = decodeEscapes(segment), encode(name) == segment else { return nil }
+        guard let name = decodeEscapes(segment), encode(name).utf8.elementsEqual(segment.utf8) else { return nil }
         return name
     }
 

@@ -26,10 +26,21 @@ package struct KeychainOperations: Sendable {
         self.automaticChoice = automaticChoice
     }
 
-    /// Operations on the backend chosen in code, or by `KEYCHAIN_BACKEND`, a configuration
-    /// file, the recorded choice, or `auto`.
+    /// The backend `using(_:_:)` gave the current task, if any.
+    @TaskLocal private static var taskBackend: (any KeychainBackend)?
+
+    /// Runs `body` with every call of this task (the SecItem functions included) going to
+    /// `backend`, whatever the process-wide choice. Tests use it to drive one backend through
+    /// the front end while other tests in the process use another.
+    package static func using<Result>(_ backend: any KeychainBackend, _ body: () throws -> Result) rethrows -> Result {
+        try $taskBackend.withValue(backend, operation: body)
+    }
+
+    /// Operations on the backend `using(_:_:)` gave this task, else the one chosen in code, or
+    /// by `KEYCHAIN_BACKEND`, a configuration file, the recorded choice, or `auto`.
     package static func current(scope: AccessScope = .currentProgram) throws -> KeychainOperations {
-        try recordingFailure {
+        if let backend = taskBackend { return KeychainOperations(backend: backend, scope: scope) }
+        return try recordingFailure {
             let registry = KeychainBackendRegistry.withBuiltIns
             let selection = try registry.currentSelection()
             return KeychainOperations(backend: selection.backend, scope: scope,

@@ -88,8 +88,21 @@ enum SecItemValue {
         }
     }
 
-    /// The number if it is whole and fits `Int64`.
+    /// The number if it is whole and fits `Int64`. An integer NSNumber is read as the integer
+    /// it holds, never through `Double`, which cannot hold every integer from 2^53 on
+    /// (`kSecMatchLimit: Int.max` must stay `Int.max`); only a floating-point one is checked
+    /// for being whole.
     private static func integer(exactly number: NSNumber) -> Int64? {
+        switch number.objCType.pointee {
+        case CChar(UInt8(ascii: "c")), CChar(UInt8(ascii: "s")), CChar(UInt8(ascii: "i")),
+             CChar(UInt8(ascii: "l")), CChar(UInt8(ascii: "q")):
+            return number.int64Value
+        case CChar(UInt8(ascii: "C")), CChar(UInt8(ascii: "S")), CChar(UInt8(ascii: "I")),
+             CChar(UInt8(ascii: "L")), CChar(UInt8(ascii: "Q")):
+            return Int64(exactly: number.uint64Value)
+        default:
+            break
+        }
         let real = number.doubleValue
         // 2^63 is exactly representable; anything at or beyond it does not fit.
         guard real.isFinite, real.rounded(.towardZero) == real,

@@ -23,8 +23,11 @@ struct CLIStore {
         KeychainCLIProcess(cli, arguments, input: input, environment: environment.merging(overrides) { _, new in new })
     }
 
-    func run(_ arguments: [String], input: Data? = nil, changing overrides: [String: String] = [:]) throws -> KeychainCLIProcess.Result {
-        try start(arguments, input: input, changing: overrides).wait()
+    /// Runs the CLI; one that hangs is killed after `timeout` seconds and its result says so,
+    /// so a hang fails the test instead of stalling the suite.
+    func run(_ arguments: [String], input: Data? = nil, changing overrides: [String: String] = [:],
+             timeout: Double = 120) throws -> KeychainCLIProcess.Result {
+        try start(arguments, input: input, changing: overrides).wait(timeout: timeout)
     }
 
     /// `keychain set`, which must succeed.

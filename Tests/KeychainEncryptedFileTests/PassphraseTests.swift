@@ -45,19 +45,29 @@ struct PassphraseTests {
         #expect(error?.status == errSecNoSuchKeychain)
     }
 
-    @Test func aPassphraseFileLosesOneTrailingNewline() throws {
+    @Test func aMissingPassphraseFileIsNamedWithItsVariable() throws {
         let store = try TemporaryStore()
         let file = store.root + "/passphrase"
-        #expect(FileManager.default.createFile(atPath: file, contents: Data("from a file\n".utf8)))
-        let backend = EncryptedFileBackend(settings: FileStoreSettings(directory: store.directory, passphrase: .file(path: file),
-                                                                       cacheLifetime: 0, kdf: .minimum))
-        try backend.add(genericItem("svc", "acct", "s"))
-        #expect(try storedSecret(store.backend(passphrase: "from a file"), "svc", "acct") == Data("s".utf8))
-
+        try store.backend(passphrase: "some passphrase").add(genericItem("svc", "acct", "s"))
         let missing = EncryptedFileBackend(settings: FileStoreSettings(directory: store.directory, passphrase: .file(path: file + "-gone"),
                                                                        cacheLifetime: 0, kdf: .minimum))
         let error = keychainError { _ = try storedSecret(missing, "svc", "acct") }
         #expect(error?.message.contains("KEYCHAIN_FILE_PASSPHRASE_FILE") == true, "\(String(describing: error))")
+    }
+
+    /// The documented rule (docs/file.md): a passphrase file loses one trailing line ending,
+    /// `\n`, `\r\n` or a lone `\r`; `KEYCHAIN_FILE_PASSPHRASE` is taken exactly as it is.
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func aPassphraseFileLosesOneLineEndingAndTheVariableNothing(_ ending: String) throws {
+        let store = try TemporaryStore()
+        let file = store.root + "/passphrase"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("line ending\(ending)".utf8)))
+        let fromFile = EncryptedFileBackend(settings: FileStoreSettings(directory: store.directory, passphrase: .file(path: file),
+                                                                        cacheLifetime: 0, kdf: .minimum))
+        try fromFile.add(genericItem("svc", "acct", "s"))
+        #expect(try storedSecret(store.backend(passphrase: "line ending"), "svc", "acct") == Data("s".utf8))
+        let exact = keychainError { _ = try storedSecret(store.backend(passphrase: "line ending\(ending)"), "svc", "acct") }
+        #expect(exact?.status == errSecAuthFailed, "the variable's value lost its line ending too")
     }
 
     @Test func emptyPassphrasesAreRefused() throws {
@@ -114,7 +124,10 @@ struct PassphraseTests {
         #expect(try FileStoreSettings.fromEnvironment(["HOME": "/home/u", "XDG_DATA_HOME": "relative"]).directory
                 == "/home/u/.local/share/linux-keychain")
 
-        for (name, value) in [("KEYCHAIN_FILE_CACHE_SECONDS", "soon"), ("KEYCHAIN_FILE_CACHE_SECONDS", "-1"), ("KEYCHAIN_FILE_DIR", "relative/dir")] {
+        #expect(try FileStoreSettings.fromEnvironment(["KEYCHAIN_FILE_LOCK_TIMEOUT": "2.5", "HOME": "/home/u"]).lockTimeout == 2.5)
+        #expect(defaults.lockTimeout == FileStoreSettings.defaultLockTimeout)
+        for (name, value) in [("KEYCHAIN_FILE_CACHE_SECONDS", "soon"), ("KEYCHAIN_FILE_CACHE_SECONDS", "-1"), ("KEYCHAIN_FILE_DIR", "relative/dir"),
+                              ("KEYCHAIN_FILE_LOCK_TIMEOUT", "soon"), ("KEYCHAIN_FILE_LOCK_TIMEOUT", "-1"), ("KEYCHAIN_FILE_LOCK_TIMEOUT", "inf")] {
             #expect(throws: KeychainError.self, "\(name)=\(value) was accepted") {
                 _ = try FileStoreSettings.fromEnvironment([name: value, "HOME": "/home/u"])
             }

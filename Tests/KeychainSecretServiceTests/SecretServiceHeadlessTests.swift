@@ -130,6 +130,27 @@ extension SecretServiceTests {
             #expect(run.milliseconds < 4000, "took \(run.milliseconds) ms")
         }
 
+        /// `keychain backends` with a provider that is stopped (SIGSTOP) checks the Secret
+        /// Service once: one timeout, not one for the list and another for auto's choice.
+        @Test func backendsWaitsForAStoppedProviderOnce() throws {
+            let session = try PrivateSession()
+            defer { session.remove() }
+            let setup = """
+                gnome-keyring-daemon --foreground --components=secrets >/dev/null 2>&1 &
+                provider=$!
+                trap 'kill -KILL $provider; kill -CONT $provider' EXIT
+                for _ in $(seq 1 100); do gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \\
+                    --method org.freedesktop.DBus.NameHasOwner org.freedesktop.secrets 2>/dev/null | grep -q true && break; sleep 0.05; done
+                kill -STOP $provider
+                """
+            let run = try session.runCLI(["backends"], setup: setup,
+                                         environment: [SecretServiceSettings.timeoutVariable: "2", "KEYCHAIN_BACKEND": ""])
+            #expect(run.status == 0, "exit status \(run.status): \(run.errorText)")
+            #expect(run.output.contains("secret-service"), "output: \(run.output)")
+            // One 2 s timeout, plus the cancellation grace and start-up; two would pass 4 s.
+            #expect(run.milliseconds >= 2000 && run.milliseconds < 3500, "took \(run.milliseconds) ms")
+        }
+
         @Test func malformedTimeoutIsAParameterError() throws {
             let backend = SecretServiceBackend(settings: SecretServiceSettings(
                 environment: Self.environment([SecretServiceSettings.timeoutVariable: "soon"])))

@@ -53,11 +53,17 @@ struct VaultLayoutTests {
         #expect(paths.count == names.count * names.count * 3)
     }
 
-    @Test func canonicallyEqualNamesShareAPathAsTheyShareAPrimaryKey() {
+    /// Names are exact scalars (decision 4): NFC and NFD spellings are two keys with two paths.
+    /// Older releases wrote either spelling at the NFC path; that path still decodes, to the
+    /// NFC name, so their items stay readable under it.
+    @Test func canonicallyEquivalentNamesAreTwoKeysWithTwoPaths() {
         let composed = genericKey("caf\u{E9}", "me")
         let decomposed = genericKey("cafe\u{301}", "me")
-        #expect(composed == decomposed)
-        #expect(layout.path(of: composed) == layout.path(of: decomposed))
+        #expect(composed != decomposed)
+        #expect(layout.path(of: composed) == "linux-keychain/generic/caf%C3%A9/me")
+        #expect(layout.path(of: decomposed) == "linux-keychain/generic/cafe%CC%81/me")
+        #expect(VaultPathSegment.decode("caf%C3%A9").map { Array($0.unicodeScalars) } == Array("caf\u{E9}".unicodeScalars))
+        #expect(VaultPathSegment.decode("cafe%CC%81").map { Array($0.unicodeScalars) } == Array("cafe\u{301}".unicodeScalars))
     }
 
     @Test func defaultQualifiersAreLeftOutSoEachKeyHasOnePath() {

@@ -3,8 +3,9 @@ import KeychainCore
 import LinuxKeychain
 import Testing
 
-/// Thousands of random dictionaries through all four SecItem functions: each call must return
-/// one of the statuses the front end documents, and never trap.
+/// Thousands of random dictionaries through all four SecItem functions, on every backend:
+/// each call must return one of the statuses the front end documents, never trap, and a call
+/// that fails must leave the stored items exactly as they were.
 @Suite("SecItem fuzzing")
 struct SecItemFuzzTests {
     init() { MemoryKeychain.activate() }
@@ -15,27 +16,84 @@ struct SecItemFuzzTests {
 
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func randomDictionariesNeverTrap(seed: UInt64) throws {
-        var generator = FuzzDictionaryGenerator(seed: seed, service: MemoryKeychain.uniqueName("fuzz"))
+        let memory = try KeychainBackendRegistry.withBuiltIns.backend(named: MemoryBackend.backendName)
+        try fuzz(memory, seed: seed, iterations: 1_000)
+    }
+
+    /// Fewer calls on the stores that cross a process boundary, each checked the same way.
+    @Test(arguments: ["secret-service", "keyring", "file", "vault"])
+    func randomDictionariesOnEveryBackendLeaveRefusedCallsWithoutEffect(_ name: String) throws {
+        let backend = try KeychainBackendRegistry.withBuiltIns.backend(named: name)
+        if case .unavailable(let reason) = backend.availability() {
+            let text = "\(name) is not available here: \(reason.message)"
+            if ProcessInfo.processInfo.environment["KEYCHAIN_REQUIRE_ALL_BACKENDS"] == "1" { Issue.record(Comment(rawValue: text)) }
+            try Test.cancel(Comment(rawValue: text))
+        }
+        try fuzz(backend, seed: 5, iterations: 150)
+    }
+
+    private func fuzz(_ backend: any KeychainBackend, seed: UInt64, iterations: Int) throws {
+        let name = MemoryKeychain.uniqueName("fuzz")
+        var generator = FuzzDictionaryGenerator(seed: seed, service: name)
         var seen: [OSStatus: Int] = [:]
-        for _ in 0..<1_000 {
-            let query = generator.dictionary()
-            var result: AnyObject?
-            let statuses = [
-                SecItemAdd(generator.dictionary(withSecret: true), &result),
-                SecItemCopyMatching(query, &result),
-                SecItemUpdate(query, generator.dictionary()),
-                SecItemDelete(query),
-            ]
-            for status in statuses {
-                #expect(Self.documentedStatuses.contains(status), "undocumented status \(status): \(KeychainLastError.current?.message ?? "")")
-                seen[status, default: 0] += 1
+        defer { _ = try? StoreSnapshot.removeAll(name, from: backend) }
+        try KeychainOperations.using(backend) {
+            var before = try StoreSnapshot(of: backend, name: name)
+            for iteration in 0..<iterations {
+                let query = generator.dictionary()
+                var result: AnyObject?
+                let calls: [(String, () -> OSStatus)] = [
+                    ("SecItemAdd", { [addition = generator.dictionary(withSecret: true)] in SecItemAdd(addition, &result) }),
+                    ("SecItemCopyMatching", { SecItemCopyMatching(query, &result) }),
+                    ("SecItemUpdate", { [changes = generator.dictionary()] in SecItemUpdate(query, changes) }),
+                    ("SecItemDelete", { SecItemDelete(query) }),
+                ]
+                for (function, call) in calls {
+                    let status = call()
+                    let message = KeychainLastError.current?.message ?? ""
+                    #expect(Self.documentedStatuses.contains(status), "\(backend.name): \(function) gave undocumented status \(status): \(message)")
+                    seen[status, default: 0] += 1
+                    let after = try StoreSnapshot(of: backend, name: name)
+                    if status != errSecSuccess {
+                        #expect(after == before, "\(backend.name): iteration \(iteration), \(function) failed (\(status): \(message)) but changed the store")
+                    }
+                    before = after
+                }
+                generator.remember(result)
             }
-            generator.remember(result)
         }
         // The generator must reach past the parser, or the fuzzing proves little.
         #expect(seen[errSecSuccess, default: 0] > 0)
         #expect(seen[errSecParam, default: 0] > 0)
         #expect(seen[errSecItemNotFound, default: 0] > 0)
+    }
+}
+
+/// Every item the fuzzer can reach (its service's generic passwords and its server's internet
+/// passwords), with all attributes and secrets, in a comparable form.
+struct StoreSnapshot: Equatable {
+    let items: [String]
+
+    init(of backend: any KeychainBackend, name: String) throws {
+        var items: [String] = []
+        for query in Self.queries(name, secrets: true) {
+            for item in try backend.search(query) {
+                let fields = item.attributes.encodedFields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                items.append("\(item.itemClass.rawValue) \(fields) \(item.secret?.makeData().base64EncodedString() ?? "-")")
+            }
+        }
+        self.items = items.sorted()
+    }
+
+    static func removeAll(_ name: String, from backend: any KeychainBackend) throws {
+        for query in queries(name, secrets: false) { _ = try backend.delete(query) }
+    }
+
+    private static func queries(_ name: String, secrets: Bool) -> [ItemQuery] {
+        [(ItemClass.genericPassword, AttributeKey.service), (.internetPassword, .server)].map { itemClass, key in
+            ItemQuery(itemClass: itemClass, constraints: ItemAttributes([key: .string(name)]), limit: .all,
+                      includeSecrets: secrets, matchesAnySynchronizable: true)
+        }
     }
 }
 
