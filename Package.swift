@@ -28,14 +28,18 @@ let package = Package(
         // Apple's OSStatus and errSec codes, shared by every module below.
         .target(name: "KeychainStatusCodes"),
 
+        // The system-call layer every backend uses: Errno, the EINTR-retrying wrapper, the close
+        // rule, the shared keyutils calls and the errno→OSStatus mapping. Internal: no product.
+        .target(name: "KeychainSystemCalls", dependencies: ["KeychainStatusCodes", "CKeyutils"]),
+
         // The model, the backend protocol, the registry and the memory backend. No C.
         .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
 
         // Backends.
-        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
-        .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "CSecretService"]),
-        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
-        .target(name: "KeychainVault", dependencies: ["KeychainCore", "CCurl", "CKeyutils", "CSodium"]),
+        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "CKeyutils"]),
+        .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "KeychainSystemCalls", "CSecretService"]),
+        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "KeychainSystemCalls", "CSodium", "CKeyutils", "CFileSystem"]),
+        .target(name: "KeychainVault", dependencies: ["KeychainCore", "KeychainSystemCalls", "CCurl", "CKeyutils", "CSodium"]),
 
         // Apple's names only: the SecItem front end, the CF stand-ins, and registration of the
         // built-in backends.
