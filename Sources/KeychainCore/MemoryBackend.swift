@@ -1,16 +1,15 @@
 import Foundation
+import Synchronization
 
 /// The `memory` backend: items live in this process only and vanish when it exits.
 ///
 /// Meant for the tests of code that uses the library, so that they need no store on the
 /// machine. Thread-safe; it never touches the disk.
-public final class MemoryBackend: KeychainBackend, @unchecked Sendable {
+public final class MemoryBackend: KeychainBackend, Sendable {
     public static let backendName = "memory"
     public var name: String { Self.backendName }
 
-    // Guarded by `lock`; the unchecked Sendable relies on it.
-    private var collection = ItemCollection()
-    private let lock = NSLock()
+    private let collection = Mutex(ItemCollection())
 
     public init() {}
 
@@ -19,18 +18,18 @@ public final class MemoryBackend: KeychainBackend, @unchecked Sendable {
     }
 
     public func add(_ item: KeychainItem) throws {
-        try lock.withLock { try collection.add(item) }
+        try collection.withLock { try $0.add(item) }
     }
 
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
-        lock.withLock { collection.search(query) }
+        collection.withLock { $0.search(query) }
     }
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
-        try lock.withLock { try collection.update(query, with: changes) }
+        try collection.withLock { try $0.update(query, with: changes) }
     }
 
     public func delete(_ query: ItemQuery) throws -> Int {
-        lock.withLock { collection.delete(query) }
+        collection.withLock { $0.delete(query) }
     }
 }
