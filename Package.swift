@@ -44,7 +44,7 @@ let package = Package(
         // Apple's names only: the SecItem front end, the CF stand-ins, and registration of the
         // built-in backends.
         .target(name: "LinuxKeychain", dependencies: [
-            "KeychainStatusCodes", "KeychainCore",
+            "KeychainStatusCodes", "KeychainCore", "KeychainSystemCalls",
             "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
         ]),
         // The typed Swift API (`Keychain`), in its own module so its names never meet Apple code's.
