@@ -1,6 +1,7 @@
 import Foundation
 import KeychainEncryptedFile
 import KeychainCore
+import KeychainSystemCalls
 import LinuxKeychain
 
 /// Reads a secret from standard input.
@@ -23,9 +24,10 @@ enum SecretInput {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         defer { chunk.withUnsafeMutableBytes { SecretBytes.zero($0) } }
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { chunk in try syscall("read") { Glibc.read(STDIN_FILENO, chunk.baseAddress, chunk.count) } }
+            } catch {
                 throw KeychainError(errSecIO, "could not read the secret from standard input", failedCall: "read")
             }
             if count == 0 { break }
