@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// A child process, started at init: the `keychain` CLI for tests that need a second process,
 /// or any other tool a test drives (`keyctl`, `mount`, ...). Its environment is this
@@ -10,7 +11,7 @@ import Foundation
 /// Unless `environment` sets `XDG_STATE_HOME`, each process gets a fresh one, removed when it
 /// ends, so that the backend `auto` records at a first write never leaks from one test (or
 /// one process) into the next; a test that means two processes to share it passes its own.
-public final class KeychainCLIProcess: @unchecked Sendable {
+public final class KeychainCLIProcess: Sendable {
     public struct Result: Sendable {
         public let status: Int32
         public let output: Data
@@ -22,10 +23,13 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     private let stdin = Pipe()
     private let stdout = Pipe()
     private let stderr = Pipe()
-    private var launchError: Error?
-    private let released = NSLock()
-    private var inputClosed = false
-    private var stateDirectory: String?
+    /// What changes after the start: set in init, or by whichever thread releases or waits first.
+    private struct State {
+        var launchError: (any Error)?
+        var inputClosed = false
+        var stateDirectory: String?
+    }
+    private let state = Mutex(State())
 
     /// Starts `executable` with `arguments`, writes `input` (if any) to its stdin and closes it.
     /// With `holdingInput`, stdin stays open until `release(_:)`: the CLI reads its secret only
@@ -41,7 +45,7 @@ public final class KeychainCLIProcess: @unchecked Sendable {
                 .appendingPathComponent("lkc-state-\(UUID().uuidString.prefix(8))").path
             if (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                           attributes: [.posixPermissions: 0o700])) != nil {
-                stateDirectory = directory
+                state.withLock { $0.stateDirectory = directory }
                 merged["XDG_STATE_HOME"] = directory
             }
         }
@@ -52,7 +56,7 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         do {
             try process.run()
         } catch {
-            launchError = error
+            state.withLock { $0.launchError = error }
             return
         }
         if !holdingInput { release(input) }
@@ -61,10 +65,9 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     /// Writes `input` (if any) to the process's stdin and closes it. Only the first call
     /// does anything: stdin is closed after it.
     public func release(_ input: Data?) {
-        guard launchError == nil else { return }
-        let first = released.withLock {
-            defer { inputClosed = true }
-            return !inputClosed
+        let first = state.withLock { state in
+            defer { state.inputClosed = true }
+            return state.launchError == nil && !state.inputClosed
         }
         guard first else { return }
         if let input { Self.withoutSIGPIPE { try? stdin.fileHandleForWriting.write(contentsOf: input) } }
@@ -90,7 +93,9 @@ public final class KeychainCLIProcess: @unchecked Sendable {
 
     /// Waits for the process and collects its output.
     public func wait() throws -> Result {
-        if let launchError { throw ConformanceFailure("could not start the CLI: \(launchError)") }
+        if let launchError = state.withLock({ $0.launchError }) {
+            throw ConformanceFailure("could not start the CLI: \(launchError)")
+        }
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         let errorOutput = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -102,9 +107,12 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     deinit { removeStateDirectory() }
 
     private func removeStateDirectory() {
-        guard let stateDirectory else { return }
-        try? FileManager.default.removeItem(atPath: stateDirectory)
-        self.stateDirectory = nil
+        let taken = state.withLock { state in
+            defer { state.stateDirectory = nil }
+            return state.stateDirectory
+        }
+        guard let taken else { return }
+        try? FileManager.default.removeItem(atPath: taken)
     }
 
     /// Runs the CLI to completion.
