@@ -37,19 +37,23 @@ let package = Package(
         // Apple's OSStatus and errSec codes, shared by every module below.
         .target(name: "KeychainStatusCodes"),
 
+        // The system-call layer every backend uses: Errno, the EINTR-retrying wrapper, the close
+        // rule, the shared keyutils calls and the errno→OSStatus mapping. Internal: no product.
+        .target(name: "KeychainSystemCalls", dependencies: ["KeychainStatusCodes", "CKeyutils"]),
+
         // The model, the backend protocol, the registry and the memory backend. No C.
         .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
 
         // Backends.
-        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "CKeyutils"]),
-        .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "CSecretService"]),
-        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "CSodium", "CKeyutils", "CFileSystem"]),
-        .target(name: "KeychainVault", dependencies: ["KeychainCore", "CCurl", "CKeyutils", "CSodium"]),
+        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "CKeyutils"]),
+        .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "KeychainSystemCalls", "CSecretService"]),
+        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "KeychainSystemCalls", "CSodium", "CKeyutils", "CFileSystem"]),
+        .target(name: "KeychainVault", dependencies: ["KeychainCore", "KeychainSystemCalls", "CCurl", "CKeyutils", "CSodium"]),
 
         // Apple's names only: the SecItem front end, the CF stand-ins, and registration of the
         // built-in backends.
         .target(name: "LinuxKeychain", dependencies: [
-            "KeychainStatusCodes", "KeychainCore",
+            "KeychainStatusCodes", "KeychainCore", "KeychainSystemCalls",
             "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
         ]),
         // The typed Swift API (`Keychain`), in its own module so its names never meet Apple code's.
@@ -64,7 +68,7 @@ let package = Package(
         .executableTarget(name: "ExampleBackendHelper", dependencies: ["ExampleBackend", "KeychainCore"],
                           path: "Examples/ExampleBackendHelper"),
 
-        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "CPrctl"]),
+        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainSystemCalls", "CPrctl"]),
         .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
                           path: "Benchmarks/KeychainBench"),
         // A Foundation hello-world, the whole-process floor the benchmark compares `keychain get` with.
@@ -81,6 +85,7 @@ let package = Package(
         .testTarget(name: "KeychainPlacementTests",
                     dependencies: ["KeychainCore", "LinuxKeychain", "KeychainConformance", "KeychainCLI", "KeychainProbeA", "KeychainProbeB"]),
 
+        .testTarget(name: "KeychainSystemCallsTests", dependencies: ["KeychainSystemCalls", "KeychainStatusCodes", "CKeyutils"]),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
         .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainKit", "KeychainCore"]),
         // Apple-style code of our own, run on every backend.

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainSystemCalls
 import LinuxKeychain
 
 /// Writing to the standard streams.
@@ -21,11 +22,11 @@ enum Terminal {
         try secret.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw KeychainError(errSecIO, "could not write to standard output: \(String(cString: strerror(errno)))",
-                                        failedCall: "write")
+                let written: Int
+                do {
+                    written = try syscall("write") { Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset) }
+                } catch let error as SystemCallError {
+                    throw KeychainError(errSecIO, "could not write to standard output: \(error.reason)", failedCall: "write")
                 }
                 offset += written
             }

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import Synchronization
 
 func survivesManyThreads(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
     let service = context.service()
@@ -94,9 +95,8 @@ public enum CLIExit {
     public static let unavailable: Int32 = 6
 }
 
-final class FailureList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String] = []
-    func append(_ entry: String) { lock.withLock { entries.append(entry) } }
-    var all: [String] { lock.withLock { entries } }
+final class FailureList: Sendable {
+    private let entries = Mutex<[String]>([])
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
 }

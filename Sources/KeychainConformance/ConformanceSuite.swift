@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import Synchronization
 
 /// One check of the backend contract in `KeychainBackend`'s doc comment.
 ///
@@ -139,9 +140,8 @@ public struct ConformanceContext: Sendable {
 }
 
 /// The services a case used, shared by copies of its context.
-final class ServiceLedger: @unchecked Sendable {
-    private let lock = NSLock()
-    private var names: Set<String> = []
-    func note(_ name: String) { _ = lock.withLock { names.insert(name) } }
-    var all: [String] { lock.withLock { Array(names) } }
+final class ServiceLedger: Sendable {
+    private let names = Mutex<Set<String>>([])
+    func note(_ name: String) { _ = names.withLock { $0.insert(name) } }
+    var all: [String] { names.withLock { Array($0) } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The program's identity for the keychain: its own access group, like an Apple app's
 /// application access group.
@@ -15,14 +16,13 @@ public enum KeychainProgramIdentity {
     /// The variable that names the program's access group.
     public static let variable = "KEYCHAIN_ACCESS_GROUP"
 
-    // Guarded by `lock`: the group set in code, which wins over the environment.
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var groupSetInCode: String?
+    /// The group set in code, which wins over the environment.
+    private static let groupSetInCode = Mutex<String?>(nil)
 
     /// The program's access group. A change made in code takes effect at once; the
     /// environment is read once, at first use, since every keychain call asks.
     public static var accessGroup: String {
-        lock.withLock { groupSetInCode } ?? fromEnvironment
+        groupSetInCode.withLock { $0 } ?? fromEnvironment
     }
 
     private static let fromEnvironment = resolved(environment: ProcessInfo.processInfo.environment)
@@ -34,12 +34,12 @@ public enum KeychainProgramIdentity {
         guard !accessGroup.isEmpty else {
             throw KeychainError.badParameter("A program's access group cannot be empty; items with no group are the shared ones.")
         }
-        lock.withLock { groupSetInCode = accessGroup }
+        groupSetInCode.withLock { $0 = accessGroup }
     }
 
     /// Forgets the group set in code; the environment or the executable's name applies again.
     public static func reset() {
-        lock.withLock { groupSetInCode = nil }
+        groupSetInCode.withLock { $0 = nil }
     }
 
     /// The group `environment` gives, else the executable's file name.

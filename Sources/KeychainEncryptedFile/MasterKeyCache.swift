@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CKeyutils
 import Foundation
+import KeychainSystemCalls
 
 /// Keeps an unlocked master key in the user's kernel keyring for a while, so that the next
 /// process (the next `keychain get`) skips Argon2id.
@@ -20,8 +18,6 @@ struct MasterKeyCache {
     /// Seconds an unlocked key stays cached; 0 disables the cache.
     let lifetime: UInt32
 
-    private static let possessorOnly = ckeyutils_possessor_only
-
     private static func description(for storeID: Data) -> String {
         "linux-keychain:file:\(hexString(storeID))"
     }
@@ -29,11 +25,11 @@ struct MasterKeyCache {
     /// The cached master key of store `storeID`, if there is one. The caller checks it.
     func load(storeID: Data) -> GuardedBytes? {
         guard lifetime > 0 else { return nil }
-        let found = keyctl_search(KEY_SPEC_USER_KEYRING, "user", Self.description(for: storeID), 0)
-        guard found > 0 else { return nil }
+        guard let found = try? KernelKeyCalls.search(KEY_SPEC_USER_KEYRING, type: "user", description: Self.description(for: storeID))
+        else { return nil }
         var length = -1
         let key = try? GuardedBytes(count: Sodium.keyBytes) { out in
-            length = keyctl_read(key_serial_t(found), out.baseAddress!.assumingMemoryBound(to: CChar.self), out.count)
+            length = (try? KernelKeyCalls.read(found, into: out)) ?? -1
         }
         guard let key, length == Sodium.keyBytes else { return nil }
         return key
@@ -42,15 +38,16 @@ struct MasterKeyCache {
     /// Caches `masterKey` for `lifetime` seconds, replacing an older entry for the store.
     func store(_ masterKey: GuardedBytes, storeID: Data) {
         guard lifetime > 0 else { return }
-        _ = masterKey.withUnsafeBytes { bytes in
-            ckeyutils_put_expiring(Self.description(for: storeID), bytes.baseAddress, bytes.count, Self.possessorOnly,
-                                   lifetime, KEY_SPEC_USER_KEYRING)
+        masterKey.withUnsafeBytes { bytes in
+            _ = try? KernelKeyCalls.putExpiring(Self.description(for: storeID), payload: bytes, lifetime: lifetime,
+                                                into: KEY_SPEC_USER_KEYRING)
         }
     }
 
     /// Drops the cached key of store `storeID` (after a failed check, or to lock the store).
     func forget(storeID: Data) {
-        let found = keyctl_search(KEY_SPEC_USER_KEYRING, "user", Self.description(for: storeID), 0)
-        if found > 0 { _ = keyctl_invalidate(key_serial_t(found)) }
+        if let found = try? KernelKeyCalls.search(KEY_SPEC_USER_KEYRING, type: "user", description: Self.description(for: storeID)) {
+            _ = try? KernelKeyCalls.invalidate(found)
+        }
     }
 }

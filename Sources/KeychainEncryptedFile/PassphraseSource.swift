@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import KeychainCore
+import KeychainSystemCalls
 
 /// Where the store's passphrase comes from.
 public enum PassphraseSource: Sendable {
@@ -81,7 +82,7 @@ public enum PassphraseSource: Sendable {
         let file: Int32
         do {
             // O_NONBLOCK: a FIFO must not hang the open; fstat below refuses it.
-            file = try systemCall("open") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            file = try syscall("open") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         } catch {
             throw KeychainError.fileBackend(errSecAuthFailed,
                 "Could not open the passphrase file \(path) named by \(fileVariable): \(error.reason).", failedCall: error.call)
@@ -101,7 +102,7 @@ public enum PassphraseSource: Sendable {
         while filled < buffer.count {
             let count: Int
             do {
-                count = try systemCall("read") { Glibc.read(file, buffer.baseAddress! + filled, buffer.count - filled) }
+                count = try syscall("read") { Glibc.read(file, buffer.baseAddress! + filled, buffer.count - filled) }
             } catch {
                 throw KeychainError.fileBackend(errSecAuthFailed,
                     "Could not read the passphrase file \(path): \(error.reason).", failedCall: error.call)
@@ -133,7 +134,7 @@ public enum TerminalPrompt {
     public static func readPassphrase(prompt: String, confirmation: String? = nil) throws -> SecretBytes {
         let terminal: Int32
         do {
-            terminal = try systemCall("open") { open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC) }
+            terminal = try syscall("open") { open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC) }
         } catch {
             throw KeychainError.fileBackend(errSecInteractionNotAllowed,
                 "No terminal to ask for the passphrase on. \(PassphraseSource.howToSupply)", failedCall: error.call)
@@ -175,7 +176,7 @@ public enum TerminalPrompt {
             var byte: UInt8 = 0
             let count: Int
             do {
-                count = try systemCall("read") { Glibc.read(terminal, &byte, 1) }
+                count = try syscall("read") { Glibc.read(terminal, &byte, 1) }
             } catch {
                 throw KeychainError.fileBackend(errSecIO, "Could not read the passphrase from the terminal: \(error.reason).", failedCall: error.call)
             }
@@ -191,7 +192,7 @@ public enum TerminalPrompt {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             // A prompt that cannot be shown is not fatal: the read that follows still works.
-            guard let written = try? systemCall("write", { bytes.withUnsafeBytes { Glibc.write(terminal, $0.baseAddress, $0.count) } }),
+            guard let written = try? syscall("write", { bytes.withUnsafeBytes { Glibc.write(terminal, $0.baseAddress, $0.count) } }),
                   written > 0 else { return }
             bytes = bytes.dropFirst(written)
         }

@@ -6,6 +6,7 @@ import Musl
 import CFileSystem
 import Foundation
 import KeychainCore
+import KeychainSystemCalls
 
 /// One directory of the store, held open by descriptor.
 ///
@@ -60,7 +61,7 @@ final class StoreDirectory: Sendable {
         if create { try makeDirectories(path) }
         let descriptor: Int32
         do {
-            descriptor = try systemCall("open") { open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            descriptor = try syscall("open") { open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         } catch {
             // With O_DIRECTORY, a symlink gives ENOTDIR rather than ELOOP; lstat tells them apart.
             var status = stat()
@@ -89,7 +90,7 @@ final class StoreDirectory: Sendable {
         if let existing = try openSubdirectory(name) { return existing }
         guard create else { return nil }
         do {
-            try systemCall("mkdirat") { mkdirat(descriptor, name, 0o700) }
+            try syscall("mkdirat") { mkdirat(descriptor, name, 0o700) }
         } catch where error.code == EEXIST {
             // Made since the open failed, by something not holding the lock we hold: use it.
             return try openSubdirectory(name)
@@ -101,7 +102,7 @@ final class StoreDirectory: Sendable {
         }
         // mkdirat's mode passed through the umask; set it exactly, then make the new entry durable.
         do {
-            try systemCall("fchmod") { fchmod(directory.descriptor, 0o700) }
+            try syscall("fchmod") { fchmod(directory.descriptor, 0o700) }
         } catch {
             throw KeychainError.fileStore(error, "set the mode of", directory.path)
         }
@@ -112,7 +113,7 @@ final class StoreDirectory: Sendable {
     private func openSubdirectory(_ name: String) throws -> StoreDirectory? {
         let opened: Int32
         do {
-            opened = try systemCall("openat") { openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            opened = try syscall("openat") { openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         } catch where error.code == ENOENT {
             return nil
         } catch where error.code == ELOOP || error.code == ENOTDIR {
@@ -133,10 +134,10 @@ final class StoreDirectory: Sendable {
             let parent = prefix.isEmpty ? "/" : prefix
             prefix += "/" + component
             do {
-                try systemCall("mkdir") { mkdir(prefix, 0o700) }
+                try syscall("mkdir") { mkdir(prefix, 0o700) }
                 // Parents and the store itself are private (the XDG rule for data directories);
                 // mkdir's mode passed through the umask, so set it exactly on the store.
-                if index == components.count - 1 { try systemCall("chmod") { chmod(prefix, 0o700) } }
+                if index == components.count - 1 { try syscall("chmod") { chmod(prefix, 0o700) } }
             } catch where error.code == EEXIST {
                 continue
             } catch {
@@ -151,13 +152,13 @@ final class StoreDirectory: Sendable {
     private static func syncDirectory(atPath path: String) throws {
         let parent: Int32
         do {
-            parent = try systemCall("open") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            parent = try syscall("open") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         } catch {
             throw KeychainError.fileStore(error, "open the directory", path)
         }
         defer { try? closeDescriptor(parent) }  // nothing was written through it
         do {
-            try systemCall("fsync") { fsync(parent) }
+            try syscall("fsync") { fsync(parent) }
         } catch {
             throw KeychainError.fileStore(error, "flush the directory", path)
         }
@@ -181,7 +182,7 @@ final class StoreDirectory: Sendable {
     func status() throws -> stat {
         var status = stat()
         do {
-            try systemCall("fstat") { fstat(descriptor, &status) }
+            try syscall("fstat") { fstat(descriptor, &status) }
         } catch {
             throw KeychainError.fileStore(error, "inspect", path)
         }
@@ -192,7 +193,7 @@ final class StoreDirectory: Sendable {
     func status(of name: String) throws -> stat? {
         var status = stat()
         do {
-            try systemCall("fstatat") { fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) }
+            try syscall("fstatat") { fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) }
             return status
         } catch where error.code == ENOENT {
             return nil
@@ -221,7 +222,7 @@ final class StoreDirectory: Sendable {
     func read(_ name: String, limit: Int) throws -> Data? {
         let file: Int32
         do {
-            file = try systemCall("openat") { openat(descriptor, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
+            file = try syscall("openat") { openat(descriptor, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
         } catch where error.code == ENOENT {
             return nil
         } catch where error.code == ELOOP {
@@ -232,7 +233,7 @@ final class StoreDirectory: Sendable {
         defer { try? closeDescriptor(file) }  // read-only: a failed close cannot lose data
         var status = stat()
         do {
-            try systemCall("fstat") { fstat(file, &status) }
+            try syscall("fstat") { fstat(file, &status) }
         } catch {
             throw KeychainError.fileStore(error, "inspect", "\(path)/\(name)")
         }
@@ -250,7 +251,7 @@ final class StoreDirectory: Sendable {
         while filled < size {
             let count: Int
             do {
-                count = try systemCall("read") {
+                count = try syscall("read") {
                     contents.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress! + filled, size - filled) }
                 }
             } catch {
@@ -275,7 +276,7 @@ final class StoreDirectory: Sendable {
         // so it is listed through an open file description of its own.
         guard case .top = location else {
             do {
-                try systemCall("lseek") { lseek(descriptor, 0, SEEK_SET) }
+                try syscall("lseek") { lseek(descriptor, 0, SEEK_SET) }
             } catch {
                 throw KeychainError.fileStore(error, "list", path)
             }
@@ -283,7 +284,7 @@ final class StoreDirectory: Sendable {
         }
         let own: Int32
         do {
-            own = try systemCall("openat") { openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            own = try syscall("openat") { openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         } catch {
             throw KeychainError.fileStore(error, "list", path)
         }
@@ -302,7 +303,7 @@ final class StoreDirectory: Sendable {
         while true {
             let filled: Int
             do {
-                filled = try systemCall("getdents64") { CFileSystem_getdents64(listing, buffer.baseAddress, buffer.count) }
+                filled = try syscall("getdents64") { CFileSystem_getdents64(listing, buffer.baseAddress, buffer.count) }
             } catch {
                 throw KeychainError.fileStore(error, "list", path())
             }
@@ -332,7 +333,7 @@ final class StoreDirectory: Sendable {
         let temporary = Self.temporaryPrefix + randomHex(byteCount: 12)
         let file: Int32
         do {
-            file = try systemCall("openat") {
+            file = try syscall("openat") {
                 openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             }
         } catch {
@@ -340,17 +341,17 @@ final class StoreDirectory: Sendable {
         }
         var open = true
         do {
-            try systemCall("fchmod") { fchmod(file, 0o600) }
+            try syscall("fchmod") { fchmod(file, 0o600) }
             var written = 0
             while written < contents.count {
-                written += try systemCall("write") {
+                written += try syscall("write") {
                     contents.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + written, $0.count - written) }
                 }
             }
-            try systemCall("fsync") { fsync(file) }
+            try syscall("fsync") { fsync(file) }
             open = false
             try closeDescriptor(file)
-            try systemCall("renameat") { renameat(descriptor, temporary, descriptor, name) }
+            try syscall("renameat") { renameat(descriptor, temporary, descriptor, name) }
         } catch {
             if open { try? closeDescriptor(file) }
             // Best effort: a temporary file that survives holds only ciphertext and is removed
@@ -365,7 +366,7 @@ final class StoreDirectory: Sendable {
     @discardableResult
     func remove(_ name: String) throws -> Bool {
         do {
-            try systemCall("unlinkat") { unlinkat(descriptor, name, 0) }
+            try syscall("unlinkat") { unlinkat(descriptor, name, 0) }
             return true
         } catch where error.code == ENOENT {
             return false
@@ -377,7 +378,7 @@ final class StoreDirectory: Sendable {
     /// Removes the subdirectory `name` if it is empty; anything else leaves it in place.
     func removeSubdirectoryIfEmpty(_ name: String) throws {
         do {
-            try systemCall("unlinkat") { unlinkat(descriptor, name, AT_REMOVEDIR) }
+            try syscall("unlinkat") { unlinkat(descriptor, name, AT_REMOVEDIR) }
         } catch where error.code == ENOTEMPTY || error.code == EEXIST || error.code == ENOENT {
         } catch {
             throw KeychainError.fileStore(error, "remove the directory", "\(path)/\(name)")
@@ -392,7 +393,7 @@ final class StoreDirectory: Sendable {
     /// Makes the directory's entries (created, renamed, removed) durable.
     func sync() throws {
         do {
-            try systemCall("fsync") { fsync(descriptor) }
+            try syscall("fsync") { fsync(descriptor) }
         } catch {
             throw KeychainError.fileStore(error, "flush the directory", path)
         }
@@ -430,7 +431,7 @@ final class StoreDirectory: Sendable {
         do {
             // Read-only is enough for flock, and keeps working whatever mode the umask gave the
             // file. O_NONBLOCK: a FIFO in the lock's place must not hang the open.
-            lockFile = try systemCall("openat") {
+            lockFile = try syscall("openat") {
                 openat(descriptor, "lock", O_RDONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
             }
         } catch where operation == LOCK_SH && [EROFS, EACCES].contains(error.code) {
@@ -443,7 +444,7 @@ final class StoreDirectory: Sendable {
         defer { try? closeDescriptor(lockFile) }  // closing releases the lock; nothing was written
         var status = stat()
         do {
-            try systemCall("fstat") { fstat(lockFile, &status) }
+            try syscall("fstat") { fstat(lockFile, &status) }
         } catch {
             throw KeychainError.fileStore(error, "inspect", "\(path)/lock")
         }
@@ -462,7 +463,7 @@ final class StoreDirectory: Sendable {
         var pause = Duration.milliseconds(1)
         while true {
             do {
-                try systemCall("flock") { flock(lockFile, operation | LOCK_NB) }
+                try syscall("flock") { flock(lockFile, operation | LOCK_NB) }
                 return
             } catch where error.code == EWOULDBLOCK {
                 let now = ContinuousClock.now

@@ -6,13 +6,13 @@ import Musl
 #endif
 import Foundation
 import KeychainCore
+import KeychainSystemCalls
 
 /// A libkeyutils call that failed: the call's name and the errno it left.
-struct KeyctlFailure: Error, Sendable {
-    let call: String
-    let code: Int32
+typealias KeyctlFailure = SystemCallError
 
-    var isNoSuchKey: Bool { code == ENOKEY }
+extension SystemCallError {
+    var isNoSuchKey: Bool { errno == .noSuchKey }
 }
 
 /// What `keyctl_describe` reports about a key.
@@ -24,8 +24,9 @@ struct KeyDescriptionRecord: Sendable {
 
 /// The libkeyutils calls this backend makes, and nothing else.
 ///
-/// Every call goes through `perform`, which reads `errno` right after the C call, retries
-/// `EINTR`, and turns any other failure into a `KeyctlFailure` naming the call. Keys are
+/// Every call goes through `KernelKeyCalls` (so `syscall`), which reads `errno` right after the
+/// C call, retries `EINTR`, and turns any other failure into a `KeyctlFailure` naming the call;
+/// `perform` adds only the simulated refusal of debug builds. Keys are
 /// addressed by serial number; the special IDs are used only to find a keyring's serial and
 /// for the thread keyring (`KEY_SPEC_THREAD_KEYRING`), which is per OS thread and so a
 /// private staging area for the one operation running on that thread.
@@ -45,40 +46,37 @@ struct KernelKeys: Sendable {
     static let threadKeyring: key_serial_t = KEY_SPEC_THREAD_KEYRING
 
     @discardableResult
-    private func perform(_ call: String, _ body: () -> Int) throws -> Int {
+    private func perform<Result>(_ call: String, _ body: () throws(SystemCallError) -> Result) throws(SystemCallError) -> Result {
         #if DEBUG
-        if let simulatedRefusal { throw KeyctlFailure(call: call, code: simulatedRefusal) }
+        if let simulatedRefusal { throw SystemCallError(call: call, errno: Errno(rawValue: simulatedRefusal)) }
         #endif
-        while true {
-            let result = body()
-            if result >= 0 { return result }
-            let code = errno
-            if code != EINTR { throw KeyctlFailure(call: call, code: code) }
-        }
+        return try body()
     }
 
     // MARK: - Creating keys
 
     /// Adds a `user` key holding `payload` to `keyring` and returns its serial.
     func addUserKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t) throws -> key_serial_t {
-        key_serial_t(try perform("add_key") {
-            Int(add_key("user", description, payload.baseAddress, payload.count, keyring))
-        })
+        try perform("add_key") { () throws(SystemCallError) in
+            try KernelKeyCalls.add(type: "user", description, payload: payload, to: keyring)
+        }
     }
 
     /// Creates an empty keyring linked into `keyring` and returns its serial.
     func addKeyring(_ description: String, to keyring: key_serial_t) throws -> key_serial_t {
-        key_serial_t(try perform("add_key") { Int(add_key("keyring", description, nil, 0, keyring)) })
+        try perform("add_key") { () throws(SystemCallError) in
+            try KernelKeyCalls.add(type: "keyring", description, payload: nil, to: keyring)
+        }
     }
 
     func setPermissions(_ key: key_serial_t, _ permissions: key_perm_t) throws {
-        try perform("keyctl_setperm") { keyctl_setperm(key, permissions) }
+        try perform("keyctl_setperm") { () throws(SystemCallError) in try KernelKeyCalls.setPermissions(key, permissions) }
     }
 
     /// Replaces the payload of `key` in one step (`keyctl_update`); readers see the old
     /// payload or the new one.
     func update(_ key: key_serial_t, payload: UnsafeRawBufferPointer) throws {
-        try perform("keyctl_update") { keyctl_update(key, payload.baseAddress, payload.count) }
+        try perform("keyctl_update") { () throws(SystemCallError) in try KernelKeyCalls.update(key, payload: payload) }
     }
 
     // MARK: - Links
@@ -88,15 +86,17 @@ struct KernelKeys: Sendable {
     /// without it, such a key is displaced atomically.
     func move(_ key: key_serial_t, from source: key_serial_t, to destination: key_serial_t, exclusive: Bool) throws {
         let flags = exclusive ? UInt32(KEYCTL_MOVE_EXCL) : 0
-        try perform("keyctl_move") { keyctl_move(key, source, destination, flags) }
+        try perform("keyctl_move") { () throws(SystemCallError) in
+            try KernelKeyCalls.move(key, from: source, to: destination, flags: flags)
+        }
     }
 
     func link(_ key: key_serial_t, into keyring: key_serial_t) throws {
-        try perform("keyctl_link") { keyctl_link(key, keyring) }
+        try perform("keyctl_link") { () throws(SystemCallError) in try KernelKeyCalls.link(key, into: keyring) }
     }
 
     func unlink(_ key: key_serial_t, from keyring: key_serial_t) throws {
-        try perform("keyctl_unlink") { keyctl_unlink(key, keyring) }
+        try perform("keyctl_unlink") { () throws(SystemCallError) in try KernelKeyCalls.unlink(key, from: keyring) }
     }
 
     // MARK: - Finding keyrings
@@ -104,14 +104,16 @@ struct KernelKeys: Sendable {
     /// The caller's persistent keyring, linked into the thread keyring so that this thread
     /// possesses it. Each call also restarts the keyring's expiry timer.
     func persistentKeyringLinkedIntoThread() throws -> key_serial_t {
-        key_serial_t(try perform("keyctl_get_persistent") {
-            keyctl_get_persistent(uid_t.max, Self.threadKeyring)
-        })
+        try perform("keyctl_get_persistent") { () throws(SystemCallError) in
+            try KernelKeyCalls.persistentKeyring(linkedInto: Self.threadKeyring)
+        }
     }
 
     /// The serial behind a special keyring ID such as `KEY_SPEC_USER_KEYRING`.
     func serial(of special: key_serial_t, create: Bool) throws -> key_serial_t {
-        key_serial_t(try perform("keyctl_get_keyring_ID") { Int(keyctl_get_keyring_ID(special, create ? 1 : 0)) })
+        try perform("keyctl_get_keyring_ID") { () throws(SystemCallError) in
+            try KernelKeyCalls.serial(of: special, create: create)
+        }
     }
 
     /// The key of `type` and exact `description` reachable from `keyring`, searching nested
@@ -126,20 +128,24 @@ struct KernelKeys: Sendable {
     /// the key does not grant link.
     func search(_ keyring: key_serial_t, type: String, description: String,
                 linkingInto destination: key_serial_t = 0) throws -> key_serial_t {
-        key_serial_t(try perform("keyctl_search") { keyctl_search(keyring, type, description, destination) })
+        try perform("keyctl_search") { () throws(SystemCallError) in
+            try KernelKeyCalls.search(keyring, type: type, description: description, linkingInto: destination)
+        }
     }
 
     // MARK: - Reading
 
     /// What the kernel says about `key`.
     func describe(_ key: key_serial_t) throws -> KeyDescriptionRecord {
-        let bytes = try readGrowing("keyctl_describe", from: Self.typicalDescription) { keyctl_describe(key, $0, $1) }
+        let bytes = try readGrowing("keyctl_describe", from: Self.typicalDescription) { (buffer) throws(SystemCallError) in
+            try KernelKeyCalls.describe(key, into: buffer)
+        }
         // The kernel counts and copies the terminating NUL.
         let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         // "type;uid;gid;perm;description": the description is last and may itself hold ';'.
         let fields = text.split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
         guard fields.count == 5, let permissions = key_perm_t(fields[3], radix: 16) else {
-            throw KeyctlFailure(call: "keyctl_describe", code: EBADMSG)
+            throw KeyctlFailure(call: "keyctl_describe", errno: .badMessage)
         }
         return KeyDescriptionRecord(type: String(fields[0]), permissions: permissions, description: String(fields[4]))
     }
@@ -155,19 +161,21 @@ struct KernelKeys: Sendable {
 
     /// The payload of a key that holds no secret (a keyring listing, stored attributes).
     func readPublicPayload(_ key: key_serial_t) throws -> [UInt8] {
-        try readGrowing("keyctl_read", from: Self.typicalPublicPayload) { keyctl_read(key, $0, $1) }
+        try readGrowing("keyctl_read", from: Self.typicalPublicPayload) { (buffer) throws(SystemCallError) in
+            try KernelKeyCalls.read(key, into: buffer)
+        }
     }
 
-    /// What `call` writes through `fill(buffer, capacity)`, which returns the length of the
-    /// whole text and copies it only if it fits. Tries a buffer of a typical size first, so
-    /// that most reads take one call, then one as large as the text needs while it grows.
+    /// What `call` writes through `fill(buffer)`, which returns the length of the whole text
+    /// and copies it only if it fits. Tries a buffer of a typical size first, so that most
+    /// reads take one call, then one as large as the text needs while it grows.
     private func readGrowing(_ call: String, from typicalSize: Int,
-                             _ fill: (UnsafeMutablePointer<CChar>?, Int) -> Int) throws -> [UInt8] {
+                             _ fill: (UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int) throws -> [UInt8] {
         var capacity = typicalSize
         while true {
             var buffer = [UInt8](repeating: 0, count: capacity)
             let length = try buffer.withUnsafeMutableBytes { raw in
-                try perform(call) { fill(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count) }
+                try perform(call) { () throws(SystemCallError) in try fill(raw) }
             }
             if length <= capacity {
                 buffer.removeLast(capacity - length)
@@ -189,9 +197,7 @@ struct KernelKeys: Sendable {
             SecretBytes.zero(scratch)
             scratch.deallocate()
         }
-        let length = try perform("keyctl_read") {
-            keyctl_read(key, scratch.baseAddress?.assumingMemoryBound(to: CChar.self), scratch.count)
-        }
+        let length = try perform("keyctl_read") { () throws(SystemCallError) in try KernelKeyCalls.read(key, into: scratch) }
         guard length <= scratch.count else { return try readSecret(key) }
         return SecretBytes(copying: UnsafeRawBufferPointer(rebasing: scratch[0..<length]))
     }
@@ -201,13 +207,13 @@ struct KernelKeys: Sendable {
     /// The payload of a secret key, read straight into zeroed-on-release storage so that no
     /// other copy of the secret is left in this process.
     func readSecret(_ key: key_serial_t) throws -> SecretBytes {
-        var length = try perform("keyctl_read") { keyctl_read(key, nil, 0) }
+        var length = try perform("keyctl_read") { () throws(SystemCallError) in
+            try KernelKeyCalls.read(key, into: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+        }
         while true {
             var actual = 0
             let secret = try SecretBytes(count: length) { target in
-                actual = try perform("keyctl_read") {
-                    keyctl_read(key, target.baseAddress?.assumingMemoryBound(to: CChar.self), target.count)
-                }
+                actual = try perform("keyctl_read") { () throws(SystemCallError) in try KernelKeyCalls.read(key, into: target) }
             }
             if actual == length { return secret }
             // The payload changed size between the two reads; `secret` is zeroed as it goes.

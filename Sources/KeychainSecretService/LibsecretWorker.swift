@@ -2,6 +2,7 @@ import CSecretService
 import Dispatch
 import Foundation
 import KeychainCore
+import Synchronization
 
 /// The one thread in the process that calls libsecret.
 ///
@@ -127,11 +128,9 @@ private final class LibsecretJob: @unchecked Sendable {
 }
 
 /// A job's result, written on the worker and read by the caller after `finished`.
-private final class LibsecretOutcome<Value: Sendable>: @unchecked Sendable {
-    // Guarded by `lock`; the unchecked Sendable relies on it.
-    private let lock = NSLock()
-    private var stored: Result<Value, any Error>?
+private final class LibsecretOutcome<Value: Sendable>: Sendable {
+    private let stored = Mutex<Result<Value, any Error>?>(nil)
 
-    func store(_ result: Result<Value, any Error>) { lock.withLock { stored = result } }
-    var result: Result<Value, any Error>? { lock.withLock { stored } }
+    func store(_ result: Result<Value, any Error>) { stored.withLock { $0 = result } }
+    var result: Result<Value, any Error>? { stored.withLock { $0 } }
 }

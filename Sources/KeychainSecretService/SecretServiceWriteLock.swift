@@ -6,6 +6,7 @@ import Musl
 import Dispatch
 import Foundation
 import KeychainCore
+import KeychainSystemCalls
 
 /// The per-user lock that makes check-then-create one step for every process and thread using
 /// this library: the Secret Service has no compare-and-set, and gnome-keyring stores two items
@@ -30,13 +31,17 @@ enum SecretServiceWriteLock {
         let directory = self.directory(runtimeDirectory: runtimeDirectory)
         try preparePrivateDirectory(directory)
         let path = directory + "/" + fileName
-        let descriptor = try retryingInterrupts("open(\(path))") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        let descriptor = try systemCall("open(\(path))") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         let held = HeldLock(descriptor: descriptor)
         while true {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return held }
-            let code = errno
-            if code == EINTR { continue }
-            guard code == EWOULDBLOCK else { throw systemError("flock(\(path))", code) }
+            do {
+                try syscall("flock") { flock(descriptor, LOCK_EX | LOCK_NB) }
+                return held
+            } catch Errno.wouldBlock {
+                // Held by another process or thread: wait below.
+            } catch {
+                throw systemError("flock(\(path))", error.errno)
+            }
             if DispatchTime.now() >= deadline {
                 throw KeychainError(errSecNotAvailable,
                     "Another process held the Secret Service write lock \(path) for longer than \(timeoutSeconds) s. If a keychain process is stuck, end it; or allow more time with \(SecretServiceSettings.timeoutVariable).",
@@ -49,9 +54,15 @@ enum SecretServiceWriteLock {
     /// Creates `directory` with mode 0700 if needed and refuses one that another user could
     /// tamper with (the /tmp fallback is shared by everyone).
     private static func preparePrivateDirectory(_ directory: String) throws {
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw systemError("mkdir(\(directory))", errno) }
+        do {
+            try syscall("mkdir") { mkdir(directory, 0o700) }
+        } catch Errno.fileExists {
+            // Made earlier, or by another process just now: checked below like any other.
+        } catch {
+            throw systemError("mkdir(\(directory))", error.errno)
+        }
         var status = stat()
-        guard lstat(directory, &status) == 0 else { throw systemError("lstat(\(directory))", errno) }
+        try systemCall("lstat(\(directory))") { lstat(directory, &status) }
         guard (status.st_mode & S_IFMT) == S_IFDIR, status.st_uid == getuid(), (status.st_mode & 0o022) == 0 else {
             throw KeychainError(errSecIO,
                 "The lock directory \(directory) is not a private directory of this user; remove it or set XDG_RUNTIME_DIR.",
@@ -59,27 +70,31 @@ enum SecretServiceWriteLock {
         }
     }
 
-    private static func retryingInterrupts(_ call: String, _ body: () -> Int32) throws -> Int32 {
-        while true {
-            let result = body()
-            if result >= 0 { return result }
-            let code = errno
-            if code != EINTR { throw systemError(call, code) }
+    /// `syscall`, with a failure turned into this lock's error, which names `call` (and the path).
+    @discardableResult
+    private static func systemCall(_ call: String, _ body: () -> Int32) throws -> Int32 {
+        do {
+            return try syscall(call, body)
+        } catch {
+            throw systemError(call, error.errno)
         }
     }
 
-    private static func systemError(_ call: String, _ code: Int32) -> KeychainError {
-        KeychainError(errSecIO, "The Secret Service write lock could not be taken: \(String(cString: strerror(code))).",
+    /// Any failure to take the lock is `errSecIO`: whatever the errno, the item was not touched
+    /// and the store itself may be fine.
+    private static func systemError(_ call: String, _ errno: Errno) -> KeychainError {
+        KeychainError(errSecIO, "The Secret Service write lock could not be taken: \(errno).",
                       backend: SecretServiceErrors.backend, failedCall: call)
     }
 }
 
 /// A taken write lock, released when this goes away (closing the file drops the flock).
-final class HeldLock: @unchecked Sendable {
-    // Immutable; closed exactly once, in deinit.
+final class HeldLock: Sendable {
+    // Closed exactly once, in deinit.
     private let descriptor: Int32
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
-    deinit { close(descriptor) }
+    // A failed close still releases the descriptor and with it the lock; nothing to report.
+    deinit { _ = try? closeDescriptor(descriptor) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import Synchronization
 
 /// The token each request carries, kept valid: looked up, renewed, or logged in for.
 ///
@@ -13,14 +14,13 @@ import KeychainCore
 ///   again (its max TTL is near, or it is not renewable), replaced by a new login.
 ///
 /// Thread-safe: one lock serializes the decisions, so a process's threads log in once.
-final class VaultSession: @unchecked Sendable {
+final class VaultSession: Sendable {
     private let configuration: VaultConfiguration
     private let client: VaultHTTPClient
     private let failures: VaultFailures
     private let cache: VaultTokenCache
-    // Guarded by `lock`; that is what the unchecked Sendable relies on.
-    private let lock = NSLock()
-    private var state: VaultTokenState?
+    /// What is known about the token in use; every decision about it is made holding this.
+    private let current = Mutex<VaultTokenState?>(nil)
 
     init(configuration: VaultConfiguration, client: VaultHTTPClient, failures: VaultFailures) {
         self.configuration = configuration
@@ -32,12 +32,12 @@ final class VaultSession: @unchecked Sendable {
     /// The token to send now, after any lookup, renewal or login that is due; nil when a
     /// Vault Agent adds the token. Errors name the token or role and say what failed.
     func token() throws -> VaultToken? {
-        try lock.withLock {
+        try current.withLock { (state) throws -> VaultToken? in
             let now = Date()
             if state == nil { state = cache.load() }
             let before = state
             if state == nil || state!.isSpent(at: now) {
-                state = try freshState()
+                state = try freshState(replacing: state)
             } else if let current = state, current.isRenewalDue(at: now) {
                 state = try renewedOrReplaced(current)
             }
@@ -58,7 +58,7 @@ final class VaultSession: @unchecked Sendable {
         guard configuration.authentication.logsIn else { return false }
         let lookup = client.send("GET", "auth/token/lookup-self", token: token, timeout: configuration.requestTimeout)
         guard case .success(let response) = lookup, response.status == 403 else { return false }
-        lock.withLock {
+        current.withLock { state in
             if state?.token.value == token.value {
                 state = nil
                 cache.forget()
@@ -69,8 +69,9 @@ final class VaultSession: @unchecked Sendable {
 
     // MARK: - Steps
 
-    /// A token to start with: the given one, looked up, or a new login.
-    private func freshState() throws -> VaultTokenState? {
+    /// A token to start with, in place of `state` (nil or spent): the given one, looked up, or
+    /// a new login.
+    private func freshState(replacing state: VaultTokenState?) throws -> VaultTokenState? {
         switch configuration.authentication {
         case .token(nil, _):
             return nil

@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CKeyutils
 import Foundation
 import KeychainCore
+import KeychainSystemCalls
 
 /// Where tokens are kept between processes.
 public enum VaultTokenCacheLocation: String, Sendable {
@@ -80,18 +78,15 @@ struct VaultTokenCache: Sendable {
     /// How long an entry for a token that never expires is kept before it is looked up again.
     static let neverExpiringLifetime: TimeInterval = 600
 
-    private static let possessorOnly = ckeyutils_possessor_only
-
     private var description: String { "linux-keychain:vault:\(VaultHash.hex(of: identity))" }
 
     func load() -> VaultTokenState? {
         guard let keyring = location.keyring else { return nil }
-        let found = keyctl_search(keyring, "user", description, 0)
-        guard found > 0 else { return nil }
+        guard let found = try? KernelKeyCalls.search(keyring, type: "user", description: description) else { return nil }
         var buffer = [UInt8](repeating: 0, count: 8192)
         defer { buffer.withUnsafeMutableBytes { SecretBytes.zero($0) } }
-        let length = buffer.withUnsafeMutableBytes { keyctl_read(key_serial_t(found), $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
-        guard length > 0, length <= buffer.count else { return nil }
+        guard let length = buffer.withUnsafeMutableBytes({ try? KernelKeyCalls.read(found, into: $0) }),
+              length > 0, length <= buffer.count else { return nil }
         return Self.decode(buffer[..<Int(length)])
     }
 
@@ -101,15 +96,16 @@ struct VaultTokenCache: Sendable {
         guard lifetime >= 1 else { return }
         var record = Array(Self.encode(state).utf8)
         defer { record.withUnsafeMutableBytes { SecretBytes.zero($0) } }
-        _ = record.withUnsafeBytes {
-            ckeyutils_put_expiring(description, $0.baseAddress, $0.count, Self.possessorOnly, UInt32(lifetime), keyring)
+        record.withUnsafeBytes {
+            _ = try? KernelKeyCalls.putExpiring(description, payload: $0, lifetime: UInt32(lifetime), into: keyring)
         }
     }
 
     func forget() {
         guard let keyring = location.keyring else { return }
-        let found = keyctl_search(keyring, "user", description, 0)
-        if found > 0 { _ = keyctl_invalidate(key_serial_t(found)) }
+        if let found = try? KernelKeyCalls.search(keyring, type: "user", description: description) {
+            _ = try? KernelKeyCalls.invalidate(found)
+        }
     }
 
     // The record: "v1", expiry (Unix seconds, or "never"), full TTL, renewable (0/1),

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import KeychainCore
+import KeychainSystemCalls
 
 /// Apple's handle for a random number generator; the only one is `kSecRandomDefault`.
 public typealias SecRandomRef = OpaquePointer
@@ -20,19 +21,12 @@ nonisolated(unsafe) public let kSecRandomDefault: SecRandomRef? = nil
 public func SecRandomCopyBytes(_ rnd: SecRandomRef?, _ count: Int, _ bytes: UnsafeMutableRawPointer) -> Int32 {
     guard count >= 0 else { return errSecParam }
     guard count > 0 else { return errSecSuccess }
-    let source = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-    guard source >= 0 else { return errSecIO }
-    defer { close(source) }
+    guard let source = try? syscall("open", { open("/dev/urandom", O_RDONLY | O_CLOEXEC) }) else { return errSecIO }
+    defer { _ = try? closeDescriptor(source) }  // read-only: a failed close loses nothing
     var filled = 0
     while filled < count {
-        let got = read(source, bytes + filled, count - filled)
-        if got > 0 {
-            filled += got
-        } else if got < 0 && errno == EINTR {
-            continue
-        } else {
-            return errSecIO
-        }
+        guard let got = try? syscall("read", { read(source, bytes + filled, count - filled) }), got > 0 else { return errSecIO }
+        filled += got
     }
     return errSecSuccess
 }
