@@ -34,6 +34,14 @@ enum BuiltInBackends {
     static func ensureRegistered() { _ = registered }
 }
 
+/// The front end's hook (CShims/CBuiltInBackendsHook): LinuxKeychainFrontEnd calls it through a
+/// weak reference before its first use of the registry, so linking this module is what
+/// registers the built-in backends. Not API: a C symbol only the hook refers to.
+@_cdecl("linux_keychain_register_built_in_backends")
+public func linuxKeychainRegisterBuiltInBackends() {
+    BuiltInBackends.ensureRegistered()
+}
+
 extension KeychainBackendRegistry {
     /// The shared registry with the built-in backends registered.
     public static var withBuiltIns: KeychainBackendRegistry {
