@@ -36,9 +36,10 @@ enum BuiltInBackends {
 
 /// The front end's hook (CShims/CBuiltInBackendsHook): LinuxKeychainFrontEnd calls it through a
 /// weak reference before its first use of the registry, so linking this module is what
-/// registers the built-in backends. Not API: a C symbol only the hook refers to.
+/// registers the built-in backends. Internal, so `import LinuxKeychain` brings no name of it:
+/// the C symbol is still linked by name within the program.
 @_cdecl("linux_keychain_register_built_in_backends")
-public func linuxKeychainRegisterBuiltInBackends() {
+func linuxKeychainRegisterBuiltInBackends() {
     BuiltInBackends.ensureRegistered()
 }
 
