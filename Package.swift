@@ -6,6 +6,8 @@ let package = Package(
     products: [
         // Apple's SecItem API with every built-in backend registered.
         .library(name: "LinuxKeychain", targets: ["LinuxKeychain"]),
+        // The same API with no backend linked: for a program that registers the one it wants.
+        .library(name: "LinuxKeychainFrontEnd", targets: ["LinuxKeychainFrontEnd"]),
         // The typed Swift API (`Keychain`).
         .library(name: "LinuxKeychainKit", targets: ["LinuxKeychainKit"]),
         // For backend authors and programs that register backends: the protocol, the model,
@@ -50,10 +52,15 @@ let package = Package(
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "KeychainSystemCalls", "CSodium", "CKeyutils", "CFileSystem"]),
         .target(name: "KeychainVault", dependencies: ["KeychainCore", "KeychainSystemCalls", "CCurl", "CKeyutils", "CSodium"]),
 
-        // Apple's names only: the SecItem front end, the CF stand-ins, and registration of the
-        // built-in backends.
+        // Apple's names only: the SecItem front end and the CF stand-ins, depending on no backend.
+        // It registers the built-in ones through a weak hook only if LinuxKeychain is linked.
+        .target(name: "CBuiltInBackendsHook", path: "CShims/CBuiltInBackendsHook"),
+        .target(name: "LinuxKeychainFrontEnd", dependencies: [
+            "KeychainStatusCodes", "KeychainCore", "KeychainSystemCalls", "CBuiltInBackendsHook",
+        ]),
+        // The front end (re-exported) plus registration of the built-in backends.
         .target(name: "LinuxKeychain", dependencies: [
-            "KeychainStatusCodes", "KeychainCore", "KeychainSystemCalls",
+            "LinuxKeychainFrontEnd", "KeychainCore",
             "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
         ]),
         // The typed Swift API (`Keychain`), in its own module so its names never meet Apple code's.
@@ -87,12 +94,17 @@ let package = Package(
 
         .testTarget(name: "KeychainSystemCallsTests", dependencies: ["KeychainSystemCalls", "KeychainStatusCodes", "CKeyutils"]),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
-        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainKit", "KeychainCore"]),
+        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainFrontEnd", "LinuxKeychainKit", "KeychainCore"]),
         // Apple-style code of our own, run on every backend.
         .testTarget(name: "AppleCompatibilityTests", dependencies: ["LinuxKeychain", "KeychainCore"]),
         .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI", "KeychainConformance"]),
+        // A program that wants only the kernel keyring (LinuxKeychainFrontEnd + KeychainKeyring),
+        // for the test that no other backend is linked into it.
+        .executableTarget(name: "KeychainOneBackendProbe", dependencies: ["LinuxKeychainFrontEnd", "KeychainKeyring", "KeychainCore"],
+                          path: "Tests/OneBackendProbe"),
         .testTarget(name: "KeychainKeyringTests",
-                    dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+                    dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
+                                   "KeychainOneBackendProbe"]),
         // Test-only: checks CSecretService's hand-made GLib ABI against the real headers at build time.
         // GLib's flags come from pkg-config; libsecret-1's own would add -pthread, which SwiftPM refuses.
         .systemLibrary(name: "CLibsecretHeaders", path: "Tests/CLibsecretHeaders", pkgConfig: "glib-2.0",

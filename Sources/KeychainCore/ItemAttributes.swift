@@ -213,6 +213,8 @@ public struct ItemAttributes: Hashable, Sendable, Sequence {
 }
 
 extension AttributeValue {
+    /// Equal when of the same kind and value; strings compare as exact Unicode scalars (NFC and
+    /// NFD spellings differ).
     public static func == (lhs: AttributeValue, rhs: AttributeValue) -> Bool {
         switch (lhs, rhs) {
         case (.string(let left), .string(let right)): return left.hasSameScalars(as: right)

@@ -16,8 +16,11 @@ public enum NameRules {
         }
     }
 
+    /// `refuseNUL(in:)` on the item's attributes.
     public static func refuseNUL(in item: KeychainItem) throws { try refuseNUL(in: item.attributes) }
+    /// `refuseNUL(in:)` on the query's constraints.
     public static func refuseNUL(in query: ItemQuery) throws { try refuseNUL(in: query.constraints) }
+    /// `refuseNUL(in:)` on an update's constraints and its new attributes.
     public static func refuseNUL(in query: ItemQuery, _ changes: ItemChanges) throws {
         try refuseNUL(in: query.constraints)
         try refuseNUL(in: changes.attributes)

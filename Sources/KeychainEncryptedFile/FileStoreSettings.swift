@@ -22,6 +22,7 @@ public struct FileStoreSettings: Sendable {
     public static let directoryVariable = "KEYCHAIN_FILE_DIR"
     /// `KEYCHAIN_FILE_CACHE_SECONDS`: how long an unlock is cached; 0 disables the cache.
     public static let cacheVariable = "KEYCHAIN_FILE_CACHE_SECONDS"
+    /// `KEYCHAIN_FILE_LOCK_TIMEOUT`: seconds a call waits for another process's lock on the store.
     public static let lockTimeoutVariable = "KEYCHAIN_FILE_LOCK_TIMEOUT"
 
     /// Five minutes, as sudo caches a password and gpg-agent a passphrase for about that long:

@@ -34,6 +34,15 @@ enum BuiltInBackends {
     static func ensureRegistered() { _ = registered }
 }
 
+/// The front end's hook (CShims/CBuiltInBackendsHook): LinuxKeychainFrontEnd calls it through a
+/// weak reference before its first use of the registry, so linking this module is what
+/// registers the built-in backends. Internal, so `import LinuxKeychain` brings no name of it:
+/// the C symbol is still linked by name within the program.
+@_cdecl("linux_keychain_register_built_in_backends")
+func linuxKeychainRegisterBuiltInBackends() {
+    BuiltInBackends.ensureRegistered()
+}
+
 extension KeychainBackendRegistry {
     /// The shared registry with the built-in backends registered.
     public static var withBuiltIns: KeychainBackendRegistry {

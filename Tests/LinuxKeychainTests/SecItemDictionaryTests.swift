@@ -1,5 +1,6 @@
 import Foundation
-@testable import LinuxKeychain
+@testable import LinuxKeychainFrontEnd
+import LinuxKeychain
 import Testing
 
 /// `SecItemDictionary` reads dictionaries by a shortcut; these compare it, value by value and

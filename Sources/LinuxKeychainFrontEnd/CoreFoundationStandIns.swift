@@ -5,30 +5,49 @@ import Foundation
 // platforms, so the same casts work: `kSecClass as String`, `query as CFDictionary`,
 // `[kSecClass: ...] as NSDictionary`, `result as? Data`, `result as? [CFString: AnyObject]`.
 
+/// Core Foundation's `CFString`: here `NSString`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFString = NSString
+/// Core Foundation's `CFMutableString`: here `NSMutableString`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFMutableString = NSMutableString
+/// Core Foundation's `CFDictionary`: here `NSDictionary`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFDictionary = NSDictionary
+/// Core Foundation's `CFMutableDictionary`: here `NSMutableDictionary`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFMutableDictionary = NSMutableDictionary
+/// Core Foundation's `CFArray`: here `NSArray`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFArray = NSArray
+/// Core Foundation's `CFMutableArray`: here `NSMutableArray`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFMutableArray = NSMutableArray
+/// Core Foundation's `CFData`: here `NSData`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFData = NSData
+/// Core Foundation's `CFMutableData`: here `NSMutableData`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFMutableData = NSMutableData
+/// Core Foundation's `CFNumber`: here `NSNumber`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFNumber = NSNumber
+/// Core Foundation's `CFBoolean`: here `NSNumber`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFBoolean = NSNumber
+/// Core Foundation's `CFDate`: here `NSDate`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFDate = NSDate
+/// Core Foundation's `CFNull`: here `NSNull`, the class it is toll-free bridged to on Apple platforms.
 public typealias CFNull = NSNull
 /// `takeRetainedValue() as Error` works because `NSError` is an `Error`.
 public typealias CFError = NSError
+/// Core Foundation's error-domain type: a `CFString`.
 public typealias CFErrorDomain = CFString
+/// Core Foundation's "any CF object": `AnyObject`, as SecItem results are typed on Apple platforms.
 public typealias CFTypeRef = AnyObject
+/// Core Foundation's signed index and count type: `Int`.
 public typealias CFIndex = Int
+/// Core Foundation's option-bits type: `UInt`.
 public typealias CFOptionFlags = UInt
+/// Core Foundation's type identifier: `UInt`.
 public typealias CFTypeID = UInt
 
 /// Declared implicitly unwrapped, as Apple's headers import them, so that both
 /// `kCFBooleanTrue` and `kCFBooleanTrue!` compile as they do on Apple platforms.
 public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
+/// Core Foundation's false: `NSNumber(value: false)`, implicitly unwrapped as on Apple platforms.
 public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
+/// Core Foundation's null object: `NSNull()`.
 public let kCFNull: CFNull! = NSNull()
 
 /// Stands in for Core Foundation's allocator. The library allocates with Swift, so every
@@ -39,6 +58,7 @@ public final class CFAllocator: Sendable {
 
 /// Apple's default allocator is NULL; this is a real object, so unwrapping it never traps.
 public let kCFAllocatorDefault: CFAllocator! = CFAllocator()
+/// Core Foundation's system allocator: the same stand-in as `kCFAllocatorDefault` (memory is Swift's).
 public let kCFAllocatorSystemDefault: CFAllocator! = kCFAllocatorDefault
 
 /// The error domain of `CFError`s that carry an `OSStatus`, as on Apple platforms.
@@ -55,10 +75,17 @@ extension NSError {
 
 // The keys of a bundle's information property list, which keychain code reads to name its
 // service after the app (`Bundle.main.object(forInfoDictionaryKey: kCFBundleIdentifierKey as String)`).
+/// Core Foundation's bundle Info.plist key `CFBundleIdentifier`, declared so code reading bundle information compiles.
 nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString! = "CFBundleIdentifier"
+/// Core Foundation's bundle Info.plist key `CFBundleName`, declared so code reading bundle information compiles.
 nonisolated(unsafe) public let kCFBundleNameKey: CFString! = "CFBundleName"
+/// Core Foundation's bundle Info.plist key `CFBundleVersion`, declared so code reading bundle information compiles.
 nonisolated(unsafe) public let kCFBundleVersionKey: CFString! = "CFBundleVersion"
+/// Core Foundation's bundle Info.plist key `CFBundleExecutable`, declared so code reading bundle information compiles.
 nonisolated(unsafe) public let kCFBundleExecutableKey: CFString! = "CFBundleExecutable"
+/// Core Foundation's bundle Info.plist key `CFBundleInfoDictionaryVersion`, declared so code reading bundle information compiles.
 nonisolated(unsafe) public let kCFBundleInfoDictionaryVersionKey: CFString! = "CFBundleInfoDictionaryVersion"
+/// Core Foundation's bundle Info.plist key `CFBundleDevelopmentRegion`, declared so code reading bundle information compiles.
 nonisolated(unsafe) public let kCFBundleDevelopmentRegionKey: CFString! = "CFBundleDevelopmentRegion"
+/// Core Foundation's bundle Info.plist key `CFBundleLocalizations`, declared so code reading bundle information compiles.
 nonisolated(unsafe) public let kCFBundleLocalizationsKey: CFString! = "CFBundleLocalizations"

@@ -12,8 +12,11 @@ public final class SecKeychainItem: Hashable, Sendable, CustomStringConvertible 
         self.primaryKey = primaryKey
     }
 
+    /// Equal when both refer to the same item (the same primary key).
     public static func == (lhs: SecKeychainItem, rhs: SecKeychainItem) -> Bool { lhs.primaryKey == rhs.primaryKey }
+    /// Hashes the item's primary key.
     public func hash(into hasher: inout Hasher) { hasher.combine(primaryKey) }
 
+    /// The item's primary key in readable form; never the secret.
     public var description: String { "SecKeychainItem(\(primaryKey.readableName))" }
 }

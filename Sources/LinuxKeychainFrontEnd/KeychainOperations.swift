@@ -41,7 +41,7 @@ package struct KeychainOperations: Sendable {
     package static func current(scope: AccessScope = .currentProgram) throws -> KeychainOperations {
         if let backend = taskBackend { return KeychainOperations(backend: backend, scope: scope) }
         return try recordingFailure {
-            let registry = KeychainBackendRegistry.withBuiltIns
+            let registry = KeychainBackendRegistry.prepared
             let selection = try registry.currentSelection()
             return KeychainOperations(backend: selection.backend, scope: scope,
                                       automaticChoice: selection.source == .automatic ? registry : nil)
@@ -53,7 +53,7 @@ package struct KeychainOperations: Sendable {
     /// order, whose first write is recorded.
     package static func named(_ name: String, scope: AccessScope = .currentProgram) throws -> KeychainOperations {
         try recordingFailure {
-            let registry = KeychainBackendRegistry.withBuiltIns
+            let registry = KeychainBackendRegistry.prepared
             guard name == KeychainBackendRegistry.automaticName else {
                 return KeychainOperations(backend: try registry.select(name), scope: scope)
             }

@@ -1,3 +1,0 @@
-// `OSStatus` and the `errSec…` codes are Apple's names, so `import LinuxKeychain` brings them,
-// as `import Security` does. Nothing else of the package's own modules is re-exported.
-@_exported import KeychainStatusCodes
