@@ -111,3 +111,14 @@ let package = Package(
                     dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
     ]
 )
+
+/// The compiler settings every Swift target shares, as swift-log sets them: `any` spelled out
+/// for every existential.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+// C targets (the shims and header checks, all named C...) take no Swift settings.
+for target in package.targets where !target.name.hasPrefix("C") && target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}
