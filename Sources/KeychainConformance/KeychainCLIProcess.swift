@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A child process, started at init: the `keychain` CLI for tests that need a second process,

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One stored item: its class, its attributes and, when loaded, its secret.
 public struct KeychainItem: Sendable, CustomStringConvertible {

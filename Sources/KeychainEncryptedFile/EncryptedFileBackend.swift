@@ -1,5 +1,5 @@
-import Foundation
-import KeychainCore
+public import Foundation
+public import KeychainCore
 
 /// The `file` backend: a directory of item files, each sealed with XChaCha20-Poly1305 under a
 /// random master key that is wrapped with an Argon2id key from the user's passphrase.

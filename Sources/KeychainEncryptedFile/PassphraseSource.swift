@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import KeychainCore
+public import KeychainCore
 import KeychainSystemCalls
 
 /// Where the store's passphrase comes from.
