@@ -123,3 +123,16 @@ let package = Package(
                     dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
     ]
 )
+
+/// The compiler settings every Swift target shares, as swift-log sets them: `any` spelled out
+/// for every existential, and imports internal unless a public (or package) declaration
+/// exposes the imported module's types (`public import`, `package import`).
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+// C targets (the shims and header checks, all named C...) take no Swift settings.
+for target in package.targets where !target.name.hasPrefix("C") && target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+public import KeychainCore
 
 /// An example of a third-party backend: what an author outside this package writes, using only
 /// `KeychainCore`'s public API, and proves with the whole `KeychainConformance` suite, the

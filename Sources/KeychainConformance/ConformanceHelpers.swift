@@ -1,5 +1,5 @@
-import Foundation
-import KeychainCore
+public import Foundation
+public import KeychainCore
 
 // The vocabulary the suite's cases are written in, public so that a backend's author can write
 // cases of their own in the same style. Every failure is a `ConformanceFailure` whose text says

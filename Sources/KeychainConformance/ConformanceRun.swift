@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+public import KeychainCore
 
 /// What a test harness should do with one case on one backend.
 public enum ConformanceOutcome: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+public import KeychainCore
 import Synchronization
 
 /// One check of the backend contract in `KeychainBackend`'s doc comment.

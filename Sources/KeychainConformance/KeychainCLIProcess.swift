@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+public import Foundation
+import Synchronization
 
 /// A child process, started at init: the `keychain` CLI for tests that need a second process,
 /// or any other tool a test drives (`keyctl`, `mount`, ...). Its environment is this
@@ -10,7 +11,7 @@ import Foundation
 /// Unless `environment` sets `XDG_STATE_HOME`, each process gets a fresh one, removed when it
 /// ends, so that the backend `auto` records at a first write never leaks from one test (or
 /// one process) into the next; a test that means two processes to share it passes its own.
-public final class KeychainCLIProcess: @unchecked Sendable {
+public final class KeychainCLIProcess: Sendable {
     /// How the process ended and what it wrote.
     public struct Result: Sendable {
         /// The exit status.
@@ -29,10 +30,14 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     private let stdin = Pipe()
     private let stdout = Pipe()
     private let stderr = Pipe()
-    private var launchError: Error?
-    private let released = NSLock()
-    private var inputClosed = false
-    private var stateDirectory: String?
+    /// Set at the start, and never after: the reason the process could not be started.
+    private let launchError: (any Error)?
+    /// What changes after the start, by whichever thread releases or waits first.
+    private struct State {
+        var inputClosed = false
+        var stateDirectory: String?
+    }
+    private let state: Mutex<State>
 
     /// Starts `executable` with `arguments`, writes `input` (if any) to its stdin and closes it.
     /// With `holdingInput`, stdin stays open until `release(_:)`: the CLI reads its secret only
@@ -43,6 +48,7 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        var stateDirectory: String?
         if environment["XDG_STATE_HOME"] == nil {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("lkc-state-\(UUID().uuidString.prefix(8))").path
@@ -56,8 +62,10 @@ public final class KeychainCLIProcess: @unchecked Sendable {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
+        state = Mutex(State(stateDirectory: stateDirectory))
         do {
             try process.run()
+            launchError = nil
         } catch {
             launchError = error
             return
@@ -72,9 +80,9 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     /// does anything: stdin is closed after it.
     public func release(_ input: Data?) {
         guard launchError == nil else { return }
-        let first = released.withLock {
-            defer { inputClosed = true }
-            return !inputClosed
+        let first = state.withLock { state in
+            defer { state.inputClosed = true }
+            return !state.inputClosed
         }
         guard first else { return }
         if let input { Self.withoutSIGPIPE { try? stdin.fileHandleForWriting.write(contentsOf: input) } }
@@ -128,9 +136,12 @@ public final class KeychainCLIProcess: @unchecked Sendable {
     deinit { removeStateDirectory() }
 
     private func removeStateDirectory() {
-        guard let stateDirectory else { return }
-        try? FileManager.default.removeItem(atPath: stateDirectory)
-        self.stateDirectory = nil
+        let taken = state.withLock { state in
+            defer { state.stateDirectory = nil }
+            return state.stateDirectory
+        }
+        guard let taken else { return }
+        try? FileManager.default.removeItem(atPath: taken)
     }
 
     /// Runs the CLI to completion (or until `timeout` seconds, then kills it).
@@ -141,13 +152,14 @@ public final class KeychainCLIProcess: @unchecked Sendable {
 }
 
 /// Reads a pipe to its end on a thread of its own.
-private final class PipeDrain: @unchecked Sendable {
-    private var data = Data()
+private final class PipeDrain: Sendable {
+    private let data = Mutex(Data())
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
+            let read = handle.readDataToEndOfFile()
+            data.withLock { $0 = read }
             done.signal()
         }
     }
@@ -155,13 +167,13 @@ private final class PipeDrain: @unchecked Sendable {
     /// Everything the pipe delivered, once its writers have closed it.
     func contents() -> Data {
         done.wait()
-        return data
+        return data.withLock { $0 }
     }
 }
 
-private final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+/// A flag one thread sets and another reads.
+private final class LockedFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The two item classes that hold passwords.
 ///

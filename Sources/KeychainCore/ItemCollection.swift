@@ -2,17 +2,17 @@
 /// semantics, for backends that hold their items in memory or load them whole.
 ///
 /// It is a value type with no locking; the owner serializes access.
-public struct ItemCollection: Sendable {
+package struct ItemCollection: Sendable {
     /// The items, by primary key.
-    public private(set) var items: [PrimaryKey: KeychainItem] = [:]
+    package private(set) var items: [PrimaryKey: KeychainItem] = [:]
 
     /// A collection holding `items`; a later item replaces an earlier one with its primary key.
-    public init(_ items: [KeychainItem] = []) {
+    package init(_ items: [KeychainItem] = []) {
         for item in items { self.items[item.primaryKey] = item }
     }
 
     /// Adds `item`; `errSecDuplicateItem` if an item with its primary key exists.
-    public mutating func add(_ item: KeychainItem) throws {
+    package mutating func add(_ item: KeychainItem) throws {
         let key = item.primaryKey
         guard items[key] == nil else {
             throw KeychainError.duplicate("An item with \(key.readableName) already exists.")
@@ -21,7 +21,7 @@ public struct ItemCollection: Sendable {
     }
 
     /// Matches in `ResultOrder`, limited, with secrets only when asked for.
-    public func search(_ query: ItemQuery) -> [KeychainItem] {
+    package func search(_ query: ItemQuery) -> [KeychainItem] {
         var found = matches(of: query)
         // By the keys the items are stored under, which are their primary keys: computing
         // those again from each item's attributes costs more.
@@ -38,7 +38,7 @@ public struct ItemCollection: Sendable {
 
     /// Applies `changes` to every item matching `query` and returns how many; changes nothing
     /// and throws `errSecDuplicateItem` when the update would give two items one primary key.
-    public mutating func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+    package mutating func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         let matched = matches(of: query).map(\.value)
         let plan = try UpdatePlan(matched: matched, changes: changes)
         for key in plan.keysNeedingVacancy where items[key] != nil {
@@ -50,7 +50,7 @@ public struct ItemCollection: Sendable {
     }
 
     /// Removes every item matching `query` and returns how many.
-    public mutating func delete(_ query: ItemQuery) -> Int {
+    package mutating func delete(_ query: ItemQuery) -> Int {
         let doomed = matches(of: query).map(\.key)
         for key in doomed { items[key] = nil }
         return doomed.count

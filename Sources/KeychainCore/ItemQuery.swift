@@ -136,18 +136,18 @@ public struct ItemChanges: Sendable {
 ///
 /// A backend builds one from the items it matched, then checks `keysNeedingVacancy` against
 /// the rest of its store before writing anything, so that a colliding update changes nothing.
-public struct UpdatePlan: Sendable {
+package struct UpdatePlan: Sendable {
     /// Each matched item with its new form.
-    public let changes: [(old: PrimaryKey, new: KeychainItem)]
+    package let changes: [(old: PrimaryKey, new: KeychainItem)]
 
     /// The new primary keys that must not belong to any item outside the matched set.
-    public var keysNeedingVacancy: [PrimaryKey] {
+    package var keysNeedingVacancy: [PrimaryKey] {
         let old = Set(changes.map(\.old))
         return changes.map(\.new.primaryKey).filter { !old.contains($0) }
     }
 
     /// Fails with `errSecDuplicateItem` when two matched items would end with one primary key.
-    public init(matched: [KeychainItem], changes itemChanges: ItemChanges) throws {
+    package init(matched: [KeychainItem], changes itemChanges: ItemChanges) throws {
         var seen = Set<PrimaryKey>()
         var changes: [(old: PrimaryKey, new: KeychainItem)] = []
         for item in matched {

@@ -20,7 +20,8 @@
 ///   `query.includeSecrets` is true.
 /// - **Update** applies `changes` to every matching item. If the result would collide with
 ///   another item's primary key it throws `errSecDuplicateItem` and changes nothing
-///   (`UpdatePlan` does the bookkeeping). No reader ever sees the item missing mid-update.
+///   (the built-in backends share `UpdatePlan`, a package type, for that bookkeeping). No reader
+///   ever sees the item missing mid-update.
 /// - **No lost writes.** A call that returns has made its write visible to every later call in
 ///   any process; one that throws leaves the previous value intact.
 /// - **Thread safety.** Every method may be called from many threads at once.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The process-wide list of backends and the choice among them, like swift-log's
 /// `LoggingSystem`.
@@ -15,7 +16,7 @@ import Foundation
 /// and last `auto`'s order (`BackendPlacement` has the files). A named, pinned or recorded
 /// backend that cannot run is an error with its reason; the library never falls back to
 /// another one.
-public final class KeychainBackendRegistry: @unchecked Sendable {
+public final class KeychainBackendRegistry: Sendable {
     /// The variable that selects the backend.
     public static let selectionVariable = "KEYCHAIN_BACKEND"
     /// The selection that picks the first usable backend in the automatic order: `auto`.
@@ -30,15 +31,34 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     public var placement: BackendPlacement? { placementSource() }
     private let placementSource: @Sendable () -> BackendPlacement?
 
-    // All mutable state is guarded by `lock`; the unchecked Sendable relies on it.
-    private let lock = NSLock()
-    private var factories: [String: @Sendable () -> any KeychainBackend] = [:]
-    private var registrationOrder: [String] = []
-    private var automaticOrder: [String] = []
-    private var automaticRanks: [String: Int] = [:]
-    private var instances: [String: any KeychainBackend] = [:]
-    private var chosen: BackendSelection?
-    private var recorded = false
+    /// Everything registered, made, chosen and recorded: the registry's only mutable state.
+    private struct State {
+        var factories: [String: @Sendable () -> any KeychainBackend] = [:]
+        var registrationOrder: [String] = []
+        var automaticOrder: [String] = []
+        var automaticRanks: [String: Int] = [:]
+        var instances: [String: any KeychainBackend] = [:]
+        var chosen: BackendSelection?
+        var recorded = false
+
+        mutating func store(_ name: String, automaticRank: Int?, factory: @escaping @Sendable () -> any KeychainBackend) {
+            if factories[name] == nil { registrationOrder.append(name) }
+            factories[name] = factory
+            // The instance made under this name, which a backend's own `name` need not match.
+            let replaced = instances.removeValue(forKey: name)
+            if let chosen, chosen.source != .code, replaced.map({ $0 === chosen.backend }) ?? (chosen.backend.name == name) {
+                self.chosen = nil
+            }
+            automaticOrder.removeAll { $0 == name }
+            if let automaticRank {
+                automaticRanks[name] = automaticRank
+                automaticOrder.append(name)
+                automaticOrder.sort { automaticRanks[$0, default: 0] < automaticRanks[$1, default: 0] }
+            }
+        }
+    }
+
+    private let state = Mutex(State())
 
     /// An empty registry, for tests and programs that manage their own, with `placement`'s
     /// pins and record, or none.
@@ -55,65 +75,48 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     /// replaces the earlier factory, and a choice of the old backend is forgotten.
     public func register(_ name: String, automaticRank: Int? = nil,
                          factory: @escaping @Sendable () -> any KeychainBackend) {
-        lock.withLock { store(name, automaticRank: automaticRank, factory: factory) }
+        state.withLock { $0.store(name, automaticRank: automaticRank, factory: factory) }
     }
 
     /// Adds a backend under `name` only if nothing is registered under it yet: how built-ins
     /// are registered, so that they never replace a program's own.
     public func registerDefault(_ name: String, automaticRank: Int? = nil,
                                 factory: @escaping @Sendable () -> any KeychainBackend) {
-        lock.withLock {
-            guard factories[name] == nil else { return }
-            store(name, automaticRank: automaticRank, factory: factory)
-        }
-    }
-
-    /// Called with `lock` held.
-    private func store(_ name: String, automaticRank: Int?, factory: @escaping @Sendable () -> any KeychainBackend) {
-        if factories[name] == nil { registrationOrder.append(name) }
-        factories[name] = factory
-        // The instance made under this name, which a backend's own `name` need not match.
-        let replaced = instances.removeValue(forKey: name)
-        if let chosen, chosen.source != .code, replaced.map({ $0 === chosen.backend }) ?? (chosen.backend.name == name) {
-            self.chosen = nil
-        }
-        automaticOrder.removeAll { $0 == name }
-        if let automaticRank {
-            automaticRanks[name] = automaticRank
-            automaticOrder.append(name)
-            automaticOrder.sort { automaticRanks[$0, default: 0] < automaticRanks[$1, default: 0] }
+        state.withLock {
+            guard $0.factories[name] == nil else { return }
+            $0.store(name, automaticRank: automaticRank, factory: factory)
         }
     }
 
     /// Every registered name, in registration order.
-    public var names: [String] { lock.withLock { registrationOrder } }
+    public var names: [String] { state.withLock { $0.registrationOrder } }
 
     /// The names `auto` tries, in order.
-    public var automaticNames: [String] { lock.withLock { automaticOrder } }
+    public var automaticNames: [String] { state.withLock { $0.automaticOrder } }
 
     /// The one instance of the backend registered as `name`.
     /// Throws `errSecParam` naming the valid choices when no such backend exists.
     public func backend(named name: String) throws -> any KeychainBackend {
-        try lock.withLock {
-            if let existing = instances[name] { return existing }
-            guard let factory = factories[name] else {
-                let valid = ([Self.automaticName] + registrationOrder).joined(separator: ", ")
+        try state.withLock { (state) throws(KeychainError) -> any KeychainBackend in
+            if let existing = state.instances[name] { return existing }
+            guard let factory = state.factories[name] else {
+                let valid = ([Self.automaticName] + state.registrationOrder).joined(separator: ", ")
                 throw KeychainError(errSecParam, "Unknown keychain backend '\(name)'. Valid backends: \(valid).")
             }
             let made = factory()
-            instances[name] = made
+            state.instances[name] = made
             return made
         }
     }
 
     /// Chooses the backend in code, overriding `KEYCHAIN_BACKEND` and every file.
     public func use(_ backend: any KeychainBackend) {
-        lock.withLock { chosen = BackendSelection(backend: backend, source: .code) }
+        state.withLock { $0.chosen = BackendSelection(backend: backend, source: .code) }
     }
 
     /// Forgets the choice, so the next use selects again (for tests and long-lived tools).
     public func resetChoice() {
-        lock.withLock { chosen = nil }
+        state.withLock { $0.chosen = nil }
     }
 
     /// The backend in use; see `currentSelection()`.
@@ -126,11 +129,11 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     /// A backend that `withBackend` set for the current task comes first, as chosen in code.
     public func currentSelection() throws -> BackendSelection {
         if let scoped = Self.scopedBackend { return BackendSelection(backend: scoped, source: .code) }
-        if let chosen = lock.withLock({ chosen }) { return chosen }
+        if let chosen = state.withLock({ $0.chosen }) { return chosen }
         let selection = try resolveSelection()
-        return lock.withLock {
-            if chosen == nil { chosen = selection }
-            return chosen!
+        return state.withLock {
+            if $0.chosen == nil { $0.chosen = selection }
+            return $0.chosen!
         }
     }
 
@@ -197,9 +200,9 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
     /// forgotten, so the next call follows the record.
     public func claimAutomaticChoice(_ backend: any KeychainBackend) throws {
         guard let placement else { return }
-        let registeredName: String? = lock.withLock {
-            guard !recorded else { return nil }
-            return instances.first { $0.value === backend }?.key ?? backend.name
+        let registeredName: String? = state.withLock { state in
+            guard !state.recorded else { return nil }
+            return state.instances.first { $0.value === backend }?.key ?? backend.name
         }
         guard let registeredName else { return }
         let holder = try placement.claim(registeredName)
@@ -207,7 +210,7 @@ public final class KeychainBackendRegistry: @unchecked Sendable {
             resetChoice()
             throw KeychainError(errSecIO, "Another process recorded '\(holder)' as this user's keychain backend (in \(placement.recordPath ?? "the record")) while this one chose '\(registeredName)'; nothing was written. Try again: the next attempt uses '\(holder)'.")
         }
-        lock.withLock { recorded = true }
+        state.withLock { $0.recorded = true }
     }
 
     /// Resolves a selection name (`auto` or a backend name) to a usable backend. Fails with

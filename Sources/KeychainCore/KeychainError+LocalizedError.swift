@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `error.localizedDescription` is the message, which says what went wrong and what to do,
 /// rather than Foundation's "The operation could not be completed. (KeychainCore.KeychainError

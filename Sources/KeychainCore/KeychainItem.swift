@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One stored item: its class, its attributes and, when loaded, its secret.
 public struct KeychainItem: Sendable, CustomStringConvertible {
@@ -55,7 +55,7 @@ public struct PrimaryKey: Hashable, Sendable, Comparable {
 
     /// An unambiguous byte encoding: each component is length-prefixed, so no choice of
     /// names (`a:b` + `c` versus `a` + `b:c`) can make two keys encode alike.
-    public var encoded: Data {
+    package var encoded: Data {
         var out = Data(itemClass.rawValue.utf8)
         for component in components {
             let bytes = Data(component.encoded.utf8)
@@ -66,7 +66,7 @@ public struct PrimaryKey: Hashable, Sendable, Comparable {
     }
 
     /// Decodes what `encoded` produced, or returns nil for anything else.
-    public init?(encoded data: Data) {
+    package init?(encoded data: Data) {
         guard data.count >= 4, let itemClass = ItemClass(rawValue: String(decoding: data.prefix(4), as: UTF8.self)) else {
             return nil
         }

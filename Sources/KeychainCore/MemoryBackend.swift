@@ -1,18 +1,18 @@
 import Foundation
+import Synchronization
 
 /// The `memory` backend: items live in this process only and vanish when it exits.
 ///
 /// Meant for the tests of code that uses the library, so that they need no store on the
 /// machine. Thread-safe; it never touches the disk.
-public final class MemoryBackend: KeychainBackend, @unchecked Sendable {
+public final class MemoryBackend: KeychainBackend, Sendable {
     /// The name it is registered under: `memory`.
     public static let backendName = "memory"
     /// `memory`.
     public var name: String { Self.backendName }
 
-    // Guarded by `lock`; the unchecked Sendable relies on it.
-    private var collection = ItemCollection()
-    private let lock = NSLock()
+    /// The items, behind the one lock every call takes.
+    private let collection = Mutex(ItemCollection())
 
     /// An empty store, private to this instance.
     public init() {}
@@ -25,24 +25,24 @@ public final class MemoryBackend: KeychainBackend, @unchecked Sendable {
     /// Adds `item`; see `KeychainBackend.add(_:)`.
     public func add(_ item: KeychainItem) throws {
         try NameRules.refuseNUL(in: item)
-        try lock.withLock { try collection.add(item) }
+        try collection.withLock { try $0.add(item) }
     }
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try NameRules.refuseNUL(in: query)
-        return lock.withLock { collection.search(query) }
+        return collection.withLock { $0.search(query) }
     }
 
     /// Updates the items matching `query`; see `KeychainBackend.update(_:with:)`.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         try NameRules.refuseNUL(in: query, changes)
-        return try lock.withLock { try collection.update(query, with: changes) }
+        return try collection.withLock { try $0.update(query, with: changes) }
     }
 
     /// Deletes the items matching `query`; see `KeychainBackend.delete(_:)`.
     public func delete(_ query: ItemQuery) throws -> Int {
         try NameRules.refuseNUL(in: query)
-        return lock.withLock { collection.delete(query) }
+        return collection.withLock { $0.delete(query) }
     }
 }

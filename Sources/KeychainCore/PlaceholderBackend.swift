@@ -3,25 +3,25 @@
 ///
 /// It lets `keychain backends` and `auto` list a backend honestly before it exists or where
 /// it was compiled out.
-public final class PlaceholderBackend: KeychainBackend {
+package final class PlaceholderBackend: KeychainBackend {
     /// The name it is registered under.
-    public let name: String
+    package let name: String
     private let reason: KeychainError
 
     /// A backend named `name` that is unavailable because of `reason` (shown to users as is).
-    public init(name: String, reason: String) {
+    package init(name: String, reason: String) {
         self.name = name
         self.reason = KeychainError(errSecNotAvailable, reason, backend: name)
     }
 
     /// Always unavailable, with the reason.
-    public func availability() -> BackendAvailability { .unavailable(reason) }
+    package func availability() -> BackendAvailability { .unavailable(reason) }
     /// Throws the reason.
-    public func add(_ item: KeychainItem) throws { throw reason }
+    package func add(_ item: KeychainItem) throws { throw reason }
     /// Throws the reason.
-    public func search(_ query: ItemQuery) throws -> [KeychainItem] { throw reason }
+    package func search(_ query: ItemQuery) throws -> [KeychainItem] { throw reason }
     /// Throws the reason.
-    public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int { throw reason }
+    package func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int { throw reason }
     /// Throws the reason.
-    public func delete(_ query: ItemQuery) throws -> Int { throw reason }
+    package func delete(_ query: ItemQuery) throws -> Int { throw reason }
 }

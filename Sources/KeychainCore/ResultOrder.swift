@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The order in which every backend returns search results: insertion order, as Apple's
 /// keychain returns them, so code that lists "all keys" sees them in the order it added them.

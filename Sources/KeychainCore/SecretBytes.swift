@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #endif
-import Foundation
+public import Foundation
 
 /// Secret bytes held in memory that is zeroed when released.
 ///

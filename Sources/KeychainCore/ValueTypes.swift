@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Apple's keychain stores most password attributes as "blobs": `kSecAttrAccount`,
 /// `kSecAttrService`, `kSecAttrServer`, `kSecAttrLabel`, `kSecAttrGeneric` and others take a

@@ -1,5 +1,6 @@
-import Foundation
-import KeychainCore
+public import Foundation
+public import KeychainCore
+import Synchronization
 
 /// The `file` backend: a directory of item files, each sealed with XChaCha20-Poly1305 under a
 /// random master key that is wrapped with an Argon2id key from the user's passphrase.
@@ -17,21 +18,19 @@ import KeychainCore
 /// guarded memory for the life of the backend and, for other processes, in the kernel keyring
 /// for `cacheLifetime` seconds. The opened store is kept between calls and re-validated at
 /// each (`StoreSession`). Thread-safe and multi-process-safe.
-public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
+public final class EncryptedFileBackend: KeychainBackend, Sendable {
     /// The name it is registered under: `file`.
     public static let backendName = "file"
     /// `file`.
     public var name: String { Self.backendName }
 
     private let configuration: Result<FileStoreSettings, KeychainError>
-    // Guarded by `unlockLock`, which is also held while unlocking so that concurrent threads
+    // The unlocked keys. Their lock is also held while unlocking so that concurrent threads
     // wait for one Argon2id run instead of each starting their own.
-    private var unlocked: StoreKeys?
-    private let unlockLock = NSLock()
+    private let unlocked = Mutex<StoreKeys?>(nil)
     // The store as last opened, reused while it is still current (`StoreSession`).
-    // Guarded by `sessionLock`, which is never held across file operations.
-    private var session: StoreSession?
-    private let sessionLock = NSLock()
+    // Its lock is never held across file operations.
+    private let session = Mutex<StoreSession?>(nil)
 
     /// A backend configured from the environment (`FileStoreSettings.fromEnvironment`).
     public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -159,10 +158,10 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     /// (`StoreSession.isCurrent`); otherwise opens it in full and keeps the result.
     private func openStore(creatingIfMissing: Bool) throws -> ItemFiles? {
         let settings = try configuration.get()
-        if let kept = sessionLock.withLock({ session }), kept.isCurrent(at: settings.directory) { return kept.files }
+        if let kept = session.withLock({ $0 }), kept.isCurrent(at: settings.directory) { return kept.files }
         let opened = try openStoreFully(settings, creatingIfMissing: creatingIfMissing)
         let replacement = try opened.map { try StoreSession(files: $0.files, header: $0.header) }
-        sessionLock.withLock { session = replacement }
+        session.withLock { $0 = replacement }
         return opened?.files
     }
 
@@ -217,28 +216,29 @@ public final class EncryptedFileBackend: KeychainBackend, @unchecked Sendable {
     /// The keys for `header`: from this process's memory, else from the kernel keyring cache
     /// (checked against the header), else by unwrapping with the passphrase.
     private func unlock(_ header: StoreHeader, _ settings: FileStoreSettings, passphrase: SecretBytes? = nil) throws -> StoreKeys {
-        try unlockLock.withLock {
+        try unlocked.withLock { unlocked in
             if let keys = unlocked, keys.storeID == header.storeID, header.matches(keys.masterKey) { return keys }
             let cache = MasterKeyCache(lifetime: settings.cacheLifetime)
             if let cached = cache.load(storeID: header.storeID) {
-                if header.matches(cached) { return try rememberLocked(cached, header) }
+                if header.matches(cached) { return try remember(cached, header, in: &unlocked) }
                 cache.forget(storeID: header.storeID)
             }
             let passphrase = try passphrase ?? passphraseSource(settings).obtain(forNewStoreAt: nil, existingStorePath: settings.directory)
             guard let masterKey = try header.unwrapMasterKey(with: passphrase) else { throw wrongPassphrase(settings) }
-            let keys = try rememberLocked(masterKey, header)
+            let keys = try remember(masterKey, header, in: &unlocked)
             cache.store(masterKey, storeID: header.storeID)
             return keys
         }
     }
 
     private func remember(_ masterKey: GuardedBytes, _ header: StoreHeader, _ settings: FileStoreSettings) throws -> StoreKeys {
-        let keys = try unlockLock.withLock { try rememberLocked(masterKey, header) }
+        let keys = try unlocked.withLock { try remember(masterKey, header, in: &$0) }
         MasterKeyCache(lifetime: settings.cacheLifetime).store(masterKey, storeID: header.storeID)
         return keys
     }
 
-    private func rememberLocked(_ masterKey: GuardedBytes, _ header: StoreHeader) throws -> StoreKeys {
+    /// Called with `unlocked`'s lock held, on its value.
+    private func remember(_ masterKey: GuardedBytes, _ header: StoreHeader, in unlocked: inout StoreKeys?) throws -> StoreKeys {
         let keys = try StoreKeys(masterKey: masterKey, storeID: header.storeID)
         unlocked = keys
         return keys

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+public import Foundation
 import KeychainCore
 
 /// Where the encrypted-file store lives and how it is unlocked.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import KeychainCore
+public import KeychainCore
 import KeychainSystemCalls
 
 /// Where the store's passphrase comes from.
@@ -120,7 +120,7 @@ public enum PassphraseSource: Sendable {
 }
 
 /// Asking for a passphrase on the controlling terminal, without echo.
-public enum TerminalPrompt {
+package enum TerminalPrompt {
     /// Whether this process has a controlling terminal to ask on.
     static var isAvailable: Bool {
         let terminal = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -131,7 +131,7 @@ public enum TerminalPrompt {
 
     /// Reads one line without echo from `/dev/tty`. With a `confirmation` prompt, asks again and
     /// fails unless both answers are equal.
-    public static func readPassphrase(prompt: String, confirmation: String? = nil) throws -> SecretBytes {
+    package static func readPassphrase(prompt: String, confirmation: String? = nil) throws -> SecretBytes {
         let terminal: Int32
         do {
             terminal = try syscall("open") { open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC) }

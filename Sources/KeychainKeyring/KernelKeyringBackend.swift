@@ -2,10 +2,10 @@ import CKeyutils
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #endif
 import Foundation
-import KeychainCore
+public import KeychainCore
 
 /// The `keyring` backend: items live in the Linux kernel key retention service, through
 /// libkeyutils, so they need no daemon and no disk, and vanish at reboot.

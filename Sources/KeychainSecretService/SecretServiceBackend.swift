@@ -1,7 +1,7 @@
 import CSecretService
 import Dispatch
 import Foundation
-import KeychainCore
+public import KeychainCore
 
 /// The `secret-service` backend: items live in the Secret Service (gnome-keyring, KeePassXC,
 /// KWallet) over D-Bus, through libsecret, where other programs' tools can read them.

@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #endif
-import Foundation
-import KeychainCore
+public import Foundation
+public import KeychainCore
 
 /// The `secret-service` backend's settings, read from the environment once per backend.
 ///

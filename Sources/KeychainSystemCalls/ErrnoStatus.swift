@@ -1,4 +1,4 @@
-import KeychainStatusCodes
+package import KeychainStatusCodes
 
 /// What a failed call was working on, which decides what its errno means to a keychain user:
 /// `EACCES` on a store file means the place is read-only, on a kernel key that this process

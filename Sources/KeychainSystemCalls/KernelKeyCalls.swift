@@ -1,4 +1,4 @@
-import CKeyutils
+package import CKeyutils
 
 /// The libkeyutils calls shared by the keyring backend and the unlock and token caches, each
 /// through `syscall`, so every one reads errno right after the call, retries `EINTR`, and

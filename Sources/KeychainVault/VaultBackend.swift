@@ -1,5 +1,5 @@
-import Foundation
-import KeychainCore
+public import Foundation
+public import KeychainCore
 
 /// The `vault` backend: items in an OpenBao or HashiCorp Vault KV version 2 engine, shared by
 /// every machine that uses the same server, mount and prefix.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import KeychainCore
 
 /// A Vault token. It is sent only in the `X-Vault-Token` header; `description` never shows it,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import KeychainCore
 
 /// How requests verify the server and identify this machine over TLS, with the `vault` CLI's

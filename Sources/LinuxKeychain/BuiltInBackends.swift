@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+public import KeychainCore
 import KeychainEncryptedFile
 import KeychainKeyring
 import KeychainSecretService

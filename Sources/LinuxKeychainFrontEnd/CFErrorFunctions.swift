@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import KeychainCore
 
 // Core Foundation's CFError accessors, which wrappers such as KeychainAccess call on the error

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // Core Foundation does not exist for Swift on Linux, but Apple-style keychain code names its
 // types. Each stand-in is the Foundation class that CF is toll-free bridged to on Apple

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+package import KeychainCore
 
 /// The four operations as every entry point performs them: the SecItem functions, the typed
 /// API and the CLI all go through here, so they stamp dates, report "not found" and record

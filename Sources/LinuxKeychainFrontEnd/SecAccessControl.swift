@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import KeychainCore
 
 /// Apple's access-control constraints, with Apple's bit values (SecAccessControl.h).

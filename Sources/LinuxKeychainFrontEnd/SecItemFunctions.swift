@@ -1,5 +1,5 @@
-import Foundation
-import KeychainCore
+public import Foundation
+public import KeychainCore
 
 // Apple's four SecItem functions and SecCopyErrorMessageString, with Apple's signatures.
 // Each parses its dictionaries once (SecItemParser), runs through KeychainOperations on the

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+public import Foundation
 import KeychainCore
 
 /// `Keychain`'s calls as `async` functions, reached through `keychain.async`:

@@ -1,5 +1,5 @@
-import Foundation
-import KeychainCore
+public import Foundation
+public import KeychainCore
 import LinuxKeychain
 
 /// A typed keychain for one service (generic passwords) or one server (internet passwords),

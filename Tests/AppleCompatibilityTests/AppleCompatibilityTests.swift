@@ -201,7 +201,7 @@ struct AppleNamesTests {
 
     @Test func ownErrorAndClassTypesAreTheOnesInScope() {
         // Resolves to this target's types: with the library's re-exported, these would be ambiguous.
-        let error: Error = KeychainError.unhandledError(status: errSecParam)
+        let error: any Error = KeychainError.unhandledError(status: errSecParam)
         #expect(error as? KeychainError == .unhandledError(status: -50))
         #expect(ItemClass.genericPassword.secClass as String == "genp")
     }

@@ -150,7 +150,7 @@ struct FailedMoveTests {
     }
 }
 
-private func catchError(_ body: () throws -> Void) -> Error? {
+private func catchError(_ body: () throws -> Void) -> (any Error)? {
     do { try body() } catch { return error }
     return nil
 }

@@ -57,7 +57,7 @@ private final class Flag: @unchecked Sendable {
 
 private final class ErrorBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: Error?
-    func set(_ error: Error) { lock.withLock { stored = error } }
-    var error: Error? { lock.withLock { stored } }
+    private var stored: (any Error)?
+    func set(_ error: any Error) { lock.withLock { stored = error } }
+    var error: (any Error)? { lock.withLock { stored } }
 }

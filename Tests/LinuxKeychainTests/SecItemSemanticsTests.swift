@@ -209,7 +209,7 @@ struct SecItemSemanticsTests {
         #expect(SecAccessControlCreateWithFlags(kCFAllocatorDefault, "nonsense" as CFString, .userPresence, &error) == nil)
         let failure = try #require(error?.takeRetainedValue())
         #expect(failure.code == Int(errSecParam))
-        let asError: Error = failure as Error
+        let asError: any Error = failure as any Error
         #expect(asError.localizedDescription.contains("kSecAttrAccessible"))
     }
 
