@@ -1,5 +1,5 @@
 import CBuiltInBackendsHook
-import KeychainCore
+package import KeychainCore
 
 extension KeychainBackendRegistry {
     /// The shared registry, with the built-in backends registered first when the program links
