@@ -13,23 +13,19 @@ struct NonDumpableCLITests {
             try Test.cancel("running the CLI as another user needs root and setpriv")
         }
         // As an unprivileged user, so that /proc ownership tells dumpable (that user) from not (root).
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", cli, "--backend", "keyring", "set",
-                             "nondumpable-\(UUID().uuidString)", "acct"]
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let child = KeychainCLIProcess("/usr/bin/setpriv",
+                                       ["--reuid=65534", "--regid=65534", "--clear-groups", cli, "--backend", "keyring", "set",
+                                        "nondumpable-\(UUID().uuidString)", "acct"],
+                                       holdingInput: true)
+        let pid = try #require(child.processIdentifier, "setpriv did not start")
         // Killed before it reads a secret, so it never stores one. SIGKILL, because a child
         // of the test runner may inherit a signal mask that blocks SIGTERM.
         defer {
-            kill(process.processIdentifier, SIGKILL)
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            kill(pid, SIGKILL)
+            child.release(nil)
+            _ = try? child.wait()
         }
-        let proc = "/proc/\(process.processIdentifier)"
+        let proc = "/proc/\(pid)"
         // Blocked reading the secret from stdin means start-up, prctl included, is over.
         var waiting = false
         for _ in 0..<200 where !waiting {

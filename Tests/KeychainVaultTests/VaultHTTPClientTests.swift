@@ -15,19 +15,17 @@ struct VaultHTTPClientTests {
     /// FoundationNetworking. Its memory map is read while it waits for the secret on stdin,
     /// after it has chosen and opened its backend.
     @Test func keyringOnlyProcessMapsNoHTTPLibrary() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try VaultTestServer.keychainCLI())
-        process.arguments = ["--backend", "keyring", "set", "lkc-maps-\(UUID().uuidString.prefix(8))", "probe"]
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let child = KeychainCLIProcess(try VaultTestServer.keychainCLI(),
+                                       ["--backend", "keyring", "set", "lkc-maps-\(UUID().uuidString.prefix(8))", "probe"],
+                                       holdingInput: true)
+        let pid = try #require(child.processIdentifier, "the keychain CLI did not start")
+        // Killed before it reads a secret, so it never stores one.
         defer {
-            try? input.fileHandleForWriting.close()
-            kill(process.processIdentifier, SIGKILL)
+            kill(pid, SIGKILL)
+            child.release(nil)
+            _ = try? child.wait()
         }
-        let procDirectory = "/proc/\(process.processIdentifier)"
+        let procDirectory = "/proc/\(pid)"
         // Waiting in read(0, ...) shows in /proc/PID/syscall as syscall 0 on fd 0.
         var waitingOnStdin = false
         for _ in 0..<200 where !waitingOnStdin {
