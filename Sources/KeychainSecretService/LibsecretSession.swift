@@ -4,7 +4,9 @@ import KeychainCore
 
 /// A GObject reference held by Swift and released when this goes away.
 ///
-/// Only ever created, used and released on the libsecret worker thread.
+/// Isolated to the libsecret thread, its release included: dropped anywhere, it is
+/// unreferenced there.
+@LibsecretActor
 final class GObjectReference {
     let pointer: UnsafeMutableRawPointer
 
@@ -13,14 +15,15 @@ final class GObjectReference {
         self.pointer = pointer
     }
 
-    deinit { csecretservice_object_unref(pointer) }
+    isolated deinit { csecretservice_object_unref(pointer) }
 
     /// The D-Bus object path of the proxy.
     var objectPath: String { String(cString: csecretservice_object_path(pointer)) }
 }
 
 /// The calls one job makes on one prepared collection: libsecret's API in Swift terms, with
-/// every GError turned into a `KeychainError`. Lives only inside a job on the worker thread.
+/// every GError turned into a `KeychainError`. Lives only inside a job on the libsecret thread.
+@LibsecretActor
 struct LibsecretSession {
     let service: GObjectReference
     let collection: GObjectReference

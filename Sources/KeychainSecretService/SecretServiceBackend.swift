@@ -11,8 +11,8 @@ public import KeychainCore
 /// - **Never a prompt, never a hang.** A missing session bus, a bus without a provider and a
 ///   locked or missing keyring are errors that say what to do; every call, connecting
 ///   included, ends within `KEYCHAIN_SECRET_SERVICE_TIMEOUT` seconds (5 by default).
-/// - **One thread, one connection.** All libsecret calls run on one worker thread
-///   (`LibsecretWorker`) over one connection and session, reused by every call.
+/// - **One thread, one connection.** All libsecret calls run on one thread (`LibsecretActor`)
+///   over one connection and session, reused by every call.
 /// - **Atomic add among this library's users** through `SecretServiceWriteLock`.
 /// - **Interop**: see `SecretServiceAttributeMapping` for how items are stored.
 public final class SecretServiceBackend: KeychainBackend {
@@ -84,7 +84,8 @@ public final class SecretServiceBackend: KeychainBackend {
     /// `body` is run once more on a fresh connection when the kept one turns out to be dead.
     /// Internal rather than private so that tests can drive a real session step by step.
     func perform<Value: Sendable>(_ what: String, holdingWriteLock: Bool = false, isReadOnly: Bool = false,
-                                          _ body: @escaping @Sendable (LibsecretSession) throws -> Value) throws -> Value {
+                                  _ body: @escaping @LibsecretActor @Sendable (LibsecretSession) throws -> Value)
+        throws -> Value {
         let seconds = try settings.timeout.get()
         let deadline = DispatchTime.now() + seconds
         try loadLibrary()
@@ -94,26 +95,26 @@ public final class SecretServiceBackend: KeychainBackend {
                                                  timeoutSeconds: seconds)
             : nil
         let connection = self.connection
-        return try LibsecretWorker.shared.perform(deadline: deadline, timeoutError: SecretServiceErrors.timedOut(seconds, what)) { call in
+        return try LibsecretWorker.perform(deadline: deadline, timeoutError: SecretServiceErrors.timedOut(seconds, what)) { call in
             // The lock travels with the job, so that it is held until the job really ends even
-            // if its caller stopped waiting.
-            try withExtendedLifetime(lock) {
-                let reusing = connection.isOpen
-                do {
-                    return try body(try connection.prepare(call))
-                } catch let error as KeychainError where error.status == errSecNotAvailable && DispatchTime.now() < call.deadline {
-                    // The bus or provider went away since the last call, or mid-call: start afresh.
-                    connection.reset()
-                    // No round trip checks a kept connection up front (that would slow every
-                    // call), so its first use is what finds it dead. A read is safe to repeat
-                    // at once; a write is not, since it may have taken effect.
-                    guard isReadOnly && reusing else { throw error }
-                    return try body(try connection.prepare(call))
-                } catch let error as KeychainError where error.status == errSecInteractionNotAllowed {
-                    // A locked or vanished collection: it may be back as a new object later.
-                    connection.forgetCollection()
-                    throw error
-                }
+            // if its caller stopped waiting, and no longer: released here, before the caller
+            // is woken, not whenever the job's closure happens to be freed.
+            defer { lock?.release() }
+            let reusing = connection.isOpen
+            do {
+                return try body(try connection.prepare(call))
+            } catch let error as KeychainError where error.status == errSecNotAvailable && DispatchTime.now() < call.deadline {
+                // The bus or provider went away since the last call, or mid-call: start afresh.
+                connection.reset()
+                // No round trip checks a kept connection up front (that would slow every
+                // call), so its first use is what finds it dead. A read is safe to repeat
+                // at once; a write is not, since it may have taken effect.
+                guard isReadOnly && reusing else { throw error }
+                return try body(try connection.prepare(call))
+            } catch let error as KeychainError where error.status == errSecInteractionNotAllowed {
+                // A locked or vanished collection: it may be back as a new object later.
+                connection.forgetCollection()
+                throw error
             }
         }
     }

@@ -10,9 +10,9 @@ import KeychainCore
 /// a reconnection never lets D-Bus activate a provider in its place (the bus is asked who owns
 /// org.freedesktop.secrets first), nor uses another program that took the name since.
 ///
-/// All state is touched only from jobs on the libsecret worker thread, one at a time; that
-/// confinement is what makes the unchecked Sendable sound.
-final class SecretServiceConnection: @unchecked Sendable {
+/// Isolated to the libsecret thread, like the GLib objects it keeps.
+@LibsecretActor
+final class SecretServiceConnection {
     private let settings: SecretServiceSettings
     private let timeoutSeconds: Double
     private var service: GObjectReference?
@@ -20,14 +20,9 @@ final class SecretServiceConnection: @unchecked Sendable {
     /// The provider of the first connection; kept when the connection is reset.
     private(set) var provider: SecretServiceProvider?
 
-    init(settings: SecretServiceSettings, timeoutSeconds: Double) {
+    nonisolated init(settings: SecretServiceSettings, timeoutSeconds: Double) {
         self.settings = settings
         self.timeoutSeconds = timeoutSeconds
-    }
-
-    deinit {
-        let objects = [collection, service].compactMap { $0 }
-        if !objects.isEmpty { LibsecretWorker.shared.release(objects) }
     }
 
     private var timeoutMilliseconds: Int32 { Int32(clamping: Int(timeoutSeconds * 1000)) }

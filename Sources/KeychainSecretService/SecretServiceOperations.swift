@@ -3,6 +3,7 @@ import KeychainCore
 
 /// The backend's four operations on a prepared session, run inside a job on the libsecret
 /// worker. Callers hold the write lock around `add` and `update`.
+@LibsecretActor
 enum SecretServiceOperations {
     /// A stored item matching a query, with what is needed to change it.
     struct Match {

@@ -9,6 +9,7 @@ import KeychainCore
 /// recorded, and when a later one fails, the recorded ones are undone in reverse order, back to
 /// the item's previous attributes, label and secret. With one item and a new secret, the secret
 /// is the last part of all, so nothing after it can fail and the old secret need not be read.
+@LibsecretActor
 struct SecretServiceUpdate {
     /// One applied part, with what undoes it.
     private enum Applied {

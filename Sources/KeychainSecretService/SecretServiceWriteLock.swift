@@ -7,6 +7,7 @@ import Dispatch
 import Foundation
 import KeychainCore
 import KeychainSystemCalls
+import Synchronization
 
 /// The per-user lock that makes check-then-create one step for every process and thread using
 /// this library: the Secret Service has no compare-and-set, and gnome-keyring stores two items
@@ -88,13 +89,20 @@ enum SecretServiceWriteLock {
     }
 }
 
-/// A taken write lock, released when this goes away (closing the file drops the flock).
+/// A taken write lock, released by `release()` or when this goes away, whichever comes first
+/// (closing the file drops the flock).
 final class HeldLock: Sendable {
-    // Closed exactly once, in deinit.
-    private let descriptor: Int32
+    /// The open lock file; nil once released, so that it is closed exactly once.
+    private let descriptor: Mutex<Int32?>
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    init(descriptor: Int32) { self.descriptor = Mutex(descriptor) }
 
-    // A failed close still releases the descriptor and with it the lock; nothing to report.
-    deinit { _ = try? closeDescriptor(descriptor) }
+    /// Releases the lock now. Later calls do nothing.
+    func release() {
+        guard let descriptor = descriptor.withLock({ $0.take() }) else { return }
+        // A failed close still releases the descriptor and with it the lock; nothing to report.
+        _ = try? closeDescriptor(descriptor)
+    }
+
+    deinit { release() }
 }

@@ -1,0 +1,95 @@
+import Foundation
+import KeychainCore
+@testable import KeychainSecretService
+import Synchronization
+import Testing
+
+extension SecretServiceTests {
+    /// The libsecret thread (`LibsecretActor`): who runs there, that callers are served however
+    /// they block, and that the write lock ends with its job.
+    @Suite("libsecret thread")
+    struct LibsecretThreadTests {
+        let backend = SecretServiceTestSupport.backend
+
+        init() throws {
+            try SecretServiceTestSupport.requireAvailable()
+        }
+
+        /// Jobs from different callers all run on one thread, the libsecret thread, which knows
+        /// it; no caller's thread is it.
+        @Test func jobsRunOnTheLibsecretThreadOnly() throws {
+            let backend = self.backend
+            let seen = Mutex<[(caller: pthread_t, job: pthread_t, isolated: Bool?)]>([])
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do {
+                    let job = try backend.perform("a thread check", isReadOnly: true) { _ in
+                        (pthread_self(), LibsecretThread.shared.isIsolatingCurrentContext())
+                    }
+                    let caller = pthread_self()
+                    let callerIsolated = LibsecretThread.shared.isIsolatingCurrentContext()
+                    if callerIsolated != false { failures.withLock { $0.append("a caller's thread counted as the libsecret thread") } }
+                    seen.withLock { $0.append((caller, job.0, job.1)) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            let problems = failures.withLock { $0 }
+            #expect(problems.isEmpty, "\(problems)")
+            let runs = seen.withLock { $0 }
+            #expect(runs.count == 4)
+            #expect(Set(runs.map(\.job)).count == 1, "jobs ran on several threads")
+            #expect(runs.allSatisfy { pthread_equal($0.caller, $0.job) == 0 }, "a job ran on its caller's thread")
+            #expect(runs.allSatisfy { $0.isolated == true }, "the libsecret thread did not know itself")
+        }
+
+        /// Synchronous calls made from many tasks at once, which occupy every thread of Swift's
+        /// cooperative pool while they wait, are all answered: the jobs they wait for run on
+        /// the libsecret thread, not on the pool they block.
+        @Test func callersBlockingTheCooperativePoolAreServed() async throws {
+            let service = SecretServiceTestSupport.uniqueName("pool")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "pooled", secrets: false)) }
+            try backend.add(SecretServiceTestSupport.genericItem(service, "pooled", Data("p".utf8)))
+            let callers = 4 * ProcessInfo.processInfo.activeProcessorCount + 8
+            let backend = self.backend
+            let failures = try await withThrowingTaskGroup(of: String?.self) { group in
+                for index in 0..<callers {
+                    group.addTask {
+                        do {
+                            let read = try SecretServiceTestSupport.secret(service, "pooled", in: backend)
+                            return read == Data("p".utf8) ? nil : "caller \(index) read other bytes"
+                        } catch {
+                            return "caller \(index): \(error)"
+                        }
+                    }
+                }
+                var failures: [String] = []
+                for try await failure in group { if let failure { failures.append(failure) } }
+                return failures
+            }
+            #expect(failures.isEmpty, "\(failures)")
+        }
+
+        /// When an add or update returns, the per-user write lock is already free: the job
+        /// releases it before its caller is woken, so the caller's next write, or another
+        /// process's, never waits for the job to be torn down.
+        @Test func writeLockIsFreeOnceAWriteReturns() throws {
+            let service = SecretServiceTestSupport.uniqueName("lock")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "locked", secrets: false)) }
+            let path = SecretServiceWriteLock.directory(runtimeDirectory: backend.settings.runtimeDirectory)
+                + "/" + SecretServiceWriteLock.fileName
+            try backend.add(SecretServiceTestSupport.genericItem(service, "locked", Data("0".utf8)))
+            for round in 1...20 {
+                _ = try backend.update(SecretServiceTestSupport.exactQuery(service, "locked", secrets: false),
+                                       with: ItemChanges(secret: SecretBytes(Data("\(round)".utf8))))
+                let descriptor = open(path, O_RDWR | O_CLOEXEC)
+                #expect(descriptor >= 0, "the lock file \(path) could not be opened")
+                guard descriptor >= 0 else { return }
+                defer { close(descriptor) }
+                let taken = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+                #expect(taken, "round \(round): the write lock was still held after update returned")
+                if taken { flock(descriptor, LOCK_UN) }
+            }
+        }
+    }
+}
