@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "KeychainSystemCalls", dependencies: ["KeychainStatusCodes", "CKeyutils"]),
 
         // The model, the backend protocol, the registry and the memory backend. No C.
-        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
+        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes", "KeychainSystemCalls"]),
 
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "CKeyutils"]),

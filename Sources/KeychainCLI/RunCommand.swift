@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainSystemCalls
 import LinuxKeychain
 
 /// `keychain run --env VAR SERVICE ACCOUNT [--env ...] -- COMMAND [ARGS...]`: runs a command
@@ -58,10 +59,15 @@ enum RunCommand {
     private static func exec(_ command: [String]) -> Never {
         var arguments = command.map { strdup($0) }
         arguments.append(nil)
-        execvp(command[0], &arguments)
-        let error = errno
-        Terminal.fail("run: cannot run '\(command[0])': \(String(cString: strerror(error)))",
-                      status: error == ENOENT ? 127 : 126)
+        let failure: Errno
+        do {
+            try syscall("execvp") { execvp(command[0], &arguments) }
+            failure = Errno.current  // execvp returns only when it failed
+        } catch {
+            failure = error.errno
+        }
+        Terminal.fail("run: cannot run '\(command[0])': \(failure)",
+                      status: failure == .noSuchFileOrDirectory ? 127 : 126)
     }
 
     private static func isVariableName(_ text: String) -> Bool {

@@ -1,6 +1,7 @@
 import CPrctl
 import Foundation
 import KeychainCore
+import KeychainSystemCalls
 import LinuxKeychain
 
 // The `keychain` command: secret-tool / Python keyring style access to LinuxKeychain.
@@ -8,9 +9,10 @@ import LinuxKeychain
 // documented exit status; help and the version go to stdout with status 0.
 // Before anything can hold a secret: no core dumps, no ptrace or /proc/PID/mem reads by other
 // processes of the same user.
-if CPrctl_makeNonDumpable() != 0 {
-    Terminal.fail("could not make the process non-dumpable (prctl PR_SET_DUMPABLE): \(String(cString: strerror(errno)))",
-                  status: CLIStatus.failure)
+do {
+    try syscall("prctl(PR_SET_DUMPABLE)") { CPrctl_makeNonDumpable() }
+} catch {
+    Terminal.fail("could not make the process non-dumpable (\(error))", status: CLIStatus.failure)
 }
 
 do {

@@ -1,4 +1,5 @@
 public import Foundation
+import KeychainSystemCalls
 
 /// Where the backend choice and its settings come from, besides code and `KEYCHAIN_BACKEND`:
 /// the user's configuration file, the machine's, and the choice `auto` recorded at the user's
@@ -94,10 +95,16 @@ public struct BackendPlacement: Sendable {
             throw failure("cannot create a file there")
         }
         defer { unlink(temporary) }
-        if link(temporary, recordPath) == 0 { return name }
-        let code = errno
-        if code == EEXIST, let existing = recordedBackend() { return existing }
-        throw failure(String(cString: strerror(code)))
+        do {
+            try syscall("link") { link(temporary, recordPath) }
+            return name
+        } catch Errno.fileExists {
+            // Another process recorded its choice first: that one stands.
+            if let existing = recordedBackend() { return existing }
+            throw failure(Errno.fileExists.description)
+        } catch {
+            throw failure(error.errno.description)
+        }
     }
 
     /// Forgets the recorded choice.

@@ -49,30 +49,20 @@ enum VaultLimits {
 /// Each request runs synchronously on the calling thread, so callers on GCD worker threads,
 /// Swift's cooperative pool or plain threads are all answered the same way: nothing waits on
 /// a thread that some other caller may be occupying. libcurl is loaded at the first request
-/// (`CCurl`), so a program that never talks to Vault never maps it. Easy handles are pooled:
-/// each keeps its connections alive, so one server's requests reuse them.
-final class VaultHTTPClient: @unchecked Sendable {
-    // Immutable apart from `idleHandles`, which only `lock` guards. That is what the unchecked
-    // Sendable relies on.
+/// (`CCurl`), so a program that never talks to Vault never maps it. Easy handles are pooled
+/// (`CurlHandlePool`): each keeps its connections alive, so one server's requests reuse them.
+final class VaultHTTPClient: Sendable {
     private let address: String
     fileprivate let namespace: String?
     fileprivate let tls: VaultTLSSettings
     fileprivate let target: (url: String, connectTo: String?)
-    private let lock = NSLock()
-    private var idleHandles: [UnsafeMutableRawPointer] = []
-
-    /// How many idle handles (each with its connections) are kept for reuse.
-    private static let maximumIdleHandles = 8
+    private let handles = CurlHandlePool()
 
     init(address: String, namespace: String?, tls: VaultTLSSettings) {
         self.address = address
         self.namespace = namespace
         self.tls = tls
         self.target = Self.target(address: address, serverName: tls.serverName)
-    }
-
-    deinit {
-        for handle in idleHandles { ccurl_handle_free(handle) }
     }
 
     /// Performs one request and waits at most `timeout` seconds for its whole answer.
@@ -97,9 +87,9 @@ final class VaultHTTPClient: @unchecked Sendable {
         }
         guard !requests.isEmpty else { return [] }
         if let failure = VaultCurlLibrary.loadFailure { return requests.map { _ in .failure(.noHTTPLibrary(failure)) } }
-        var handles: [UnsafeMutableRawPointer?] = []
-        for _ in requests { handles.append(takeHandle()) }
-        defer { for case let handle? in handles { giveBack(handle) } }
+        let taken = requests.map { _ in self.handles.take() }
+        defer { for case let handle? in taken { self.handles.giveBack(handle) } }
+        let handles = taken.map { $0?.pointer }
         guard handles.allSatisfy({ $0 != nil }) else {
             return requests.map { _ in .failure(.other("libcurl could not make a request handle")) }
         }
@@ -189,22 +179,6 @@ final class VaultHTTPClient: @unchecked Sendable {
             headerPointers.deallocate()
             caPEM?.deallocate()
         }
-    }
-
-    // MARK: - Handles
-
-    private func takeHandle() -> UnsafeMutableRawPointer? {
-        if let idle = lock.withLock({ idleHandles.popLast() }) { return idle }
-        return ccurl_handle_new()
-    }
-
-    private func giveBack(_ handle: UnsafeMutableRawPointer) {
-        let kept = lock.withLock { () -> Bool in
-            guard idleHandles.count < Self.maximumIdleHandles else { return false }
-            idleHandles.append(handle)
-            return true
-        }
-        if !kept { ccurl_handle_free(handle) }
     }
 
     // MARK: - Helpers
