@@ -127,10 +127,17 @@ let package = Package(
 /// The compiler settings every Swift target shares, as swift-log sets them: `any` spelled out
 /// for every existential, and imports internal unless a public (or package) declaration
 /// exposes the imported module's types (`public import`, `package import`).
-let swiftSettings: [SwiftSetting] = [
+var swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+
+// This package's own builds (scripts/test.sh sets LINUX_KEYCHAIN_STRICT=1) also require every
+// public type to say whether it is Sendable, as swift-log's do. Only then: unsafe flags in a
+// package that others depend on by version would keep them from using it.
+if Context.environment["LINUX_KEYCHAIN_STRICT"] == "1" {
+    swiftSettings.append(.unsafeFlags(["-Werror", "ExplicitSendable"]))
+}
 
 // C targets (the shims and header checks, all named C...) take no Swift settings.
 for target in package.targets where !target.name.hasPrefix("C") && target.type != .system {

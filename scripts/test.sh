@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+# The package's own strict checks (see Package.swift), for the build and every run after it.
+export LINUX_KEYCHAIN_STRICT=1
 swift build --build-tests
 bash scripts/with-services.sh swift test --skip-build "$@"
 bash scripts/with-services.sh --provider=keepassxc swift test --skip-build --filter KeychainSecretServiceTests "$@"

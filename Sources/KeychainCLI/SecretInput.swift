@@ -1,6 +1,7 @@
 import Foundation
 import KeychainEncryptedFile
 import KeychainCore
+import KeychainSystemCalls
 import LinuxKeychain
 
 /// Reads a secret from standard input.
@@ -22,10 +23,14 @@ enum SecretInput {
         // Data would leave its earlier, unzeroed copies in the heap.
         let collected = SecretAccumulator(initialCapacity: 64 * 1024)
         while true {
-            let count = collected.append(atLeast: 64 * 1024) { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw KeychainError(errSecIO, "could not read the secret from standard input", failedCall: "read")
+            let count: Int
+            do {
+                count = try collected.append(atLeast: 64 * 1024) { free in
+                    try syscall("read") { Glibc.read(STDIN_FILENO, free.baseAddress, free.count) }
+                }
+            } catch {
+                throw KeychainError(errSecIO, "could not read the secret from standard input (\(error))",
+                                    failedCall: "read")
             }
             if count == 0 { break }
             guard collected.count <= maximumSize else {

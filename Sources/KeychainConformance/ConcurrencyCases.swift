@@ -84,7 +84,7 @@ func survivesManyProcesses(_ backend: any KeychainBackend, _ context: Conformanc
 }
 
 /// The exit statuses the `keychain` CLI documents.
-public enum CLIExit {
+public enum CLIExit: Sendable {
     /// The item does not exist.
     public static let notFound: Int32 = 3
     /// The item already exists.

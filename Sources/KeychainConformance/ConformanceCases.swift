@@ -2,7 +2,7 @@ import Foundation
 import KeychainCore
 
 /// The cases every backend must pass.
-public enum KeychainConformance {
+public enum KeychainConformance: Sendable {
     /// Every case of the backend contract, in the order they run.
     public static let cases: [ConformanceCase] = [
         ConformanceCase(name: "all-byte-values", body: roundTripsAllByteValues),

@@ -12,7 +12,7 @@ import Synchronization
 /// variable `KEYCHAIN_ACCESS_GROUP`; the file name of the running executable
 /// (`/proc/self/exe`), so that two programs get two groups with no configuration and one
 /// program keeps its group however it is started.
-public enum KeychainProgramIdentity {
+public enum KeychainProgramIdentity: Sendable {
     /// The variable that names the program's access group.
     public static let variable = "KEYCHAIN_ACCESS_GROUP"
 

@@ -10,7 +10,7 @@ import Foundation
 /// Apple's SecItem functions return only a status; this keeps the full error (which backend,
 /// which underlying call, what to do) for the typed API, the CLI and for logging by the caller.
 /// It never holds a secret, because `KeychainError` never does.
-public enum KeychainLastError {
+public enum KeychainLastError: Sendable {
     /// The last error recorded on this thread, or nil if the last call succeeded.
     public static var current: KeychainError? {
         guard let key = slotKey else { return Thread.current.threadDictionary[fallbackKey] as? KeychainError }

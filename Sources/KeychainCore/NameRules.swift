@@ -5,7 +5,7 @@
 /// it with the item `X`. So that all backends agree, every backend refuses a string attribute
 /// holding a NUL with `errSecParam`, in items, queries and changes alike, before it touches
 /// its store.
-public enum NameRules {
+public enum NameRules: Sendable {
     /// Throws `errSecParam`, naming the attribute, when a string value in `attributes` holds
     /// a NUL character. Never includes the value itself, which may be sensitive.
     public static func refuseNUL(in attributes: ItemAttributes) throws {

@@ -7,7 +7,7 @@ public import Foundation
 /// front end stamps on every add and no update changes). Items without one, such as those other
 /// programs wrote, come first. Equal dates are ordered by primary key, so the order is total
 /// and the same on every read.
-public enum ResultOrder {
+public enum ResultOrder: Sendable {
     /// Whether the item with `lhsCreated` and `lhsKey` comes before the other one.
     public static func precedes(created lhsCreated: Date?, key lhsKey: PrimaryKey,
                                 created rhsCreated: Date?, key rhsKey: PrimaryKey) -> Bool {

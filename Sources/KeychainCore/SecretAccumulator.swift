@@ -46,3 +46,7 @@ public final class SecretAccumulator {
         storage = larger
     }
 }
+
+/// Not Sendable: it is filled in place by one reader at a time.
+@available(*, unavailable)
+extension SecretAccumulator: Sendable {}

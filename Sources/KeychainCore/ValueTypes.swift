@@ -13,7 +13,7 @@ public import Foundation
 /// given as the other type in one more attribute, `AttributeKey.valueTypes`, and the front end
 /// turns those back when it returns the item. Matching compares the stored forms, which are
 /// equal exactly when the UTF-8 bytes are, as on Apple platforms.
-public enum ValueTypes {
+public enum ValueTypes: Sendable {
     /// Bytes that are not UTF-8 (or are UTF-8 beginning with this noncharacter) are kept as
     /// this noncharacter followed by their base64, so every Data value round-trips. Only a
     /// String value that itself begins with U+FDD0 could then match a Data value it differs from.

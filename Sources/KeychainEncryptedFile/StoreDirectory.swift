@@ -206,10 +206,8 @@ final class StoreDirectory: Sendable {
     /// cannot be inspected.
     static func linkStatus(ofPath path: String) -> stat? {
         var status = stat()
-        while true {
-            if lstat(path, &status) == 0 { return status }
-            if errno != EINTR { return nil }
-        }
+        guard (try? syscall("lstat", { lstat(path, &status) })) != nil else { return nil }
+        return status
     }
 
     // MARK: Reading

@@ -14,7 +14,7 @@ import LinuxKeychain
 ///                                  call, then adds and reads an item through KEYCHAIN_BACKEND
 ///
 /// Exit status: 0 success, 3 errSecItemNotFound, 1 anything else (with the status on stderr).
-public enum PlacementProbe {
+public enum PlacementProbe: Sendable {
     public static func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status = run(arguments)
