@@ -97,19 +97,11 @@ struct VaultKV: Sendable {
         /// No live version: the path holds nothing, or its current version is soft-deleted or
         /// destroyed. Nothing was written.
         case absent
-        /// The server would not patch this path; nothing was written, and a read followed by a
-        /// check-and-set write may still succeed.
-        case refused(PatchRefusal)
-    }
-
-    /// Why a `PATCH` was refused.
-    enum PatchRefusal {
-        /// The mount (`cas_required`) or the secret's metadata demands a check-and-set version.
-        case checkAndSetRequired
-        /// The token's policy lacks the `patch` capability on the path (403).
-        case notPermitted
-        /// The server has no `PATCH` for KV version 2 (405), as before Vault 1.9.
-        case unsupported
+        /// The server would not patch this path: the mount (`cas_required`) or the secret's
+        /// metadata demands a check-and-set version (400), the token's policy lacks the `patch`
+        /// capability (403), or the server has no KV `PATCH` (405, as before Vault 1.9).
+        /// Nothing was written, and a read followed by a check-and-set write may still succeed.
+        case refused
     }
 
     /// POST `<mount>/data/<path>` with `options.cas`: 0 creates only a new item, a version
@@ -145,12 +137,8 @@ struct VaultKV: Sendable {
             return .patched
         case 404 where response.errorText.isEmpty:
             return .absent
-        case 400 where response.errorText.contains("check-and-set parameter required"):
-            return .refused(.checkAndSetRequired)
-        case 403:
-            return .refused(.notPermitted)
-        case 405:
-            return .refused(.unsupported)
+        case 400 where response.errorText.contains("check-and-set parameter required"), 403, 405:
+            return .refused
         default:
             throw failures.error(response, action: "updating", path: path, call: call)
         }
