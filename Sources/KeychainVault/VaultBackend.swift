@@ -10,7 +10,12 @@ public import KeychainCore
 /// - **add** writes with `cas=0`, which Vault accepts only when the path has no live version,
 ///   so of many machines adding one item exactly one succeeds and the others get
 ///   `errSecDuplicateItem`.
-/// - **update** writes with `cas=<version read>` and, when another writer got there first,
+/// - **update** of the one item a query names by its whole primary key, asking nothing else
+///   of it and keeping its key, is one `PATCH` (`VaultPatchableUpdate`): the server merges the
+///   changed fields into the current version under its own lock, so no concurrent change is
+///   lost, and refuses a path without a live version. Where the server refuses `PATCH`
+///   (`cas_required`, a policy without `patch`, an old server), and for every other update,
+///   it writes with `cas=<version read>` and, when another writer got there first,
 ///   reads again, re-checks the query and reapplies the changes. An update that moves an item
 ///   to a new primary key first creates the new path with `cas=0`, then deletes the old one:
 ///   interrupted in between, both copies remain and nothing is lost; a collision rolls back the
@@ -37,6 +42,7 @@ public final class VaultBackend: KeychainBackend {
     private struct Connection: Sendable {
         let kv: VaultKV
         let layout: VaultItemLayout
+        let patchSupport = VaultPatchSupport()
         var operatorSecrets: VaultOperatorSecrets { VaultOperatorSecrets(kv: kv) }
 
         /// The operator-managed KV path a `kv:` service names (see `VaultOperatorSecrets`).
@@ -109,6 +115,13 @@ public final class VaultBackend: KeychainBackend {
         let connection = try setup.get()
         if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
             return try connection.operatorSecrets.update(query, with: changes, at: path)
+        }
+        if let patchable = VaultPatchableUpdate(query, changes: changes), connection.patchSupport.isWorthTrying {
+            switch try connection.kv.patch(connection.layout.path(of: patchable.key), fields: patchable.fields) {
+            case .patched: return 1
+            case .absent: return 0
+            case .refused: connection.patchSupport.noteRefusal()
+            }
         }
         let matched = try locate(query, includeSecrets: true, limit: nil, in: connection)
         let plan = try UpdatePlan(matched: matched.map(\.item), changes: changes)

@@ -132,7 +132,7 @@ final class VaultHTTPClient: Sendable {
             var headers = ["X-Vault-Request: true"]
             if let token = source.token { headers.append("X-Vault-Token: \(token.value)") }
             if let namespace = client.namespace, source.inNamespace { headers.append("X-Vault-Namespace: \(namespace)") }
-            if source.body != nil { headers.append("Content-Type: application/json") }
+            if source.body != nil { headers.append("Content-Type: \(source.contentType)") }
             headerCount = headers.count
             headerPointers = .allocate(capacity: headers.count)
             body = source.body
@@ -232,6 +232,9 @@ struct VaultHTTPRequest {
     var path: String
     var query: String? = nil
     var body: SecretBytes? = nil
+    /// The body's media type, sent only with a body. KV v2's `PATCH` accepts nothing but
+    /// `application/merge-patch+json`; every other call takes plain JSON.
+    var contentType = "application/json"
     var token: VaultToken?
     var inNamespace = true
     var timeout: TimeInterval

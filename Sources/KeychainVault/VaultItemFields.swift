@@ -43,13 +43,27 @@ enum VaultItemFields {
 
     /// The `data` object of a KV write storing `item`.
     static func body(of item: KeychainItem, secret: SecretBytes) -> VaultRequestBody {
-        var fields: [(String, VaultRequestBody)] = []
         let secretField = VaultSecretEncoding.field(for: secret)
-        fields.append((secretField.name, secretField.value))
-        for (key, value) in item.attributes.values.sorted(by: { fieldName($0.key) < fieldName($1.key) }) {
-            fields.append((fieldName(key), .text(value.encoded)))
+        return .object([(secretField.name, secretField.value)] + attributeFields(item.attributes))
+    }
+
+    /// The `data` object of a KV merge patch applying `changes` to a stored item: the new
+    /// secret (with JSON null for the other secret field, so an item keeps exactly one of
+    /// `password` and `password_base64`) and each changed attribute. Fields it does not name,
+    /// the creation date and an operator's own fields among them, keep their stored values.
+    static func patch(applying changes: ItemChanges) -> VaultRequestBody {
+        var fields: [(String, VaultRequestBody)] = []
+        if let secret = changes.secret {
+            let secretField = VaultSecretEncoding.field(for: secret)
+            fields.append((secretField.name, secretField.value))
+            fields.append((VaultSecretEncoding.otherField(than: secretField.name), .json(.null)))
         }
-        return .object(fields)
+        return .object(fields + attributeFields(changes.attributes))
+    }
+
+    /// One string field per attribute, in field-name order.
+    private static func attributeFields(_ attributes: ItemAttributes) -> [(String, VaultRequestBody)] {
+        attributes.values.sorted { fieldName($0.key) < fieldName($1.key) }.map { (fieldName($0.key), .text($0.value.encoded)) }
     }
 
     /// Rebuilds the item stored at `path` from its fields. Throws `errSecDecode` for fields

@@ -91,13 +91,24 @@ struct VaultKV: Sendable {
         }
     }
 
+    enum PatchResult {
+        /// The server merged the fields into a new version of the item.
+        case patched
+        /// No live version: the path holds nothing, or its current version is soft-deleted or
+        /// destroyed. Nothing was written.
+        case absent
+        /// The server would not patch this path: the mount (`cas_required`) or the secret's
+        /// metadata demands a check-and-set version (400), the token's policy lacks the `patch`
+        /// capability (403), or the server has no KV `PATCH` (405, as before Vault 1.9).
+        /// Nothing was written, and a read followed by a check-and-set write may still succeed.
+        case refused
+    }
+
     /// POST `<mount>/data/<path>` with `options.cas`: 0 creates only a new item, a version
     /// replaces only that version.
     func write(_ path: String, fields: VaultRequestBody, checkAndSet version: Int64) throws -> WriteResult {
-        let body = VaultRequestBody.object([("options", .object([("cas", .integer(version))])), ("data", fields)]).serialized()
-        guard body.count <= VaultLimits.maximumRequestBytes else {
-            throw failures.make(errSecParam, "The item for '\(path)' is \(body.count >> 20) MiB as a Vault request; Vault accepts at most \(VaultLimits.maximumRequestBytes >> 20) MiB (its max_request_size).", "POST \(apiPath("data", path))")
-        }
+        let body = try sizeChecked(VaultRequestBody.object([("options", .object([("cas", .integer(version))])), ("data", fields)]),
+                                   path: path, call: "POST \(apiPath("data", path))")
         let response = try exchange("POST", "data", path, body: body, action: "writing")
         switch response.status {
         case 200, 204:
@@ -107,6 +118,40 @@ struct VaultKV: Sendable {
         default:
             throw failures.error(response, action: "writing", path: path, call: "POST \(apiPath("data", path))")
         }
+    }
+
+    /// PATCH `<mount>/data/<path>`: a JSON merge patch (RFC 7396) of the current version's
+    /// fields, which the server applies under its lock on the path, so a concurrent writer's
+    /// version is never overwritten with stale fields. A field given as JSON null is removed;
+    /// fields not named keep their values. The server refuses it on a path without a live
+    /// version, so it never creates an item.
+    func patch(_ path: String, fields: VaultRequestBody) throws -> PatchResult {
+        let call = "PATCH \(apiPath("data", path))"
+        let body = try sizeChecked(VaultRequestBody.object([("data", fields)]), path: path, call: call)
+        let request = VaultHTTPRequest(method: "PATCH", path: apiPath("data", path), body: body,
+                                       contentType: "application/merge-patch+json", token: nil,
+                                       timeout: configuration.requestTimeout)
+        let response = try sendAll([request])[0]
+        switch response.status {
+        case 200, 204:
+            return .patched
+        case 404 where response.errorText.isEmpty:
+            return .absent
+        case 400 where response.errorText.contains("check-and-set parameter required"), 403, 405:
+            return .refused
+        default:
+            throw failures.error(response, action: "updating", path: path, call: call)
+        }
+    }
+
+    /// `body` serialized, or `errSecParam` before anything is sent when it is larger than
+    /// Vault accepts.
+    private func sizeChecked(_ body: VaultRequestBody, path: String, call: String) throws -> SecretBytes {
+        let serialized = body.serialized()
+        guard serialized.count <= VaultLimits.maximumRequestBytes else {
+            throw failures.make(errSecParam, "The item for '\(path)' is \(serialized.count >> 20) MiB as a Vault request; Vault accepts at most \(VaultLimits.maximumRequestBytes >> 20) MiB (its max_request_size).", call)
+        }
+        return serialized
     }
 
     /// LIST `<mount>/metadata/<folder>/`: the entry names, folders ending in `/`.

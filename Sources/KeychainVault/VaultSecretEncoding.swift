@@ -45,6 +45,11 @@ enum VaultSecretEncoding {
         return (base64Field, .secretBase64(secret))
     }
 
+    /// The secret field an item must not have beside `field`.
+    static func otherField(than field: String) -> String {
+        field == plainField ? base64Field : plainField
+    }
+
     /// Decodes standard padded base64 into fresh secret storage; nil when it is not base64.
     static func decodeBase64(_ encoded: SecretBytes) -> SecretBytes? {
         encoded.withUnsafeBytes { text -> SecretBytes? in

@@ -14,7 +14,7 @@ struct VaultFailureTests {
         let policyName = "lkc-\(UUID().uuidString.prefix(8).lowercased())"
         // The README's fleet policy, narrowed to one service.
         let policy = """
-            path "secret/data/\(prefix)/generic/allowed/*" { capabilities = ["create", "read", "update"] }
+            path "secret/data/\(prefix)/generic/allowed/*" { capabilities = ["create", "read", "update", "patch"] }
             path "secret/metadata/\(prefix)/generic/allowed/*" { capabilities = ["list", "delete"] }
             """
         let written = try VaultTestServer.bao(["policy", "write", policyName, "-"], input: Data(policy.utf8))

@@ -35,7 +35,7 @@ struct VaultAppRoleFixture {
     /// The policy the docs give for a fleet's AppRole: the items under the prefix, and nothing else.
     static func policy(prefix: String, mount: String = "secret") -> String {
         """
-        path "\(mount)/data/\(prefix)/*" { capabilities = ["create", "read", "update"] }
+        path "\(mount)/data/\(prefix)/*" { capabilities = ["create", "read", "update", "patch"] }
         path "\(mount)/metadata/\(prefix)/*" { capabilities = ["list", "delete"] }
         path "sys/internal/ui/mounts/\(mount)" { capabilities = ["read"] }
         """

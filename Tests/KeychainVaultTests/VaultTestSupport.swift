@@ -230,7 +230,7 @@ final class TestServerProcess {
                     self.end_headers()
                     self.wfile.write(data)
                     connection.close()
-                do_GET = do_POST = do_PUT = do_DELETE = forward
+                do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = forward
                 def log_message(self, *args):
                     pass
             socketserver.ThreadingTCPServer.daemon_threads = True
