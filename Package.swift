@@ -31,10 +31,12 @@ let package = Package(
                        providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CPrctl", path: "CShims/CPrctl"),
         .systemLibrary(name: "CFileSystem", path: "CShims/CFileSystem"),
+        // dlopen at first use, shared by the two shims below.
+        .target(name: "CDynamicLibrary", path: "CShims/CDynamicLibrary"),
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
-        .target(name: "CSecretService", path: "CShims/CSecretService"),
+        .target(name: "CSecretService", dependencies: ["CDynamicLibrary"], path: "CShims/CSecretService"),
         // libcurl through dlopen at first use, for the vault backend only.
-        .target(name: "CCurl", path: "CShims/CCurl"),
+        .target(name: "CCurl", dependencies: ["CDynamicLibrary"], path: "CShims/CCurl"),
 
         // Apple's OSStatus and errSec codes, shared by every module below.
         .target(name: "KeychainStatusCodes"),
@@ -81,7 +83,7 @@ let package = Package(
         // A Foundation hello-world, the whole-process floor the benchmark compares `keychain get` with.
         .executableTarget(name: "FoundationHello", path: "Benchmarks/FoundationHello"),
         // libsecret's one-call functions, which only the benchmark's baseline calls.
-        .target(name: "CSecretServiceBaseline", path: "Benchmarks/CSecretServiceBaseline"),
+        .target(name: "CSecretServiceBaseline", dependencies: ["CDynamicLibrary"], path: "Benchmarks/CSecretServiceBaseline"),
 
         // Two small programs written as Apple code is, built separately so that each has its own
         // default identity (its executable's name), for the placement tests.

@@ -2,9 +2,9 @@
 // include/CSecretServiceBaseline.h. The GLib types come from the shim's hand-made declarations,
 // which Tests/CSecretServiceABICheck checks against the real headers.
 
+#include "CDynamicLibrary.h"
 #include "CSecretServiceBaseline.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,36 +24,25 @@
     X(char *, secret_password_lookupv_sync, (const void *, void *, void *, GError **)) \
     X(void, secret_password_free, (char *))
 
-#define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
-BASELINE_FUNCTIONS(DECLARE_POINTER)
-#undef DECLARE_POINTER
+BASELINE_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
 
 static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int loaded;
 
+static int load_functions(char *reason, size_t reason_size) {
+    const char *path = "libsecret-1.so.0";
+    // Never closed: GLib registers types and threads that cannot be unloaded.
+    void *handle = cdynamiclibrary_open(path, reason, reason_size);
+    if (handle == NULL) return -1;
+    const char *requirement = "";
+    BASELINE_FUNCTIONS(CDYNAMICLIBRARY_LOOK_UP)
+    return 0;
+}
+
 int csecretservicebaseline_load(char *reason, size_t reason_size) {
     pthread_mutex_lock(&load_mutex);
-    int result = 0;
-    if (!loaded) {
-        // Never dlclose'd: GLib registers types and threads that cannot be unloaded.
-        void *handle = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL);
-        if (handle == NULL) {
-            const char *text = dlerror();
-            snprintf(reason, reason_size, "%s", text != NULL ? text : "libsecret-1.so.0");
-            result = -1;
-        }
-#define LOOK_UP(type, name, parameters) \
-        if (result == 0) { \
-            *(void **)(&p_##name) = dlsym(handle, #name); \
-            if (p_##name == NULL) { \
-                snprintf(reason, reason_size, "libsecret-1.so.0 has no function %s", #name); \
-                result = -1; \
-            } \
-        }
-        BASELINE_FUNCTIONS(LOOK_UP)
-#undef LOOK_UP
-        loaded = result == 0;
-    }
+    int result = loaded ? 0 : load_functions(reason, reason_size);
+    if (result == 0) loaded = 1;
     pthread_mutex_unlock(&load_mutex);
     return result;
 }

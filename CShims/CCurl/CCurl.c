@@ -5,8 +5,8 @@
 // handle stays an opaque pointer.
 
 #include "CCurl.h"
+#include "CDynamicLibrary.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,34 +66,24 @@ typedef size_t (*WriteCallback)(char *data, size_t size, size_t count, void *con
     X(CurlMessage *, curl_multi_info_read, (void *, int *)) \
     X(int, curl_multi_cleanup, (void *))
 
-#define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
-CCURL_FUNCTIONS(DECLARE_POINTER)
-#undef DECLARE_POINTER
+CCURL_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
 
 static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int loaded;
 
 static int load_functions(const char *path, char *reason, size_t reason_size) {
-    // Never dlclose'd: libcurl's TLS library keeps global state that cannot be unloaded.
-    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *text = dlerror();
-        snprintf(reason, reason_size, "%s", text != NULL ? text : path);
-        return -1;
-    }
-#define LOOK_UP(result, name, parameters) \
-    *(void **)(&p_##name) = dlsym(handle, #name); \
-    if (p_##name == NULL) { \
-        snprintf(reason, reason_size, "%s has no function %s", path, #name); \
-        return -1; \
-    }
-    CCURL_FUNCTIONS(LOOK_UP)
-#undef LOOK_UP
+    // Never closed: libcurl's TLS library keeps global state that cannot be unloaded.
+    void *handle = cdynamiclibrary_open(path, reason, reason_size);
+    if (handle == NULL) return -1;
+    const char *requirement = "";
+    CCURL_FUNCTIONS(CDYNAMICLIBRARY_LOOK_UP)
     // Once per process, before any handle: curl_global_init is not thread-safe in older
     // libcurl releases, which the mutex makes irrelevant.
     int code = p_curl_global_init(GLOBAL_DEFAULT);
     if (code != E_OK) {
-        snprintf(reason, reason_size, "curl_global_init failed: %s", p_curl_easy_strerror(code));
+        if (reason != NULL && reason_size > 0) {
+            snprintf(reason, reason_size, "curl_global_init failed: %s", p_curl_easy_strerror(code));
+        }
         return -1;
     }
     return 0;
@@ -101,11 +91,6 @@ static int load_functions(const char *path, char *reason, size_t reason_size) {
 
 int ccurl_load(const char *library_path, char *reason, size_t reason_size) {
     const char *path = library_path != NULL ? library_path : "libcurl.so.4";
-    char scratch[1];
-    if (reason == NULL || reason_size == 0) {
-        reason = scratch;
-        reason_size = sizeof scratch;
-    }
     pthread_mutex_lock(&load_mutex);
     int result = loaded ? 0 : load_functions(path, reason, reason_size);
     if (result == 0) loaded = 1;

@@ -7,8 +7,8 @@
 // dlopen brings GLib, GObject and GIO along and one override of the path switches all of them.
 
 #include "CSecretService.h"
+#include "CDynamicLibrary.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,41 +89,25 @@
     X(const char *, secret_value_get, (void *, size_t *)) \
     X(void, secret_value_unref, (void *))
 
-#define DECLARE_POINTER(result, name, parameters) static result(*p_##name) parameters;
-CSECRETSERVICE_FUNCTIONS(DECLARE_POINTER)
-#undef DECLARE_POINTER
+CSECRETSERVICE_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
 
 static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char loaded_path[4096];  // non-empty once the functions are loaded
 
 /// Loads `path` and every function; on failure leaves nothing loaded and writes the reason.
 static int load_functions(const char *path, char *reason, size_t reason_size) {
-    // Never dlclose'd: GLib registers types and threads that cannot be unloaded.
-    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *text = dlerror();
-        snprintf(reason, reason_size, "%s", text != NULL ? text : path);
-        return -1;
-    }
-#define LOOK_UP(result, name, parameters) \
-    *(void **)(&p_##name) = dlsym(handle, #name); \
-    if (p_##name == NULL) { \
-        snprintf(reason, reason_size, "%s has no function %s (libsecret 0.18 or newer is needed)", path, #name); \
-        return -1; \
-    }
-    CSECRETSERVICE_FUNCTIONS(LOOK_UP)
-#undef LOOK_UP
+    // Never closed: GLib registers types and threads that cannot be unloaded.
+    void *handle = cdynamiclibrary_open(path, reason, reason_size);
+    if (handle == NULL) return -1;
+    const char *requirement = " (libsecret 0.18 or newer is needed)";
+    CSECRETSERVICE_FUNCTIONS(CDYNAMICLIBRARY_LOOK_UP)
     snprintf(loaded_path, sizeof loaded_path, "%s", path);
     return 0;
 }
 
 int csecretservice_load(const char *library_path, char *reason, size_t reason_size) {
     const char *path = library_path != NULL ? library_path : "libsecret-1.so.0";
-    char scratch[1];
-    if (reason == NULL || reason_size == 0) {
-        reason = scratch;
-        reason_size = sizeof scratch;
-    }
+    // Every reason is written by CDynamicLibrary, which takes a NULL `reason` as no reason wanted.
     pthread_mutex_lock(&load_mutex);
     int result;
     if (loaded_path[0] == 0) {
@@ -134,10 +118,7 @@ int csecretservice_load(const char *library_path, char *reason, size_t reason_si
     } else {
         // The functions stay those of the library loaded first; a different path only has to
         // be loadable, so that a test can simulate a machine without libsecret in-process.
-        void *other = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        const char *text = other == NULL ? dlerror() : NULL;
-        if (other == NULL) snprintf(reason, reason_size, "%s", text != NULL ? text : path);
-        result = other != NULL ? 0 : -1;
+        result = cdynamiclibrary_open(path, reason, reason_size) != NULL ? 0 : -1;
     }
     pthread_mutex_unlock(&load_mutex);
     return result;
