@@ -158,7 +158,7 @@ public enum BackendSource: Hashable, Sendable, CustomStringConvertible {
         case .userFile(let path): return "pinned in the user's file \(path)"
         case .systemFile(let path): return "pinned in the system file \(path)"
         case .recorded(let path): return "recorded at the first write, in \(path)"
-        case .automatic: return "automatic (nothing pinned or recorded yet)"
+        case .automatic: return "automatic: nothing pinned or recorded yet"
         }
     }
 }

@@ -116,6 +116,16 @@ struct CLITests {
         #expect(report.outputText.contains("in effect: nothing usable"), "\(report.outputText)")
     }
 
+    @Test func backendsNamesAutomaticChoiceInOneParenthesis() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-cli-fresh-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let environment = ["XDG_STATE_HOME": state, "XDG_CONFIG_HOME": state + "/config",
+                           "KEYCHAIN_SYSTEM_CONFIG": state + "/no-system-file", "KEYCHAIN_BACKEND": ""]
+        let report = try KeychainCLIProcess.run(cli, ["backends"], environment: environment)
+        let line = report.outputText.split(separator: "\n").first { $0.hasPrefix("in effect: ") } ?? ""
+        #expect(line.hasSuffix("(automatic: nothing pinned or recorded yet)"), "\(report.outputText)")
+    }
+
     @Test func missingItemIsOneLineAndExitStatusThree() throws {
         let service = Self.uniqueService()
         let result = try keychain(["--backend", "keyring", "get", service, "nobody"])
