@@ -3,6 +3,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import Testing
+import Synchronization
 
 /// The example third-party backend passes every case of the suite, the many-process one
 /// included: its processes are its own helper executable, given through `ConformanceProcesses`
@@ -78,9 +79,8 @@ struct ExampleBackendConformanceTests {
     }
 }
 
-final class StartedProcesses: @unchecked Sendable {
-    private let lock = NSLock()
-    private var started = 0
-    func count() { lock.withLock { started += 1 } }
-    var total: Int { lock.withLock { started } }
+final class StartedProcesses: Sendable {
+    private let started = Mutex(0)
+    func count() { started.withLock { $0 += 1 } }
+    var total: Int { started.withLock { $0 } }
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite("the conformance suite itself")
 struct ConformanceSelfTests {
     /// A backend that overwrites on add: the suite must catch it, or it proves nothing.
-    final class OverwritingBackend: KeychainBackend, @unchecked Sendable {
+    final class OverwritingBackend: KeychainBackend, Sendable {
         let name = "overwriting"
         private let inner = MemoryBackend()
         func availability() -> BackendAvailability { .available("test double") }

@@ -7,7 +7,7 @@ import Testing
 @Suite("the contract cases catch what they check")
 struct ContractCaseSelfTests {
     /// The memory backend with one rule broken.
-    final class BrokenBackend: KeychainBackend, @unchecked Sendable {
+    final class BrokenBackend: KeychainBackend, Sendable {
         enum Flaw { case returnsSecretsUnasked, quotesSecretInErrors, ignoresSynchronizable, limitsBeforeOrdering }
         let name = "broken"
         let flaw: Flaw

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import Testing
+import Synchronization
 
 @Suite("last error")
 struct LastErrorTests {
@@ -59,11 +60,9 @@ struct LastErrorTests {
 }
 
 /// Messages read on many threads, counted.
-private final class SeenMessages: @unchecked Sendable {
-    // Guarded by `lock`; the unchecked Sendable relies on it.
-    private let lock = NSLock()
-    private var storage: [String: Int] = [:]
+private final class SeenMessages: Sendable {
+    private let storage = Mutex<[String: Int]>([:])
 
-    func add(_ message: String) { lock.withLock { storage[message, default: 0] += 1 } }
-    var counts: [String: Int] { lock.withLock { storage } }
+    func add(_ message: String) { storage.withLock { $0[message, default: 0] += 1 } }
+    var counts: [String: Int] { storage.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import Testing
+import Synchronization
 
 /// `keychain backends` reports through `survey()`: each backend's availability is checked
 /// once, since one check can take a whole timeout (a Secret Service provider that does not
@@ -8,14 +9,13 @@ import Testing
 @Suite("backend registry survey")
 struct RegistrySurveyTests {
     /// Unavailable, and counts how often it was asked.
-    final class CountingBackend: KeychainBackend, @unchecked Sendable {
+    final class CountingBackend: KeychainBackend, Sendable {
         let name: String
-        private let lock = NSLock()
-        private var asked = 0
-        var checks: Int { lock.withLock { asked } }
+        private let asked = Mutex(0)
+        var checks: Int { asked.withLock { $0 } }
         init(name: String) { self.name = name }
         func availability() -> BackendAvailability {
-            lock.withLock { asked += 1 }
+            asked.withLock { $0 += 1 }
             return .unavailable(KeychainError(errSecNotAvailable, "\(name) does not answer."))
         }
         func add(_ item: KeychainItem) throws {}

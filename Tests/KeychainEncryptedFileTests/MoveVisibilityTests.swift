@@ -3,6 +3,7 @@ import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
 import Testing
+import Synchronization
 
 /// The contract says no reader ever sees an item missing mid-update. A move writes the new file
 /// and removes the old one in another directory, so a reader that lists the store while a move
@@ -43,21 +44,20 @@ struct MoveVisibilityTests {
             if count != 1 { wrongCounts.append(count) }
             scans += 1
         }
-        #expect(writerFailure.error == nil, "\(String(describing: writerFailure.error))")
+        #expect(writerFailure.error == nil, "\(writerFailure.error ?? "")")
         #expect(wrongCounts.isEmpty, "\(wrongCounts.count) of \(scans) scans during moves saw \(Set(wrongCounts)) items instead of 1")
     }
 }
 
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+private final class Flag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }
 
-private final class ErrorBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (any Error)?
-    func set(_ error: any Error) { lock.withLock { stored = error } }
-    var error: (any Error)? { lock.withLock { stored } }
+/// The text of the error a thread hit, if any.
+private final class ErrorBox: Sendable {
+    private let stored = Mutex<String?>(nil)
+    func set(_ error: any Error) { stored.withLock { $0 = "\(error)" } }
+    var error: String? { stored.withLock { $0 } }
 }

@@ -4,6 +4,7 @@ import Glibc
 import KeychainCore
 @testable import KeychainKeyring
 import Testing
+import Synchronization
 
 /// What the backend does in the kernel, checked in the kernel: where keys go, what they hold,
 /// what they grant, the limits, and keys that exist but cannot be used.
@@ -146,16 +147,14 @@ struct KeyringBehaviourTests {
     }
 }
 
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+final class Flag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }
 
-final class Problems: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String] = []
-    func add(_ entry: String) { lock.withLock { entries.append(entry) } }
-    var all: [String] { lock.withLock { entries } }
+final class Problems: Sendable {
+    private let entries = Mutex<[String]>([])
+    func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
 }

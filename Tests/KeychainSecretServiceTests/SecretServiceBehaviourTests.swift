@@ -3,6 +3,7 @@ import KeychainConformance
 import KeychainCore
 import KeychainSecretService
 import Testing
+import Synchronization
 
 extension SecretServiceTests {
     /// How items look in the Secret Service, the collection setting, and many threads.
@@ -178,10 +179,8 @@ extension SecretServiceTests {
     }
 }
 
-private final class Failures: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var entries: [String] = []
-    func add(_ entry: String) { lock.withLock { entries.append(entry) } }
-    var all: [String] { lock.withLock { entries } }
+private final class Failures: Sendable {
+    private let entries = Mutex<[String]>([])
+    func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
 }

@@ -4,6 +4,7 @@ import KeychainConformance
 import KeychainCore
 @testable import KeychainVault
 import Testing
+import Synchronization
 
 /// The HTTP client: libcurl is loaded only by the vault backend, requests answer callers on
 /// any kind of thread, and hostile answers are cut off.
@@ -103,9 +104,8 @@ struct VaultHTTPClientTests {
 }
 
 /// A thread-safe count.
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

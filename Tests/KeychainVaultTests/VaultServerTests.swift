@@ -3,6 +3,7 @@ import KeychainConformance
 import KeychainCore
 import KeychainVault
 import Testing
+import Synchronization
 
 /// How the backend's items look and behave on a real OpenBao server, checked with `bao` itself.
 @Suite("vault backend on a real OpenBao server")
@@ -160,9 +161,8 @@ struct VaultServerTests {
 }
 
 /// Results collected from many threads.
-final class Outcomes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String] = []
-    func append(_ entry: String) { lock.withLock { entries.append(entry) } }
-    var all: [String] { lock.withLock { entries } }
+final class Outcomes: Sendable {
+    private let entries = Mutex<[String]>([])
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
 }

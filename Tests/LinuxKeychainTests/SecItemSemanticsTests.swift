@@ -2,6 +2,7 @@ import Foundation
 import KeychainCore
 import LinuxKeychain
 import Testing
+import Synchronization
 
 /// Apple's result shapes, limits, references, synchronizable handling, access control and
 /// error statuses, checked one rule at a time.
@@ -284,12 +285,17 @@ struct SecItemSemanticsTests {
 }
 
 /// Counts outcomes reported from many threads.
-private final class OutcomeCounter: @unchecked Sendable {
-    // Guarded by `lock`; the unchecked Sendable relies on it.
-    private let lock = NSLock()
-    private(set) var statuses: [OSStatus: Int] = [:]
-    private(set) var readsMatching = 0
+private final class OutcomeCounter: Sendable {
+    private struct Counts {
+        var statuses: [OSStatus: Int] = [:]
+        var readsMatching = 0
+    }
 
-    func record(_ status: OSStatus) { lock.withLock { statuses[status, default: 0] += 1 } }
-    func recordRead(_ matched: Bool) { lock.withLock { if matched { readsMatching += 1 } } }
+    private let counts = Mutex(Counts())
+
+    var statuses: [OSStatus: Int] { counts.withLock { $0.statuses } }
+    var readsMatching: Int { counts.withLock { $0.readsMatching } }
+
+    func record(_ status: OSStatus) { counts.withLock { $0.statuses[status, default: 0] += 1 } }
+    func recordRead(_ matched: Bool) { counts.withLock { if matched { $0.readsMatching += 1 } } }
 }
