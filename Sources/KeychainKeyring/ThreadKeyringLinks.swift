@@ -22,7 +22,7 @@ final class ThreadKeyringLinks {
         let user: uid_t
         let linkedAt: Double
 
-        var isStillOurs: Bool { process == getpid() && user == geteuid() }
+        var isStillOurs: Bool { process == CurrentProcess.id && user == geteuid() }
     }
 
     private var links: [KeyringChoice?: Link] = [:]
@@ -60,7 +60,7 @@ final class ThreadKeyringLinks {
 
     /// Records that this thread just linked `keyring` for `choice`.
     func recordLink(_ keyring: ResolvedKeyring, for choice: KeyringChoice?) {
-        links[choice] = Link(keyring: keyring, process: getpid(), user: geteuid(), linkedAt: Self.now())
+        links[choice] = Link(keyring: keyring, process: CurrentProcess.id, user: geteuid(), linkedAt: Self.now())
     }
 
     private static func now() -> Double {
