@@ -86,23 +86,36 @@ struct ItemKeyDescription: Hashable, Sendable {
     /// The attributes written bare, in this order, right after the class.
     static func positionalKeys(_ itemClass: ItemClass) -> [AttributeKey] {
         switch itemClass {
-        case .genericPassword: return [.service, .account]
-        case .internetPassword: return [.server, .account]
+        case .genericPassword: return genericPasswordPositionalKeys
+        case .internetPassword: return internetPasswordPositionalKeys
         }
     }
 
+    // Stored once: every lookup by name reads them, and a literal would allocate each time.
+    private static let genericPasswordPositionalKeys: [AttributeKey] = [.service, .account]
+    private static let internetPasswordPositionalKeys: [AttributeKey] = [.server, .account]
+
+    /// Built in one string rather than from an array of fields: every lookup by name pays for it.
     private static func encode(_ primaryKey: PrimaryKey) -> String {
         let itemClass = primaryKey.itemClass
+        let keys = itemClass.primaryKeyAttributes
         let positional = positionalKeys(itemClass)
-        let values = Array(zip(itemClass.primaryKeyAttributes, primaryKey.components))
-        func value(of key: AttributeKey) -> AttributeValue? { values.first { $0.0 == key }?.1 }
-        var fields = [prefix, itemClass.rawValue]
-        fields += positional.map { escape(value(of: $0)?.encoded ?? "") }
-        for (key, value) in values where !positional.contains(key) {
-            guard !value.isMissingPrimaryKeyValue else { continue }
-            fields.append("\(key.rawValue)=\(escape(value.encoded))")
+        var text = prefix
+        text.reserveCapacity(96)
+        text += ":"
+        text += itemClass.rawValue
+        for key in positional {
+            text += ":"
+            if let index = keys.firstIndex(of: key) { appendEscaped(primaryKey.components[index].encoded, to: &text) }
         }
-        return fields.joined(separator: ":")
+        for (key, value) in zip(keys, primaryKey.components) where !positional.contains(key) {
+            guard !value.isMissingPrimaryKeyValue else { continue }
+            text += ":"
+            text += key.rawValue
+            text += "="
+            appendEscaped(value.encoded, to: &text)
+        }
+        return text
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
@@ -111,6 +124,17 @@ struct ItemKeyDescription: Hashable, Sendable {
 
     private static func escape(_ text: String) -> String {
         guard text.utf8.contains(where: needsEscape) else { return text }
+        var escaped = ""
+        appendEscaped(text, to: &escaped)
+        return escaped
+    }
+
+    /// Appends `text` with `%`, `:` and control characters percent-encoded.
+    private static func appendEscaped(_ text: String, to out: inout String) {
+        guard text.utf8.contains(where: needsEscape) else {
+            out += text
+            return
+        }
         var bytes: [UInt8] = []
         for byte in text.utf8 {
             if needsEscape(byte) {
@@ -120,7 +144,7 @@ struct ItemKeyDescription: Hashable, Sendable {
             }
         }
         // Only ASCII bytes were replaced by ASCII, so the result is still valid UTF-8.
-        return String(decoding: bytes, as: UTF8.self)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 
     private static func unescape(_ field: Substring) -> String? {
