@@ -95,27 +95,30 @@ struct ItemKeyDescription: Hashable, Sendable {
     private static let genericPasswordPositionalKeys: [AttributeKey] = [.service, .account]
     private static let internetPasswordPositionalKeys: [AttributeKey] = [.server, .account]
 
-    /// Built in one string rather than from an array of fields: every lookup by name pays for it.
+    /// Built as bytes in one buffer rather than from strings joined: every lookup by name pays
+    /// for it.
     private static func encode(_ primaryKey: PrimaryKey) -> String {
         let itemClass = primaryKey.itemClass
         let keys = itemClass.primaryKeyAttributes
         let positional = positionalKeys(itemClass)
-        var text = prefix
-        text.reserveCapacity(96)
-        text += ":"
-        text += itemClass.rawValue
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        bytes.append(contentsOf: prefix.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(contentsOf: itemClass.rawValue.utf8)
         for key in positional {
-            text += ":"
-            if let index = keys.firstIndex(of: key) { appendEscaped(primaryKey.components[index].encoded, to: &text) }
+            bytes.append(UInt8(ascii: ":"))
+            if let index = keys.firstIndex(of: key) { appendEscaped(primaryKey.components[index].encoded, to: &bytes) }
         }
         for (key, value) in zip(keys, primaryKey.components) where !positional.contains(key) {
             guard !value.isMissingPrimaryKeyValue else { continue }
-            text += ":"
-            text += key.rawValue
-            text += "="
-            appendEscaped(value.encoded, to: &text)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: key.rawValue.utf8)
+            bytes.append(UInt8(ascii: "="))
+            appendEscaped(value.encoded, to: &bytes)
         }
-        return text
+        // Only ASCII bytes were replaced by ASCII, so the bytes are still valid UTF-8.
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
@@ -124,28 +127,28 @@ struct ItemKeyDescription: Hashable, Sendable {
 
     private static func escape(_ text: String) -> String {
         guard text.utf8.contains(where: needsEscape) else { return text }
-        var escaped = ""
-        appendEscaped(text, to: &escaped)
-        return escaped
+        var bytes: [UInt8] = []
+        appendEscaped(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `text` with `%`, `:` and control characters percent-encoded.
-    private static func appendEscaped(_ text: String, to out: inout String) {
-        guard text.utf8.contains(where: needsEscape) else {
-            out += text
-            return
-        }
-        var bytes: [UInt8] = []
-        for byte in text.utf8 {
-            if needsEscape(byte) {
-                bytes += Array(String(format: "%%%02X", byte).utf8)
-            } else {
-                bytes.append(byte)
+    /// Appends the UTF-8 of `text` with `%`, `:` and control characters written `%XX`.
+    private static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            for byte in utf8 {
+                guard needsEscape(byte) else {
+                    bytes.append(byte)
+                    continue
+                }
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        // Only ASCII bytes were replaced by ASCII, so the result is still valid UTF-8.
-        out += String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func unescape(_ field: Substring) -> String? {
         var bytes: [UInt8] = []

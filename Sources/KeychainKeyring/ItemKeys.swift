@@ -51,7 +51,10 @@ extension ItemKeyrings {
 
     /// The description of the attributes key of the item `description` names.
     static func attributesDescription(_ description: ItemKeyDescription) -> String {
-        attributesPrefix + description.text.dropFirst(ItemKeyDescription.prefix.count)
+        // By bytes: `String + Substring` would append the rest one `Character` at a time.
+        var bytes = Array(attributesPrefix.utf8)
+        bytes.append(contentsOf: description.text.utf8.dropFirst(ItemKeyDescription.prefix.utf8.count))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The item description an attributes key's description names, or nil for any other text.
