@@ -51,9 +51,11 @@ extension ItemKeyrings {
 
     /// The description of the attributes key of the item `description` names.
     static func attributesDescription(_ description: ItemKeyDescription) -> String {
-        // By bytes: `String + Substring` would append the rest one `Character` at a time.
+        // From contiguous bytes: `String + Substring` would append the rest one `Character` at
+        // a time, and a `Substring.UTF8View` one byte at a time.
         var bytes = Array(attributesPrefix.utf8)
-        bytes.append(contentsOf: description.text.utf8.dropFirst(ItemKeyDescription.prefix.utf8.count))
+        var text = description.text
+        text.withUTF8 { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.dropFirst(ItemKeyDescription.prefix.utf8.count))) }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -136,14 +136,11 @@ struct StoredAttributes: Codable, Equatable, Sendable {
         guard format == Self.currentFormat else { return try ItemAttributes(encodedFields: attributes) }
         let keys = primaryKey.itemClass.primaryKeyAttributes
         var values: [AttributeKey: AttributeValue] = Dictionary(minimumCapacity: attributes.count + keys.count + 1)
-        var supplied: [AttributeKey] = []
-        supplied.reserveCapacity(keys.count)
         for (key, value) in zip(keys, primaryKey.components) where !isUnset(key) {
             values[key] = value
-            supplied.append(key)
         }
         for (name, text) in attributes {
-            guard let key = AttributeKey(rawValue: name), !supplied.contains(key) else { continue }
+            guard let key = AttributeKey(rawValue: name), !keys.contains(key) || isUnset(key) else { continue }
             values[key] = try Self.parsed(text, of: key)
         }
         if values[.modificationDate] == nil, let created = attributes[AttributeKey.creationDate.rawValue] {

@@ -76,11 +76,13 @@ enum StoredAttributesJSON {
         var keyring: Int32?
         var secret: Int32?
         var unset: String?
-        var fields: [String] = []
+        // The fields seen so far, as a set of bits in the order of `fieldNames`.
+        var seen: UInt8 = 0
         guard reader.consume("{") else { return nil }
         repeat {
-            guard let field = reader.string(), !fields.contains(field), reader.consume(":") else { return nil }
-            fields.append(field)
+            guard let field = reader.string(), let bit = fieldNames.firstIndex(of: field),
+                  seen & (1 << bit) == 0, reader.consume(":") else { return nil }
+            seen |= 1 << bit
             switch field {
             case "attributes":
                 guard let object = reader.stringObject() else { return nil }
@@ -111,6 +113,9 @@ enum StoredAttributesJSON {
         return StoredAttributes(format: format, attributes: attributes, secretIsEmpty: secretIsEmpty, keyring: keyring,
                                 secret: secret, unset: unset)
     }
+
+    /// Every field `StoredAttributes` has.
+    private static let fieldNames = ["attributes", "format", "secretIsEmpty", "keyring", "secret", "unset"]
 
     /// Reads JSON values from the front of `bytes`; each method returns nil, or false, and
     /// may leave the position anywhere when the next value is not what it reads.
