@@ -55,11 +55,24 @@ public enum AccessScope: Hashable, Sendable {
     /// The backend searches that together answer `query`, in the order their results come:
     /// for a program, its own group and then the shared items.
     public func searches(_ query: ItemQuery) -> [ItemQuery] {
-        guard !Self.namesGroup(query.constraints) else { return [query] }
+        var searches: [ItemQuery] = []
+        forEachSearch(query) { searches.append($0); return true }
+        return searches
+    }
+
+    /// Calls `body` with each of `searches(query)` in turn, building each only when it is
+    /// reached, until `body` returns false (say, once a search has found enough).
+    public func forEachSearch(_ query: ItemQuery, _ body: (ItemQuery) throws -> Bool) rethrows {
+        guard !Self.namesGroup(query.constraints) else {
+            _ = try body(query)
+            return
+        }
         switch self {
-        case .program(let group): return [query.constrained(toGroup: group), query.constrained(toGroup: "")]
-        case .group(let group): return [query.constrained(toGroup: group)]
-        case .everything: return [query]
+        case .program(let group):
+            guard try body(query.constrained(toGroup: group)) else { return }
+            _ = try body(query.constrained(toGroup: ""))
+        case .group(let group): _ = try body(query.constrained(toGroup: group))
+        case .everything: _ = try body(query)
         }
     }
 

@@ -242,6 +242,11 @@ extension String {
     /// Whether both strings are the same sequence of Unicode scalars (the same UTF-8 bytes),
     /// unlike `==`, which also equates canonically equivalent spellings.
     public func hasSameScalars(as other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        // Compared as contiguous bytes: stepping through two `UTF8View`s costs more than the
+        // rest of a query's matching. `withUTF8` copies only a string that is not contiguous.
+        var left = self, right = other
+        return left.withUTF8 { leftBytes in
+            right.withUTF8 { rightBytes in leftBytes.count == rightBytes.count && leftBytes.elementsEqual(rightBytes) }
+        }
     }
 }

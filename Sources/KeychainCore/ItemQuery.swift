@@ -139,9 +139,13 @@ public struct ItemChanges: Sendable {
 package struct UpdatePlan: Sendable {
     /// Each matched item with its new form.
     package let changes: [(old: PrimaryKey, new: KeychainItem)]
+    /// Whether the changes set any primary-key attribute, so that an item may be renamed.
+    private let setsPrimaryKeyAttributes: Bool
 
     /// The new primary keys that must not belong to any item outside the matched set.
     package var keysNeedingVacancy: [PrimaryKey] {
+        // Changes that set no primary-key attribute leave every item its name.
+        guard setsPrimaryKeyAttributes else { return [] }
         let old = Set(changes.map(\.old))
         return changes.map(\.new.primaryKey).filter { !old.contains($0) }
     }
@@ -150,13 +154,18 @@ package struct UpdatePlan: Sendable {
     package init(matched: [KeychainItem], changes itemChanges: ItemChanges) throws {
         var seen = Set<PrimaryKey>()
         var changes: [(old: PrimaryKey, new: KeychainItem)] = []
+        changes.reserveCapacity(matched.count)
+        var setsPrimaryKeyAttributes = false
         for item in matched {
             let updated = itemChanges.applied(to: item)
-            guard seen.insert(updated.primaryKey).inserted else {
+            // One item cannot collide with itself: the set is for updates of several.
+            guard matched.count == 1 || seen.insert(updated.primaryKey).inserted else {
                 throw KeychainError.duplicate("The update would give two items the same primary key.")
             }
+            setsPrimaryKeyAttributes = setsPrimaryKeyAttributes || itemChanges.changesPrimaryKey(of: item.itemClass)
             changes.append((item.primaryKey, updated))
         }
         self.changes = changes
+        self.setsPrimaryKeyAttributes = setsPrimaryKeyAttributes
     }
 }

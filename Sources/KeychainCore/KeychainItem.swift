@@ -126,6 +126,14 @@ extension AttributeValue {
     /// Whether this equals what `PrimaryKey` fills in for a missing attribute, so that a
     /// store's naming scheme can leave it out without two keys colliding.
     public var isMissingPrimaryKeyValue: Bool {
-        self == .missingPrimaryKeyValue(of: kind)
+        // Case by case, as `==` against `missingPrimaryKeyValue(of:)` would answer, without
+        // building that value: every key name a backend writes asks this of each component.
+        switch self {
+        case .string(let text): return text.utf8.isEmpty
+        case .data(let data): return data.isEmpty
+        case .integer(let number): return number == 0
+        case .bool(let flag): return !flag
+        case .date(let date): return date == Date(timeIntervalSince1970: 0)
+        }
     }
 }

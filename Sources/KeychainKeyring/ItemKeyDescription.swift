@@ -86,23 +86,39 @@ struct ItemKeyDescription: Hashable, Sendable {
     /// The attributes written bare, in this order, right after the class.
     static func positionalKeys(_ itemClass: ItemClass) -> [AttributeKey] {
         switch itemClass {
-        case .genericPassword: return [.service, .account]
-        case .internetPassword: return [.server, .account]
+        case .genericPassword: return genericPasswordPositionalKeys
+        case .internetPassword: return internetPasswordPositionalKeys
         }
     }
 
+    // Stored once: every lookup by name reads them, and a literal would allocate each time.
+    private static let genericPasswordPositionalKeys: [AttributeKey] = [.service, .account]
+    private static let internetPasswordPositionalKeys: [AttributeKey] = [.server, .account]
+
+    /// Built as bytes in one buffer rather than from strings joined: every lookup by name pays
+    /// for it.
     private static func encode(_ primaryKey: PrimaryKey) -> String {
         let itemClass = primaryKey.itemClass
+        let keys = itemClass.primaryKeyAttributes
         let positional = positionalKeys(itemClass)
-        let values = Array(zip(itemClass.primaryKeyAttributes, primaryKey.components))
-        func value(of key: AttributeKey) -> AttributeValue? { values.first { $0.0 == key }?.1 }
-        var fields = [prefix, itemClass.rawValue]
-        fields += positional.map { escape(value(of: $0)?.encoded ?? "") }
-        for (key, value) in values where !positional.contains(key) {
-            guard !value.isMissingPrimaryKeyValue else { continue }
-            fields.append("\(key.rawValue)=\(escape(value.encoded))")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        bytes.append(contentsOf: prefix.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(contentsOf: itemClass.rawValue.utf8)
+        for key in positional {
+            bytes.append(UInt8(ascii: ":"))
+            if let index = keys.firstIndex(of: key) { appendEscaped(primaryKey.components[index].encoded, to: &bytes) }
         }
-        return fields.joined(separator: ":")
+        for (key, value) in zip(keys, primaryKey.components) where !positional.contains(key) {
+            guard !value.isMissingPrimaryKeyValue else { continue }
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: key.rawValue.utf8)
+            bytes.append(UInt8(ascii: "="))
+            appendEscaped(value.encoded, to: &bytes)
+        }
+        // Only ASCII bytes were replaced by ASCII, so the bytes are still valid UTF-8.
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
@@ -112,16 +128,27 @@ struct ItemKeyDescription: Hashable, Sendable {
     private static func escape(_ text: String) -> String {
         guard text.utf8.contains(where: needsEscape) else { return text }
         var bytes: [UInt8] = []
-        for byte in text.utf8 {
-            if needsEscape(byte) {
-                bytes += Array(String(format: "%%%02X", byte).utf8)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        // Only ASCII bytes were replaced by ASCII, so the result is still valid UTF-8.
+        appendEscaped(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Appends the UTF-8 of `text` with `%`, `:` and control characters written `%XX`.
+    private static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            for byte in utf8 {
+                guard needsEscape(byte) else {
+                    bytes.append(byte)
+                    continue
+                }
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func unescape(_ field: Substring) -> String? {
         var bytes: [UInt8] = []

@@ -51,7 +51,12 @@ extension ItemKeyrings {
 
     /// The description of the attributes key of the item `description` names.
     static func attributesDescription(_ description: ItemKeyDescription) -> String {
-        attributesPrefix + description.text.dropFirst(ItemKeyDescription.prefix.count)
+        // From contiguous bytes: `String + Substring` would append the rest one `Character` at
+        // a time, and a `Substring.UTF8View` one byte at a time.
+        var bytes = Array(attributesPrefix.utf8)
+        var text = description.text
+        text.withUTF8 { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.dropFirst(ItemKeyDescription.prefix.utf8.count))) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The item description an attributes key's description names, or nil for any other text.

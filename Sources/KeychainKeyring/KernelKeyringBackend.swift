@@ -288,10 +288,15 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// it names), because the first match in insertion order can be any of them.
     private func matchingItems(_ query: ItemQuery, in keyring: ResolvedKeyring) throws -> [FoundItem] {
         if let keys = query.possiblePrimaryKeys {
-            // A name beyond the kernel's limit belongs to no item.
-            let descriptions = keys.compactMap { try? ItemKeyDescription($0) }
-            let found = try descriptions.compactMap { try store.item(named: $0, in: keyring.serial) }
-            return ordered(found.filter { query.matches($0.item) }, limit: query.limit)
+            var found: [FoundItem] = []
+            for key in keys {
+                // A name beyond the kernel's limit belongs to no item.
+                guard let description = try? ItemKeyDescription(key),
+                      let item = try store.item(named: description, in: keyring.serial),
+                      query.matches(item.item) else { continue }
+                found.append(item)
+            }
+            return ordered(found, limit: query.limit)
         }
         // No shortcut for a limit of one by the first possible name: results come in creation
         // order (ResultOrder), so the first match by name need not be the first one added.
@@ -340,6 +345,8 @@ public final class KernelKeyringBackend: KeychainBackend {
     }
 
     private func ordered(_ items: [FoundItem], limit: MatchLimit) -> [FoundItem] {
+        // A lookup by name finds at most one item: nothing to sort or cut.
+        if items.count <= 1, limit.maximum.map({ $0 >= items.count }) ?? true { return items }
         let sorted = items.sorted {
             ResultOrder.precedes(created: $0.item.attributes.creationDate, key: $0.description.primaryKey,
                                  created: $1.item.attributes.creationDate, key: $1.description.primaryKey)

@@ -173,14 +173,13 @@ struct KernelKeys: Sendable {
                              _ fill: (UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int) throws -> [UInt8] {
         var capacity = typicalSize
         while true {
-            var buffer = [UInt8](repeating: 0, count: capacity)
-            let length = try buffer.withUnsafeMutableBytes { raw in
-                try perform(call) { () throws(SystemCallError) in try fill(raw) }
+            var length = 0
+            // Not zeroed first: only the bytes the kernel wrote are kept.
+            let bytes = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                length = try perform(call) { () throws(SystemCallError) in try fill(UnsafeMutableRawBufferPointer(buffer)) }
+                initialized = length <= capacity ? length : 0
             }
-            if length <= capacity {
-                buffer.removeLast(capacity - length)
-                return buffer
-            }
+            if length <= capacity { return bytes }
             capacity = length
         }
     }

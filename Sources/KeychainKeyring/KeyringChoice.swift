@@ -41,30 +41,34 @@ extension KernelKeys {
     /// whatever thread calls them, so each thread links the keyring itself, and with
     /// `reusingLinks` does not link it again when it already has (see `ThreadKeyringLinks`):
     ///
-    /// - The user and session keyrings are looked up on every call, which is cheap, and linked
-    ///   when this thread has not linked that same keyring yet.
+    /// - The user and session keyrings are looked up again once the thread's last lookup is
+    ///   more than a second old (a lookup is a kernel call, as costly as reading a key), and
+    ///   linked when this thread has not linked that same keyring yet. A thread that changes
+    ///   its session keyring (`keyctl_join_session_keyring`) stores in the new one from the
+    ///   next lookup on, at most a second later; a change of effective user takes effect at once.
     /// - The persistent keyring can only be looked up by linking it (`keyctl_get_persistent`),
     ///   which also restarts its expiry timer. A thread links it again once its last link is
     ///   more than a second old, so the timer still restarts within a second of every use.
     func resolve(_ choice: KeyringChoice?, reusingLinks: Bool = true) throws -> ResolvedKeyring {
         let links = ThreadKeyringLinks.current
+        if reusingLinks, let recent = links.keyring(for: choice, lookedUpWithin: Self.lookupInterval) {
+            return recent
+        }
         switch choice {
         case .user?:
             return try resolveLinked(KEY_SPEC_USER_KEYRING, kind: .user, for: choice, in: links, reusingLinks)
         case .session?:
             return try resolveLinked(KEY_SPEC_SESSION_KEYRING, kind: .session, for: choice, in: links, reusingLinks)
         case .persistent?, nil:
-            if reusingLinks, let recent = links.keyring(for: choice, linkedWithin: Self.persistentRelinkInterval) {
-                return recent
-            }
             let resolved = try resolvePersistent(fallingBackToUserKeyring: choice == nil)
             links.recordLink(resolved, for: choice)
             return resolved
         }
     }
 
-    /// Seconds after which a thread links the persistent keyring again.
-    static let persistentRelinkInterval = 1.0
+    /// Seconds after which a thread looks its keyring up again (and links the persistent
+    /// keyring again).
+    static let lookupInterval = 1.0
 
     private func resolvePersistent(fallingBackToUserKeyring fallBack: Bool) throws -> ResolvedKeyring {
         do {
@@ -88,8 +92,9 @@ extension KernelKeys {
         let resolved = ResolvedKeyring(serial: try serial(of: special, create: kind == .user), kind: kind, note: nil)
         if !reusingLinks || !links.hasLinked(resolved.serial, for: choice) {
             try link(resolved.serial, into: Self.threadKeyring)
-            links.recordLink(resolved, for: choice)
         }
+        // Also when it was linked already: the record's time is that of the last lookup.
+        links.recordLink(resolved, for: choice)
         return resolved
     }
 }

@@ -8,9 +8,13 @@ extension ItemQuery {
     /// primary-key attribute: one key, or two when `kSecAttrSynchronizableAny` admits both values
     /// of the synchronizable flag (left unconstrained, the flag must be false). Nil otherwise.
     var possiblePrimaryKeys: [PrimaryKey]? {
-        guard hasWellTypedPrimaryKeyConstraints else { return nil }
-        for key in itemClass.primaryKeyAttributes where key != .synchronizable && constraints[key] == nil {
-            return nil
+        // One pass, one lookup per attribute: every lookup by name starts here.
+        for key in itemClass.primaryKeyAttributes {
+            guard let value = constraints[key] else {
+                if key == .synchronizable { continue }
+                return nil
+            }
+            guard value.kind == key.valueKind else { return nil }
         }
         guard matchesAnySynchronizable else { return [PrimaryKey(itemClass: itemClass, attributes: constraints)] }
         return [false, true].map { flag in

@@ -53,11 +53,14 @@ struct StoredAttributes: Codable, Equatable, Sendable {
     /// Format 2: the attributes of `item` outside its primary key, and its secret key's serial.
     init(layout2 item: KeychainItem, storedIn keyring: Int32, secretKey: Int32?) {
         format = Self.currentFormat
-        var fields = item.attributes.encodedFields
-        var unsetKeys: [String] = []
-        for key in item.itemClass.primaryKeyAttributes {
-            if item.attributes[key] == nil { unsetKeys.append(key.rawValue) } else { fields[key.rawValue] = nil }
+        let primaryKeyAttributes = item.itemClass.primaryKeyAttributes
+        // Only the attributes outside the primary key are encoded at all.
+        var fields: [String: String] = Dictionary(minimumCapacity: item.attributes.values.count)
+        for (key, value) in item.attributes where !primaryKeyAttributes.contains(key) {
+            fields[key.rawValue] = value.encoded
         }
+        var unsetKeys: [String] = []
+        for key in primaryKeyAttributes where item.attributes[key] == nil { unsetKeys.append(key.rawValue) }
         unset = unsetKeys.isEmpty ? nil : unsetKeys.joined(separator: ",")
         let modified = AttributeKey.modificationDate.rawValue, created = AttributeKey.creationDate.rawValue
         if fields[modified] != nil, fields[modified] == fields[created] { fields[modified] = nil }
@@ -104,34 +107,60 @@ struct StoredAttributes: Codable, Equatable, Sendable {
     /// Parses `payload` as the attributes, in `format`, of the item `description` names, and
     /// builds the item (without its secret). `place` names the key for errors.
     static func item(decoding payload: [UInt8], format: Int, of description: ItemKeyDescription,
-                     place: String) throws -> (stored: StoredAttributes, item: KeychainItem) {
-        let name = description.primaryKey.readableName
+                     place: @autoclosure () -> String) throws -> (stored: StoredAttributes, item: KeychainItem) {
+        // Names for errors only: building them costs more than decoding the payload.
+        var name: String { description.primaryKey.readableName }
         let stored = try StoredAttributes(decoding: payload, item: name)
         guard stored.format == format else {
             throw KeychainError.keyring(errSecDecode,
-                "The attributes key \(place) of the item with \(name) is not in the format of its layout; delete the item and add it again.")
+                "The attributes key \(place()) of the item with \(name) is not in the format of its layout; delete the item and add it again.")
         }
         let item = KeychainItem(itemClass: description.primaryKey.itemClass,
                                 attributes: try stored.itemAttributes(primaryKey: description.primaryKey))
-        guard item.primaryKey == description.primaryKey else {
+        // Format 2 takes every primary-key attribute from the description unless `unset` names
+        // it, so without `unset` the item's primary key is the description's by construction.
+        let keyFromDescription = stored.format == currentFormat && stored.unset == nil
+        guard keyFromDescription || item.primaryKey == description.primaryKey else {
             throw KeychainError.keyring(errSecDecode,
-                "The attributes key \(place) does not belong to the item with \(name); delete the item and add it again.")
+                "The attributes key \(place()) does not belong to the item with \(name); delete the item and add it again.")
         }
         return (stored, item)
     }
 
     /// The item's attributes; `primaryKey` supplies those format 2 leaves to the key's description.
+    ///
+    /// As if each value `primaryKey` supplies were written into `attributes` as text and every
+    /// field then parsed (`ItemAttributes(encodedFields:)`), which is what it means; but the
+    /// supplied values are taken as they are, and the fields they replace are not parsed.
     func itemAttributes(primaryKey: PrimaryKey) throws -> ItemAttributes {
-        var fields = attributes
-        if format == Self.currentFormat {
-            let unsetKeys = Set((unset ?? "").split(separator: ",").map(String.init))
-            for (key, value) in zip(primaryKey.itemClass.primaryKeyAttributes, primaryKey.components)
-            where !unsetKeys.contains(key.rawValue) {
-                fields[key.rawValue] = value.encoded
-            }
-            let modified = AttributeKey.modificationDate.rawValue
-            if fields[modified] == nil { fields[modified] = fields[AttributeKey.creationDate.rawValue] }
+        guard format == Self.currentFormat else { return try ItemAttributes(encodedFields: attributes) }
+        let keys = primaryKey.itemClass.primaryKeyAttributes
+        var values: [AttributeKey: AttributeValue] = Dictionary(minimumCapacity: attributes.count + keys.count + 1)
+        for (key, value) in zip(keys, primaryKey.components) where !isUnset(key) {
+            values[key] = value
         }
-        return try ItemAttributes(encodedFields: fields)
+        for (name, text) in attributes {
+            guard let key = AttributeKey(rawValue: name), !keys.contains(key) || isUnset(key) else { continue }
+            values[key] = try Self.parsed(text, of: key)
+        }
+        if values[.modificationDate] == nil, let created = attributes[AttributeKey.creationDate.rawValue] {
+            values[.modificationDate] = try Self.parsed(created, of: .modificationDate)
+        }
+        return ItemAttributes(values)
+    }
+
+    /// Whether format 2's `unset` lists `key`.
+    private func isUnset(_ key: AttributeKey) -> Bool {
+        guard let unset else { return false }
+        return unset.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+            .contains { $0.elementsEqual(key.rawValue.utf8) }
+    }
+
+    /// A stored field's value, failing as `ItemAttributes(encodedFields:)` does.
+    private static func parsed(_ text: String, of key: AttributeKey) throws -> AttributeValue {
+        guard let value = AttributeValue(encoded: text, kind: key.valueKind) else {
+            throw KeychainError(errSecDecode, "The stored attribute '\(key.rawValue)' is malformed.")
+        }
+        return value
     }
 }

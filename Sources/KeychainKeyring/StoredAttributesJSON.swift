@@ -12,19 +12,30 @@ enum StoredAttributesJSON {
     static func encode(_ stored: StoredAttributes) -> Data {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        out += Array(#"{"attributes":{"#.utf8)
+        // Appended piece by piece, each straight from its UTF-8: an update writes this on every call.
+        out.append(contentsOf: #"{"attributes":{"#.utf8)
         for (index, (name, value)) in stored.attributes.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             appendString(name, to: &out)
             out.append(UInt8(ascii: ":"))
             appendString(value, to: &out)
         }
-        out += Array(#"},"format":\#(stored.format)"#.utf8)
-        if let keyring = stored.keyring { out += Array(#","keyring":\#(keyring)"#.utf8) }
-        if let secret = stored.secret { out += Array(#","secret":\#(secret)"#.utf8) }
-        if let secretIsEmpty = stored.secretIsEmpty { out += Array(#","secretIsEmpty":\#(secretIsEmpty)"#.utf8) }
+        out.append(contentsOf: #"},"format":"#.utf8)
+        out.append(contentsOf: String(stored.format).utf8)
+        if let keyring = stored.keyring {
+            out.append(contentsOf: #","keyring":"#.utf8)
+            out.append(contentsOf: String(keyring).utf8)
+        }
+        if let secret = stored.secret {
+            out.append(contentsOf: #","secret":"#.utf8)
+            out.append(contentsOf: String(secret).utf8)
+        }
+        if let secretIsEmpty = stored.secretIsEmpty {
+            out.append(contentsOf: #","secretIsEmpty":"#.utf8)
+            out.append(contentsOf: (secretIsEmpty ? "true" : "false").utf8)
+        }
         if let unset = stored.unset {
-            out += Array(#","unset":"#.utf8)
+            out.append(contentsOf: #","unset":"#.utf8)
             appendString(unset, to: &out)
         }
         out.append(UInt8(ascii: "}"))
@@ -33,6 +44,11 @@ enum StoredAttributesJSON {
 
     private static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        guard text.utf8.contains(where: needsEscape) else {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -46,6 +62,10 @@ enum StoredAttributesJSON {
         out.append(UInt8(ascii: "\""))
     }
 
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
+    }
+
     /// The attributes in `payload` when it is one JSON object with nothing but the fields of
     /// `StoredAttributes`, each once and of its type; nil for anything else.
     static func decode(_ payload: [UInt8]) -> StoredAttributes? {
@@ -56,11 +76,13 @@ enum StoredAttributesJSON {
         var keyring: Int32?
         var secret: Int32?
         var unset: String?
-        var fields: [String] = []
+        // The fields seen so far, as a set of bits in the order of `fieldNames`.
+        var seen: UInt8 = 0
         guard reader.consume("{") else { return nil }
         repeat {
-            guard let field = reader.string(), !fields.contains(field), reader.consume(":") else { return nil }
-            fields.append(field)
+            guard let field = reader.string(), let bit = fieldNames.firstIndex(of: field),
+                  seen & (1 << bit) == 0, reader.consume(":") else { return nil }
+            seen |= 1 << bit
             switch field {
             case "attributes":
                 guard let object = reader.stringObject() else { return nil }
@@ -91,6 +113,9 @@ enum StoredAttributesJSON {
         return StoredAttributes(format: format, attributes: attributes, secretIsEmpty: secretIsEmpty, keyring: keyring,
                                 secret: secret, unset: unset)
     }
+
+    /// Every field `StoredAttributes` has.
+    private static let fieldNames = ["attributes", "format", "secretIsEmpty", "keyring", "secret", "unset"]
 
     /// Reads JSON values from the front of `bytes`; each method returns nil, or false, and
     /// may leave the position anywhere when the next value is not what it reads.
@@ -144,12 +169,21 @@ enum StoredAttributesJSON {
         /// An integer without fraction, exponent or leading zero.
         mutating func integer() -> Int64? {
             skipSpace()
-            let start = index
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
             let digits = index
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-            guard index - digits == 1 || bytes[digits] != UInt8(ascii: "0") else { return nil }
-            return Int64(String(decoding: bytes[start..<index], as: UTF8.self))
+            // Accumulated negatively, so that Int64.min fits too.
+            var value: Int64 = 0
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (next, overflow2) = times10.subtractingReportingOverflow(Int64(bytes[index] - UInt8(ascii: "0")))
+                guard !overflow1, !overflow2 else { return nil }
+                value = next
+                index += 1
+            }
+            guard index > digits, index - digits == 1 || bytes[digits] != UInt8(ascii: "0") else { return nil }
+            if negative { return value }
+            return value == .min ? nil : -value
         }
 
         /// An object whose values are all strings.
@@ -166,7 +200,21 @@ enum StoredAttributesJSON {
 
         mutating func string() -> String? {
             guard consume("\"") else { return nil }
-            var text: [UInt8] = []
+            // Most strings hold no escape: they are taken from the payload in one piece.
+            let start = index
+            var isASCII = true
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    return isASCII ? Self.asciiString(bytes, start..<index - 1)
+                                   : String(validating: bytes[start..<index - 1], as: UTF8.self)
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                isASCII = isASCII && byte < 0x80
+                index += 1
+            }
+            var text = Array(bytes[start..<index])
             while index < bytes.count {
                 let byte = bytes[index]
                 index += 1
@@ -183,6 +231,12 @@ enum StoredAttributesJSON {
                 }
             }
             return nil
+        }
+
+        /// `bytes[range]`, all ASCII and so valid UTF-8, as a string; without the generic
+        /// validation `String(validating:)` runs.
+        private static func asciiString(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+            bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
         }
 
         /// The UTF-8 of the escape after a backslash.

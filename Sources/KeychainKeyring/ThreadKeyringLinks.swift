@@ -5,8 +5,8 @@ import Musl
 #endif
 import CKeyutils
 
-/// The target keyrings the calling thread has linked into its thread keyring, so that calls
-/// in quick succession need not link them again.
+/// The target keyrings the calling thread has looked up and linked into its thread keyring, so
+/// that calls in quick succession need neither look them up nor link them again.
 ///
 /// Linking a keyring makes the kernel check that no cycle forms by walking every keyring nested
 /// in it, and the target holds one keyring per item: relinking it on every call would make
@@ -20,9 +20,9 @@ final class ThreadKeyringLinks {
         let keyring: ResolvedKeyring
         let process: pid_t
         let user: uid_t
-        let linkedAt: Double
+        let lookedUpAt: Double
 
-        var isStillOurs: Bool { process == getpid() && user == geteuid() }
+        var isStillOurs: Bool { process == CurrentProcess.id && user == geteuid() }
     }
 
     private var links: [KeyringChoice?: Link] = [:]
@@ -46,9 +46,9 @@ final class ThreadKeyringLinks {
         return key
     }()
 
-    /// The keyring linked for `choice` by this thread within the last `maximumAge` seconds.
-    func keyring(for choice: KeyringChoice?, linkedWithin maximumAge: Double) -> ResolvedKeyring? {
-        guard let link = links[choice], link.isStillOurs, Self.now() - link.linkedAt < maximumAge else { return nil }
+    /// The keyring this thread looked up (and linked) for `choice` within the last `maximumAge` seconds.
+    func keyring(for choice: KeyringChoice?, lookedUpWithin maximumAge: Double) -> ResolvedKeyring? {
+        guard let link = links[choice], link.isStillOurs, Self.now() - link.lookedUpAt < maximumAge else { return nil }
         return link.keyring
     }
 
@@ -58,9 +58,9 @@ final class ThreadKeyringLinks {
         return link.keyring.serial == serial
     }
 
-    /// Records that this thread just linked `keyring` for `choice`.
+    /// Records that this thread just looked up `keyring` for `choice`, and has linked it.
     func recordLink(_ keyring: ResolvedKeyring, for choice: KeyringChoice?) {
-        links[choice] = Link(keyring: keyring, process: getpid(), user: geteuid(), linkedAt: Self.now())
+        links[choice] = Link(keyring: keyring, process: CurrentProcess.id, user: geteuid(), lookedUpAt: Self.now())
     }
 
     private static func now() -> Double {

@@ -83,14 +83,17 @@ package struct KeychainOperations: Sendable {
     package func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try run {
             var found: [KeychainItem] = []
-            for scoped in scope.searches(query) {
+            // The shared items' search is not even built once the program's own group has
+            // given as many items as the limit allows.
+            try scope.forEachSearch(query) { scoped in
                 var remaining = scoped
                 if let maximum = query.limit.maximum {
                     let left = maximum - found.count
-                    if left <= 0 { break }
+                    if left <= 0 { return false }
                     remaining.limit = left == 1 ? .one : .count(left)
                 }
                 found += try backend.search(remaining)
+                return query.limit.maximum.map { found.count < $0 } ?? true
             }
             if found.isEmpty { throw KeychainError.notFound() }
             return found

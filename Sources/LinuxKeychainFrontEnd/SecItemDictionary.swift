@@ -44,7 +44,10 @@ enum SecItemDictionary {
             return .text(unsafeDowncast(stored as AnyObject, to: NSString.self) as String)
         }
         if storedClass == NSData.self {
-            return .data(unsafeDowncast(stored as AnyObject, to: NSData.self) as Data)
+            // One copy of the bytes: Foundation's bridge (`as Data`) on Linux copies them one
+            // by one through a generic sequence.
+            let data = unsafeDowncast(stored as AnyObject, to: NSData.self)
+            return .data(Data(bytes: data.bytes, count: data.length))
         }
         if storedClass is NSNumber.Type {
             let number = unsafeDowncast(stored as AnyObject, to: NSNumber.self)

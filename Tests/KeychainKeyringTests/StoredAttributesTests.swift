@@ -57,6 +57,9 @@ struct StoredAttributesTests {
         #"{"attributes":{},"format":1,"keyring":4294967296,"secretIsEmpty":false}"#,
         "{\"attributes\":{\"svce\":\"raw\ttab\"},\"format\":1,\"secretIsEmpty\":false}",  // raw control character
         #"{"attributes":{"a":"x""#,
+        #"{"attributes":{},"format":"#,                                            // ends where a number should be
+        #"{"attributes":{},"format":-"#,
+        #"{"attributes":{},"format":1,"keyring":-9223372036854775809}"#,           // beyond Int64
         "not json",
     ])
     func anythingElseIsLeftToFoundation(_ json: String) {
