@@ -91,5 +91,45 @@ extension SecretServiceTests {
                 if taken { flock(descriptor, LOCK_UN) }
             }
         }
+
+        /// A write whose caller gave up before its job could start (the libsecret thread was
+        /// busy with another job) holds the write lock no longer: that job never runs, so other
+        /// writers, in this process or another, must not wait for the busy thread to reach it.
+        @Test func writeLockIsFreeOnceACallerGaveUpOnAJobThatNeverStarted() throws {
+            var environment = ProcessInfo.processInfo.environment
+            environment[SecretServiceSettings.timeoutVariable] = "0.3"
+            let impatient = SecretServiceBackend(settings: SecretServiceSettings(environment: environment))
+            let path = SecretServiceWriteLock.directory(runtimeDirectory: impatient.settings.runtimeDirectory)
+                + "/" + SecretServiceWriteLock.fileName
+            // Occupies the libsecret thread for longer than the impatient caller waits (its
+            // timeout plus the grace), without touching libsecret.
+            let busy = DispatchSemaphore(value: 0)
+            let blockerDone = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                _ = try? LibsecretWorker.perform(deadline: .now() + 10,
+                                                 timeoutError: SecretServiceErrors.timedOut(10, "a busy job")) { _ in
+                    busy.signal()
+                    usleep(2_500_000)
+                    return 0
+                }
+                blockerDone.signal()
+            }
+            busy.wait()
+            defer { blockerDone.wait() }
+            var thrown: KeychainError?
+            do {
+                _ = try impatient.perform("a queued write", holdingWriteLock: true) { _ in 1 }
+            } catch let error as KeychainError {
+                thrown = error
+            }
+            #expect(thrown != nil, "the queued write did not time out")
+            let descriptor = open(path, O_RDWR | O_CLOEXEC)
+            #expect(descriptor >= 0, "the lock file \(path) could not be opened")
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            let taken = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            #expect(taken, "the write lock was still held for a job that will never start")
+            if taken { flock(descriptor, LOCK_UN) }
+        }
     }
 }
