@@ -133,8 +133,10 @@ struct VaultPatchUpdateTests {
         #expect(try currentVersion("nowhere", "a") == nil)
     }
 
-    /// Each client patches a different attribute at the same moment; the server merges each
-    /// into the version current under its lock, so all eight survive.
+    /// Each client changes a different attribute at the same moment: five by patch, which the
+    /// server merges into the version current under its lock, and three (label, comment and
+    /// description, which take a String or a Data) by read and check-and-set, which retries on
+    /// a newer version; all eight survive.
     @Test func concurrentPatchesOfDifferentFieldsLoseNoChange() throws {
         try backend().add(VaultTestItems.generic("contended", "a", Data("s".utf8)))
         let changes: [(AttributeKey, AttributeValue)] = [
