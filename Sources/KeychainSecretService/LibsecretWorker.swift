@@ -16,15 +16,20 @@ enum LibsecretWorker {
     /// a job that has not started by then never starts. Only if the job still has not ended
     /// after a grace period does the caller stop waiting, with `timeoutError`, and leave the
     /// job to finish on its own. libsecret must be loaded before this is called.
-    static func perform<Value: Sendable>(deadline: DispatchTime, timeoutError: KeychainError,
+    ///
+    /// `lock`, when given, is held exactly as long as the job lives: released when `body` ends,
+    /// whether it returned or threw and before the caller is woken, or, for a job that will
+    /// never start, as soon as it is cancelled.
+    static func perform<Value: Sendable>(deadline: DispatchTime, timeoutError: KeychainError, holding lock: HeldLock? = nil,
                                          _ body: @escaping @LibsecretActor @Sendable (LibsecretCall) throws -> Value)
         throws -> Value {
-        let job = LibsecretJob(deadline: deadline)
+        let job = LibsecretJob(deadline: deadline, lock: lock)
         let outcome = LibsecretOutcome<Value>()
         // A task isolated to the actor is enqueued straight on its executor, so it runs even
         // when every thread of Swift's cooperative pool is blocked in a call like this one.
         Task { @LibsecretActor in
             defer { job.finished.signal() }
+            defer { job.lock?.release() }
             guard job.start() else { return }
             outcome.store(Result { try body(job.call) })
         }
@@ -78,6 +83,8 @@ final class GCancellableReference: @unchecked Sendable {
 private final class LibsecretJob: Sendable {
     let finished = DispatchSemaphore(value: 0)
     let call: LibsecretCall
+    /// Released when the job ends or is cancelled before it started; releasing twice is harmless.
+    let lock: HeldLock?
 
     private struct Progress {
         var started = false
@@ -86,17 +93,20 @@ private final class LibsecretJob: Sendable {
 
     private let progress = Mutex(Progress())
 
-    init(deadline: DispatchTime) {
+    init(deadline: DispatchTime, lock: HeldLock?) {
         call = LibsecretCall(cancellation: GCancellableReference(), deadline: deadline)
+        self.lock = lock
     }
 
-    /// From the waiting caller's thread. Cancels the call in progress, or keeps the job from starting.
+    /// From the waiting caller's thread. Cancels the call in progress, or keeps the job from
+    /// starting, in which case its lock is released now: the job is over, though the libsecret
+    /// thread has yet to reach it.
     func cancel() {
         let running = progress.withLock { progress in
             progress.cancelled = true
             return progress.started
         }
-        if running { call.cancellation.cancel() }
+        if running { call.cancellation.cancel() } else { lock?.release() }
     }
 
     /// On the libsecret thread, before the body runs: whether it may, which it may not once cancelled.

@@ -95,11 +95,10 @@ public final class SecretServiceBackend: KeychainBackend {
                                                  timeoutSeconds: seconds)
             : nil
         let connection = self.connection
-        return try LibsecretWorker.perform(deadline: deadline, timeoutError: SecretServiceErrors.timedOut(seconds, what)) { call in
-            // The lock travels with the job, so that it is held until the job really ends even
-            // if its caller stopped waiting, and no longer: released here, before the caller
-            // is woken, not whenever the job's closure happens to be freed.
-            defer { lock?.release() }
+        // The lock travels with the job, so that it is held until the job really ends even if
+        // its caller stopped waiting, and no longer (see `LibsecretWorker.perform`).
+        return try LibsecretWorker.perform(deadline: deadline, timeoutError: SecretServiceErrors.timedOut(seconds, what),
+                                           holding: lock) { call in
             let reusing = connection.isOpen
             do {
                 return try body(try connection.prepare(call))

@@ -76,20 +76,56 @@ extension SecretServiceTests {
         @Test func writeLockIsFreeOnceAWriteReturns() throws {
             let service = SecretServiceTestSupport.uniqueName("lock")
             defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "locked", secrets: false)) }
-            let path = SecretServiceWriteLock.directory(runtimeDirectory: backend.settings.runtimeDirectory)
-                + "/" + SecretServiceWriteLock.fileName
             try backend.add(SecretServiceTestSupport.genericItem(service, "locked", Data("0".utf8)))
             for round in 1...20 {
                 _ = try backend.update(SecretServiceTestSupport.exactQuery(service, "locked", secrets: false),
                                        with: ItemChanges(secret: SecretBytes(Data("\(round)".utf8))))
-                let descriptor = open(path, O_RDWR | O_CLOEXEC)
-                #expect(descriptor >= 0, "the lock file \(path) could not be opened")
-                guard descriptor >= 0 else { return }
-                defer { close(descriptor) }
-                let taken = flock(descriptor, LOCK_EX | LOCK_NB) == 0
-                #expect(taken, "round \(round): the write lock was still held after update returned")
-                if taken { flock(descriptor, LOCK_UN) }
+                #expect(try Self.writeLockIsFree(for: backend), "round \(round): the write lock was still held after update returned")
             }
+        }
+
+        /// A write whose caller gave up before its job could start (the libsecret thread was
+        /// busy with another job) holds the write lock no longer: that job never runs, so other
+        /// writers, in this process or another, must not wait for the busy thread to reach it.
+        @Test func writeLockIsFreeOnceACallerGaveUpOnAJobThatNeverStarted() throws {
+            var environment = ProcessInfo.processInfo.environment
+            environment[SecretServiceSettings.timeoutVariable] = "0.3"
+            let impatient = SecretServiceBackend(settings: SecretServiceSettings(environment: environment))
+            // Occupies the libsecret thread for longer than the impatient caller waits (its
+            // timeout plus the grace), without touching libsecret.
+            let busy = DispatchSemaphore(value: 0)
+            let blockerDone = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                _ = try? LibsecretWorker.perform(deadline: .now() + 10,
+                                                 timeoutError: SecretServiceErrors.timedOut(10, "a busy job")) { _ in
+                    busy.signal()
+                    usleep(2_500_000)
+                    return 0
+                }
+                blockerDone.signal()
+            }
+            busy.wait()
+            defer { blockerDone.wait() }
+            var thrown: KeychainError?
+            do {
+                _ = try impatient.perform("a queued write", holdingWriteLock: true) { _ in 1 }
+            } catch let error as KeychainError {
+                thrown = error
+            }
+            #expect(thrown != nil, "the queued write did not time out")
+            #expect(try Self.writeLockIsFree(for: impatient), "the write lock was still held for a job that will never start")
+        }
+
+        /// Whether the per-user write lock `backend` takes is free now (taken and let go at once).
+        static func writeLockIsFree(for backend: SecretServiceBackend) throws -> Bool {
+            let path = SecretServiceWriteLock.directory(runtimeDirectory: backend.settings.runtimeDirectory)
+                + "/" + SecretServiceWriteLock.fileName
+            let descriptor = open(path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { throw KeychainError(errSecIO, "the lock file \(path) could not be opened") }
+            defer { close(descriptor) }
+            let taken = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            if taken { flock(descriptor, LOCK_UN) }
+            return taken
         }
     }
 }

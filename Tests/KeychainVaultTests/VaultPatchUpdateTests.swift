@@ -50,13 +50,13 @@ struct VaultPatchUpdateTests {
 
         let modified = Date(timeIntervalSince1970: 2000)
         let changed = try backend.update(ItemQuery(primaryKey: key("app", "alice")),
-                                         with: ItemChanges(attributes: ItemAttributes([.comment: .string("new"), .modificationDate: .date(modified)]),
+                                         with: ItemChanges(attributes: ItemAttributes([.creator: .integer(42), .modificationDate: .date(modified)]),
                                                            secret: SecretBytes(Data("new".utf8))))
         #expect(changed == 1)
         let item = try #require(try stored("app", "alice"))
         #expect(item.secret?.makeData() == Data("new".utf8))
         #expect(item.attributes.string(.label) == "Label")
-        #expect(item.attributes.string(.comment) == "new")
+        #expect(item.attributes[.creator] == .integer(42))
         #expect(item.attributes[.creationDate] == .date(Date(timeIntervalSince1970: 1000)))
         #expect(item.attributes[.modificationDate] == .date(modified))
         #expect(try fields("app", "alice")["owner"] as? String == "ops", "the operator's field was dropped")
@@ -78,6 +78,32 @@ struct VaultPatchUpdateTests {
         stored = try fields("kind", "a")
         #expect(stored["password_base64"] == nil, "\(stored.keys.sorted())")
         #expect(stored["password"] as? String == "again")
+    }
+
+    /// Which attributes were given as the other type Apple accepts (`ValueTypes`) comes out of
+    /// an update as from the read-then-write one: kept for attributes the update does not set,
+    /// taken from the update for those it sets. A patch cannot merge that record without
+    /// reading it, so such an update must not lose the stored half or keep a stale one.
+    @Test(arguments: [
+        (stored: Set<AttributeKey>([.account]), changed: Set<AttributeKey>([.label])),
+        (stored: Set<AttributeKey>([.label]), changed: Set<AttributeKey>()),
+        (stored: Set<AttributeKey>([.account, .label]), changed: Set<AttributeKey>([.comment])),
+    ])
+    func valueTypesAfterAnUpdateAreThoseOfTheMergedItem(stored storedSwaps: Set<AttributeKey>, changed changedSwaps: Set<AttributeKey>) throws {
+        let backend = try backend()
+        let account = "types-\(storedSwaps.map(\.rawValue).sorted().joined())"
+        var original = VaultTestItems.generic("types", account, Data("s".utf8), extra: [.label: .string("Old")])
+        original.attributes.keysGivenAsOtherType = storedSwaps
+        try backend.add(original)
+        var changes = ItemChanges(attributes: ItemAttributes([.label: .string("New")]))
+        if changedSwaps.contains(.comment) { changes.attributes[.comment] = .string("C") }
+        changes.attributes.keysGivenAsOtherType = changedSwaps
+        #expect(try backend.update(ItemQuery(primaryKey: key("types", account)), with: changes) == 1)
+        let expected = changes.applied(to: original).attributes.keysGivenAsOtherType
+        let item = try #require(try stored("types", account))
+        #expect(item.attributes.keysGivenAsOtherType == expected,
+                "stored \(storedSwaps), changed \(changedSwaps): read back \(item.attributes.keysGivenAsOtherType), expected \(expected)")
+        #expect(item.attributes.string(.label) == "New")
     }
 
     @Test func missingItemIsNotFoundAndNothingIsCreated() throws {
@@ -107,8 +133,10 @@ struct VaultPatchUpdateTests {
         #expect(try currentVersion("nowhere", "a") == nil)
     }
 
-    /// Each client patches a different attribute at the same moment; the server merges each
-    /// into the version current under its lock, so all eight survive.
+    /// Each client changes a different attribute at the same moment: five by patch, which the
+    /// server merges into the version current under its lock, and three (label, comment and
+    /// description, which take a String or a Data) by read and check-and-set, which retries on
+    /// a newer version; all eight survive.
     @Test func concurrentPatchesOfDifferentFieldsLoseNoChange() throws {
         try backend().add(VaultTestItems.generic("contended", "a", Data("s".utf8)))
         let changes: [(AttributeKey, AttributeValue)] = [

@@ -82,6 +82,18 @@ struct VaultRequestCountTests {
         #expect(try VaultTestItems.secret(recorded.backend, "app", "alice") == Data("t".utf8))
     }
 
+    /// A label is one of the attributes whose given type the item records in one field, which a
+    /// patch could only overwrite; so such an update reads the record first.
+    @Test func updateOfFullyNamedKeySettingALabelReadsFirst() throws {
+        let recorded = try recorded()
+        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        _ = try recorded.takeRequests(prefix: prefix)
+        let changed = try recorded.backend.update(ItemQuery(primaryKey: plainKey),
+                                                  with: ItemChanges(attributes: ItemAttributes([.label: .string("L")])))
+        #expect(changed == 1)
+        #expect(try recorded.takeRequests(prefix: prefix) == ["GET \(itemPath)", "POST \(itemPath)"])
+    }
+
     @Test func updateOfMissingFullyNamedKeyIsOnePatchThatWritesNothing() throws {
         let recorded = try recorded()
         let changed = try recorded.backend.update(ItemQuery(primaryKey: plainKey),
