@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "KeychainSystemCalls", dependencies: ["KeychainStatusCodes", "CKeyutils"]),
 
         // The model, the backend protocol, the registry and the memory backend. No C.
-        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes", "KeychainSystemCalls"]),
+        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
 
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "CKeyutils"]),

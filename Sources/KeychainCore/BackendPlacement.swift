@@ -1,5 +1,4 @@
 public import Foundation
-import KeychainSystemCalls
 
 /// Where the backend choice and its settings come from, besides code and `KEYCHAIN_BACKEND`:
 /// the user's configuration file, the machine's, and the choice `auto` recorded at the user's
@@ -95,16 +94,13 @@ public struct BackendPlacement: Sendable {
             throw failure("cannot create a file there")
         }
         defer { unlink(temporary) }
-        do {
-            try syscall("link") { link(temporary, recordPath) }
-            return name
-        } catch Errno.fileExists {
-            // Another process recorded its choice first: that one stands.
-            if let existing = recordedBackend() { return existing }
-            throw failure(Errno.fileExists.description)
-        } catch {
-            throw failure(error.errno.description)
-        }
+        // errno is read at once. (KeychainCore stays free of C libraries, so it does not use
+        // KeychainSystemCalls, whose keyutils calls would link libkeyutils into every program.)
+        if link(temporary, recordPath) == 0 { return name }
+        let code = errno
+        // EEXIST: another process recorded its choice first, and that one stands.
+        if code == EEXIST, let existing = recordedBackend() { return existing }
+        throw failure(String(cString: strerror(code)))
     }
 
     /// Forgets the recorded choice.
