@@ -500,9 +500,32 @@ static int parse_item(void *reply, CSecretServiceItem *out, CSecretServiceError 
     return result;
 }
 
+/// Fills `out` from a Properties.Get(Attributes) reply of an item, leaving its label NULL and
+/// `locked` 0. 0, or -1 with `error` set (and `out` freed).
+static int parse_item_attributes(void *reply, CSecretServiceItem *out, CSecretServiceError *error) {
+    void *boxed = p_g_variant_get_child_value(reply, 0);
+    void *attributes = p_g_variant_get_variant(boxed);
+    int result = 0;
+    if (!p_g_variant_is_of_type(attributes, "a{ss}")) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider answered an item's Attributes with another type.");
+        result = -1;
+    } else {
+        out->exists = 1;
+        if (copy_attributes(attributes, &out->attributes) != 0) {
+            set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while copying an item's attributes.");
+            result = -1;
+        }
+    }
+    p_g_variant_unref(attributes);
+    p_g_variant_unref(boxed);
+    if (result != 0) csecretservice_item_free(out);
+    return result;
+}
+
 /// The requests of one csecretservice_items_read, answered on its private main context.
 typedef struct ItemsRead {
     const char *const *paths;
+    CSecretServiceItemRead what;
     CSecretServiceItem *items;
     size_t count;
     int pending;
@@ -529,7 +552,10 @@ static void on_item_properties(void *connection, void *result, void *user_data) 
     void *reply = p_g_dbus_connection_call_finish(connection, result, &failure);
     if (reply != NULL) {
         CSecretServiceError error;
-        if (parse_item(reply, request->item, &error) != 0 && !read->failed) {
+        int parsed = read->what == CSECRETSERVICE_READ_ATTRIBUTES_AND_SECRETS
+            ? parse_item_attributes(reply, request->item, &error)
+            : parse_item(reply, request->item, &error);
+        if (parsed != 0 && !read->failed) {
             read->failed = 1;
             read->failure = error;
         }
@@ -562,7 +588,7 @@ static void on_item_secrets(void *service, void *result, void *user_data) {
     read->pending--;
 }
 
-int csecretservice_items_read(void *service, const char *const *paths, size_t count, int with_secrets,
+int csecretservice_items_read(void *service, const char *const *paths, size_t count, CSecretServiceItemRead what,
                               int timeout_ms, void *cancellable, CSecretServiceItem *items,
                               CSecretServiceError *error) {
     memset(items, 0, count * sizeof *items);
@@ -577,7 +603,7 @@ int csecretservice_items_read(void *service, const char *const *paths, size_t co
         return -1;
     }
     memcpy(terminated, paths, count * sizeof(char *));
-    ItemsRead read = {.paths = paths, .items = items, .count = count};
+    ItemsRead read = {.paths = paths, .what = what, .items = items, .count = count};
     // The replies are dispatched on a context of our own, iterated only here, so nothing else
     // runs meanwhile and nothing is left queued afterwards.
     void *context = p_g_main_context_new();
@@ -592,12 +618,19 @@ int csecretservice_items_read(void *service, const char *const *paths, size_t co
     for (size_t index = 0; index < count; index++) {
         requests[index] = (PropertiesRequest){&read, &items[index]};
         read.pending++;
-        p_g_dbus_connection_call(connection, name, paths[index], PROPERTIES_INTERFACE, "GetAll",
-                                 p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE)}, 1),
+        // gnome-keyring works longer on a GetAll than on a Get, the more so the more items the
+        // collection holds: ask for the attributes alone when nothing else is needed.
+        int attributes_only = what == CSECRETSERVICE_READ_ATTRIBUTES_AND_SECRETS;
+        void *arguments = attributes_only
+            ? p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE),
+                                               p_g_variant_new_string("Attributes")}, 2)
+            : p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE)}, 1);
+        p_g_dbus_connection_call(connection, name, paths[index], PROPERTIES_INTERFACE, attributes_only ? "Get" : "GetAll",
+                                 arguments,
                                  NULL, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable, on_item_properties,
                                  &requests[index]);
     }
-    if (with_secrets) {
+    if (what != CSECRETSERVICE_READ_PROPERTIES) {
         read.pending++;
         p_secret_service_get_secrets_for_dbus_paths(service, terminated, cancellable, on_item_secrets, &read);
     }

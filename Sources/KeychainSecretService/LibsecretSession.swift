@@ -85,13 +85,24 @@ struct LibsecretSession {
     }
 
     /// The items at `paths` as the provider reports them now, leaving out any deleted since
-    /// the search found it, each with its secret when `withSecrets` (nil for a locked item).
-    /// All requests go out at once, so this waits about one round trip however many paths.
-    func readItems(_ paths: [String], withSecrets: Bool) throws -> [StoredItem] {
+    /// the search found it, each with as much as `what` asks for (a secret is nil for a locked
+    /// item). All requests go out at once, so this waits about one round trip however many paths.
+    func readItems(_ paths: [String], _ what: StoredItem.Read) throws -> [StoredItem] {
         var items = [CSecretServiceItem](repeating: CSecretServiceItem(), count: paths.count)
+        let request: CSecretServiceItemRead
+        let callName: String
+        switch what {
+        case .properties: (request, callName) = (CSECRETSERVICE_READ_PROPERTIES, "GetAll(Item)")
+        case .propertiesAndSecrets:
+            (request, callName) = (CSECRETSERVICE_READ_PROPERTIES_AND_SECRETS,
+                                   "GetAll(Item) + secret_service_get_secrets_for_dbus_paths")
+        case .attributesAndSecrets:
+            (request, callName) = (CSECRETSERVICE_READ_ATTRIBUTES_AND_SECRETS,
+                                   "Get(Item.Attributes) + secret_service_get_secrets_for_dbus_paths")
+        }
         try withCStrings(paths) { pathPointers in
-            _ = try checked(withSecrets ? "GetAll(Item) + secret_service_get_secrets_for_dbus_paths" : "GetAll(Item)") {
-                csecretservice_items_read(service.pointer, pathPointers.baseAddress, paths.count, withSecrets ? 1 : 0,
+            _ = try checked(callName) {
+                csecretservice_items_read(service.pointer, pathPointers.baseAddress, paths.count, request,
                                           call.remainingMilliseconds, call.cancellable, &items, $0)
             }
         }
@@ -105,8 +116,11 @@ struct LibsecretSession {
                 guard let key = item.attributes.keys[index], let value = item.attributes.values[index] else { continue }
                 attributes[String(cString: key)] = String(cString: value)
             }
+            let secret = item.secret.map(Self.copySecret)
+            // A secret handed out proves its item unlocked; without GetAll nothing else tells.
+            let provesUnlocked = what == .attributesAndSecrets ? secret != nil : item.locked == 0
             return StoredItem(path: path, attributes: attributes, label: item.label.map { String(cString: $0) } ?? "",
-                              isLocked: item.locked != 0, secret: item.secret.map(Self.copySecret))
+                              isLocked: item.locked != 0, provesUnlocked: provesUnlocked, secret: secret)
         }
     }
 
@@ -216,10 +230,26 @@ struct LibsecretSession {
 /// One Secret Service item as read from the provider: its path, properties and, if it was
 /// asked for and handed out, its secret.
 struct StoredItem {
+    /// How much of an item `LibsecretSession.readItems` asks for.
+    enum Read {
+        /// Attributes, label and lock state (one `Properties.GetAll` per item).
+        case properties
+        /// The properties and the secrets.
+        case propertiesAndSecrets
+        /// Only the attributes (one `Properties.Get` per item) and the secrets: the label is
+        /// left empty and the lock state unknown, for a caller that reads neither.
+        case attributesAndSecrets
+    }
+
     let path: String
     /// All its attributes, ours and anyone else's.
     let attributes: [String: String]
+    /// Empty when it was not read (`Read.attributesAndSecrets`).
     let label: String
+    /// Whether the provider said the item is locked; false when the lock state was not read.
     let isLocked: Bool
+    /// Whether the provider showed the item unlocked, by its lock state or by handing out its
+    /// secret, which proves its collection unlocked too.
+    let provesUnlocked: Bool
     let secret: SecretBytes?
 }

@@ -14,7 +14,8 @@ enum SecretServiceOperations {
 
     /// Every item matching `query` (its limit ignored), in `ResultOrder`. When the query
     /// includes secrets and no more items were found than its limit, they come with their
-    /// secrets, fetched in the same round trip as their properties.
+    /// secrets, fetched in the same round trip as their properties; without their labels when
+    /// the query does not include attributes (`itemRead(for:found:)`).
     ///
     /// Costs a search and about one more round trip. When no unlocked item turned up, the
     /// collection's lock state is asked too, so that a locked keyring is never reported as
@@ -30,12 +31,10 @@ enum SecretServiceOperations {
             let seen = Set(paths)
             paths += try session.search(ownSchema).filter { !seen.contains($0) }
         }
-        // Beyond the limit some items will be dropped, and their secrets would be read for nothing.
-        let withSecrets = query.includeSecrets && paths.count <= (query.limit.maximum ?? Int.max)
         var found: [Match] = []
         var sawUnlockedItem = false
-        for stored in try session.readItems(paths, withSecrets: withSecrets) {
-            sawUnlockedItem = sawUnlockedItem || !stored.isLocked
+        for stored in try session.readItems(paths, itemRead(for: query, found: paths.count)) {
+            sawUnlockedItem = sawUnlockedItem || stored.provesUnlocked
             guard let attributes = try SecretServiceAttributeMapping.decode(stored.attributes, label: stored.label,
                                                                             as: query.itemClass)
             else { continue }
@@ -54,6 +53,16 @@ enum SecretServiceOperations {
             }
             return ResultOrder.precedes(lhs.item, rhs.item)
         }
+    }
+
+    /// How much to read of the `found` items of `query`. Beyond the limit some items will be
+    /// dropped, and their secrets would be read for nothing. A caller that wants only secrets
+    /// needs no label (unless it matches on one) and no lock state (a secret handed out proves
+    /// the item unlocked), so the cheaper attributes-only read does.
+    private static func itemRead(for query: ItemQuery, found: Int) -> StoredItem.Read {
+        guard query.includeSecrets, found <= (query.limit.maximum ?? Int.max) else { return .properties }
+        guard !query.includeAttributes, query.constraints[.label] == nil else { return .propertiesAndSecrets }
+        return .attributesAndSecrets
     }
 
     static func search(_ query: ItemQuery, in session: LibsecretSession) throws -> [KeychainItem] {

@@ -147,8 +147,10 @@ struct SecItemParser {
             limit = .all
             returns = SecItemReturns()
         }
-        let query = ItemQuery(itemClass: itemClass, constraints: constraints, limit: limit,
+        var query = ItemQuery(itemClass: itemClass, constraints: constraints, limit: limit,
                               includeSecrets: returns.data, matchesAnySynchronizable: matchesAnySynchronizable)
+        // A reference is made from the primary key, which every result carries.
+        query.includeAttributes = returns.attributes
         let namesSharedItem = referenced.map { ($0.attributes.string(.accessGroup) ?? "").isEmpty } ?? false
         return SecItemSearch(query: query, returns: returns, matchesNothing: matchesNothing,
                              namesSharedItem: namesSharedItem)

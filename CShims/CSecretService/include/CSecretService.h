@@ -113,11 +113,23 @@ typedef struct CSecretServiceItem {
     void *secret;
 } CSecretServiceItem;
 
-/// Reads the `count` items at `paths` into `items`, and their secrets too when `with_secrets`.
-/// All requests are in flight at once (a Properties.GetAll per item, one GetSecrets for all),
+/// What csecretservice_items_read asks the provider for, per item.
+typedef enum CSecretServiceItemRead {
+    /// Properties.GetAll: the attributes, label and lock state.
+    CSECRETSERVICE_READ_PROPERTIES = 0,
+    /// GetAll, and the secrets, with one GetSecrets for all the items.
+    CSECRETSERVICE_READ_PROPERTIES_AND_SECRETS = 1,
+    /// Properties.Get of the attributes alone, and the secrets: for a caller that needs neither
+    /// the label nor the lock state (a secret handed out proves its item unlocked). `label`
+    /// stays NULL and `locked` 0. Providers answer a Get with less work than a GetAll.
+    CSECRETSERVICE_READ_ATTRIBUTES_AND_SECRETS = 2,
+} CSecretServiceItemRead;
+
+/// Reads the `count` items at `paths` into `items`, as much of each as `what` says.
+/// All requests are in flight at once (one properties request per item, one GetSecrets for all),
 /// so the caller waits about one round trip, not one per request. Free each item with
 /// csecretservice_item_free. 0, or -1 with the first error (the items are then freed already).
-int csecretservice_items_read(void *service, const char *const *paths, size_t count, int with_secrets,
+int csecretservice_items_read(void *service, const char *const *paths, size_t count, CSecretServiceItemRead what,
                               int timeout_ms, void *cancellable, CSecretServiceItem *items,
                               CSecretServiceError *error);
 /// Frees what `item` holds; its secret is released with libsecret's wiping free.

@@ -1,0 +1,128 @@
+import Foundation
+import KeychainConformance
+import KeychainCore
+import LinuxKeychain
+import Testing
+
+extension SecretServiceTests {
+    /// Which properties request a get sends for the item it found, watched with dbus-monitor on
+    /// the test bus: a get of the secret alone asks for the item's attributes only
+    /// (`Properties.Get`), and a get that returns attributes reads them all (`GetAll`), so that
+    /// the label is there.
+    @Suite("The properties a get reads", .serialized)
+    struct ItemReadRequests {
+        let backend = SecretServiceTestSupport.backend
+
+        @Test func aGetOfTheSecretAloneReadsOnlyTheAttributes() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let (service, path) = try addItem("data-only")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+                                        kSecAttrAccount as String: "ida", kSecReturnData as String: true]
+            var status: OSStatus = errSecIO
+            var result: AnyObject?
+            let requests = try PropertiesRequests.watching(path) {
+                status = KeychainBackendRegistry.withBackend(backend) { SecItemCopyMatching(query as CFDictionary, &result) }
+            }
+            #expect(status == errSecSuccess)
+            #expect(result as? Data == Data("read me".utf8))
+            #expect(requests.getAll == 0, "a get of the secret alone sent GetAll for the item")
+            #expect(requests.getAttributes == 1, "a get of the secret alone sent \(requests.getAttributes) Get(Attributes)")
+        }
+
+        @Test func aGetReturningAttributesReadsTheLabelToo() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let (service, path) = try addItem("attributes")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+                                        kSecAttrAccount as String: "ida", kSecReturnData as String: true,
+                                        kSecReturnAttributes as String: true]
+            var status: OSStatus = errSecIO
+            var result: AnyObject?
+            let requests = try PropertiesRequests.watching(path) {
+                status = KeychainBackendRegistry.withBackend(backend) { SecItemCopyMatching(query as CFDictionary, &result) }
+            }
+            #expect(status == errSecSuccess)
+            let attributes = result as? [String: Any]
+            #expect(attributes?[kSecAttrLabel as String] as? String == "A label of its own")
+            #expect(attributes?[kSecValueData as String] as? Data == Data("read me".utf8))
+            #expect(requests.getAll == 1, "a get returning attributes sent \(requests.getAll) GetAll for the item")
+        }
+
+        /// The same figures straight through the backend: a query that matches on the label
+        /// reads it, even when it returns no attributes.
+        @Test func aQueryMatchingOnTheLabelReadsIt() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let (service, path) = try addItem("label-match")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            var query = SecretServiceTestSupport.exactQuery(service, "ida")
+            query.includeAttributes = false
+            query.constraints[.label] = .string("A label of its own")
+            var found: [KeychainItem] = []
+            let requests = try PropertiesRequests.watching(path) { found = try backend.search(query) }
+            #expect(found.first?.secret?.makeData() == Data("read me".utf8))
+            #expect(requests.getAll == 1, "a search matching on the label sent \(requests.getAll) GetAll")
+            query.constraints[.label] = .string("another label")
+            #expect(try backend.search(query).isEmpty, "the label was not matched")
+        }
+
+        /// Adds (service, "ida") with a label, and returns the service and the end of the item's
+        /// object path (from its collection's path on, as secret-tool shows it).
+        private func addItem(_ purpose: String) throws -> (String, String) {
+            let service = SecretServiceTestSupport.uniqueName(purpose)
+            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("read me".utf8),
+                                                                 extra: [.label: .string("A label of its own")]))
+            // secret-tool prints each item's object path in brackets, from the collection's on.
+            let search = try runTool("secret-tool", ["search", "--all", "service", service])
+            let listing = search.outputText + search.errorText
+            guard let open = listing.firstIndex(of: "["), let close = listing[open...].firstIndex(of: "]") else {
+                throw ConformanceFailure("secret-tool did not list the item's path: \(listing)")
+            }
+            return (service, String(listing[listing.index(after: open)..<close]))
+        }
+    }
+}
+
+/// The `org.freedesktop.DBus.Properties` requests sent for the object whose path ends in
+/// `pathEnd` while a body ran, as dbus-monitor saw them on the session bus.
+private struct PropertiesRequests {
+    var getAll = 0
+    var getAttributes = 0
+
+    static func watching(_ pathEnd: String, _ body: () throws -> Void) throws -> PropertiesRequests {
+        guard toolExists("dbus-monitor") else { try Test.cancel("dbus-monitor is not installed") }
+        let output = SecretServiceTestSupport.scratchDirectory("monitor")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let monitor = Process()
+        monitor.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // Through Python, which unblocks the signals the test process blocks, so that
+        // dbus-monitor ends when it is told to.
+        let unblockAndRun = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
+        monitor.arguments = ["python3", "-c", unblockAndRun, "dbus-monitor", "--session",
+                             "type='method_call',interface='org.freedesktop.DBus.Properties'"]
+        monitor.standardOutput = try FileHandle(forWritingTo: output)
+        monitor.standardError = FileHandle.nullDevice
+        try monitor.run()
+        defer {
+            monitor.terminate()
+            monitor.waitUntilExit()
+        }
+        // dbus-monitor prints the bus's NameAcquired signal once it watches.
+        let ready = Date().addingTimeInterval(5)
+        while (try? Data(contentsOf: output))?.isEmpty ?? true, Date() < ready { usleep(20_000) }
+        usleep(100_000)
+        try body()
+        // What the bus has forwarded before this returns is in the file shortly after.
+        usleep(300_000)
+        var requests = PropertiesRequests()
+        let lines = String(decoding: try Data(contentsOf: output), as: UTF8.self).components(separatedBy: "\n")
+        for (index, line) in lines.enumerated() where line.contains("\(pathEnd);") {
+            if line.hasSuffix("member=GetAll") { requests.getAll += 1 }
+            if line.hasSuffix("member=Get"), lines.dropFirst(index + 1).prefix(2).contains(where: { $0.contains("\"Attributes\"") }) {
+                requests.getAttributes += 1
+            }
+        }
+        return requests
+    }
+}
