@@ -113,5 +113,5 @@ struct BenchmarkRun {
 }
 
 func progress(_ message: String) {
-    FileHandle.standardError.write(Data("[keychain-bench] \(message)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("[keychain-bench] \(message)\n".utf8))
 }

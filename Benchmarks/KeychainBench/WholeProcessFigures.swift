@@ -113,7 +113,7 @@ struct WholeProcessFigures {
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
+        if let input { try stdin.fileHandleForWriting.write(contentsOf: input) }
         try stdin.fileHandleForWriting.close()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

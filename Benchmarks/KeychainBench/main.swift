@@ -7,7 +7,7 @@ let options: BenchmarkOptions
 do {
     options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch let error as BenchmarkUsageError {
-    FileHandle.standardError.write(Data("keychain-bench: \(error.message)\n\(BenchmarkOptions.usage)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("keychain-bench: \(error.message)\n\(BenchmarkOptions.usage)\n".utf8))
     exit(2)
 }
 
@@ -18,6 +18,6 @@ do {
     if let path = options.svgPath { try ReportWriter.writeSVG(results, to: path) }
     if let path = options.markdownPath { try ReportWriter.writeMarkdown(results, to: path) }
 } catch {
-    FileHandle.standardError.write(Data("keychain-bench: \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("keychain-bench: \(error)\n".utf8))
     exit(1)
 }

@@ -11,7 +11,7 @@ import KeychainCore
 // Exit status: 0 done, 3 not found, 4 duplicate, 1 anything else (the reason on stderr).
 
 func fail(_ status: Int32, _ message: String) -> Never {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
     exit(status)
 }
 

@@ -20,7 +20,7 @@ enum PassphraseChange {
         }
         if case .unavailable(let reason) = backend.availability() { throw reason.attributed(to: backend.name) }
         try backend.changePassphrase(to: try newPassphrase())
-        FileHandle.standardError.write(Data("keychain: the passphrase was changed; update KEYCHAIN_FILE_PASSPHRASE or KEYCHAIN_FILE_PASSPHRASE_FILE to match.\n".utf8))
+        Terminal.note("the passphrase was changed; update KEYCHAIN_FILE_PASSPHRASE or KEYCHAIN_FILE_PASSPHRASE_FILE to match.")
     }
 
     private static func newPassphrase() throws -> SecretBytes {

@@ -243,6 +243,7 @@ struct VaultHTTPRequest {
 /// Warnings the backend writes to stderr, where a program's operator sees them.
 enum VaultWarnings {
     static func write(_ line: String) {
-        FileHandle.standardError.write(Data("linux-keychain: \(line)\n".utf8))
+        // Never FileHandle.write(_:), which crashes the program when stderr is closed or full.
+        try? FileHandle.standardError.write(contentsOf: Data("linux-keychain: \(line)\n".utf8))
     }
 }

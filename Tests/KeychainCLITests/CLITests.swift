@@ -116,6 +116,30 @@ struct CLITests {
         #expect(report.outputText.contains("in effect: nothing usable"), "\(report.outputText)")
     }
 
+    /// A full or closed stream is a failure with a message, never a crash: `FileHandle.write`
+    /// would trap with a backtrace (exit 132) here.
+    @Test func aStreamThatCannotBeWrittenIsAFailureNotACrash() throws {
+        func run(_ arguments: [String], stdoutToFull: Bool) throws -> (status: Int32, errorText: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: cli)
+            process.arguments = arguments
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let errors = Pipe()
+            process.standardOutput = stdoutToFull ? full : FileHandle.nullDevice
+            process.standardError = stdoutToFull ? errors : full
+            try process.run()
+            // Only a pipe the child holds ever reaches its end.
+            let errorText = stdoutToFull ? String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) : ""
+            process.waitUntilExit()
+            return (process.terminationStatus, errorText)
+        }
+        let help = try run(["--help"], stdoutToFull: true)
+        #expect(help.status == 1, "help to /dev/full: status \(help.status), \(help.errorText)")
+        #expect(help.errorText.contains("could not write to standard output"), "\(help.errorText)")
+        let usage = try run(["no-such-command"], stdoutToFull: false)
+        #expect(usage.status == 2, "a usage error with stderr on /dev/full: status \(usage.status)")
+    }
+
     @Test func backendsNamesAutomaticChoiceInOneParenthesis() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-cli-fresh-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: state) }
