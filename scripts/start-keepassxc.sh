@@ -91,10 +91,15 @@ pid=$!
 for _ in $(seq 1 200); do
     if dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
         org.freedesktop.DBus.GetNameOwner string:org.freedesktop.secrets >/dev/null 2>&1; then
-        # Owning the name comes before the database is unlocked and its collection exported.
-        if dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
-            org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Service string:Collections 2>/dev/null \
-            | grep -q 'object path "/org/freedesktop/secrets/collection/'; then
+        # Owning the name comes before the database is unlocked, its collection exported and
+        # the default alias pointing at it: wait for all three, as a client's first call needs them.
+        default=$(dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
+            org.freedesktop.Secret.Service.ReadAlias string:default 2>/dev/null \
+            | awk -F'"' '/object path/ {print $2}')
+        if [ -n "$default" ] && [ "$default" != "/" ] \
+            && dbus-send --session --print-reply --dest=org.freedesktop.secrets "$default" \
+                org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked 2>/dev/null \
+                | grep -q 'boolean false'; then
             echo "$pid"
             exit 0
         fi
