@@ -12,7 +12,7 @@ import LinuxKeychain
 enum Terminal {
     /// Writes one line to stderr, prefixed with the program name, and exits with `status`.
     static func fail(_ message: String, status: Int32) -> Never {
-        try? writeAll(Data("keychain: \(message)\n".utf8), to: STDERR_FILENO)
+        note(message)
         exit(status)
     }
 

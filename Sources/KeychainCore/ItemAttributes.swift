@@ -120,6 +120,15 @@ public enum AttributeValue: Hashable, Sendable {
         }
     }
 
+    /// The stored field `text` of the attribute `key`, as `ItemAttributes(encodedFields:)`
+    /// reads each field: `errSecDecode` when it is not of the key's kind.
+    package init(storedField text: String, of key: AttributeKey) throws {
+        guard let value = AttributeValue(encoded: text, kind: key.valueKind) else {
+            throw KeychainError(errSecDecode, "The stored attribute '\(key.rawValue)' is malformed.")
+        }
+        self = value
+    }
+
     /// Parses what `encoded` produced, or returns nil for text that is not of `kind`.
     public init?(encoded text: String, kind: Kind) {
         switch kind {
@@ -203,10 +212,7 @@ public struct ItemAttributes: Hashable, Sendable, Sequence {
         var values: [AttributeKey: AttributeValue] = [:]
         for (name, text) in fields {
             guard let key = AttributeKey(rawValue: name) else { continue }
-            guard let value = AttributeValue(encoded: text, kind: key.valueKind) else {
-                throw KeychainError(errSecDecode, "The stored attribute '\(name)' is malformed.")
-            }
-            values[key] = value
+            values[key] = try AttributeValue(storedField: text, of: key)
         }
         self.init(values)
     }

@@ -141,10 +141,10 @@ struct StoredAttributes: Codable, Equatable, Sendable {
         }
         for (name, text) in attributes {
             guard let key = AttributeKey(rawValue: name), !keys.contains(key) || isUnset(key) else { continue }
-            values[key] = try Self.parsed(text, of: key)
+            values[key] = try AttributeValue(storedField: text, of: key)
         }
         if values[.modificationDate] == nil, let created = attributes[AttributeKey.creationDate.rawValue] {
-            values[.modificationDate] = try Self.parsed(created, of: .modificationDate)
+            values[.modificationDate] = try AttributeValue(storedField: created, of: .modificationDate)
         }
         return ItemAttributes(values)
     }
@@ -154,13 +154,5 @@ struct StoredAttributes: Codable, Equatable, Sendable {
         guard let unset else { return false }
         return unset.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
             .contains { $0.elementsEqual(key.rawValue.utf8) }
-    }
-
-    /// A stored field's value, failing as `ItemAttributes(encodedFields:)` does.
-    private static func parsed(_ text: String, of key: AttributeKey) throws -> AttributeValue {
-        guard let value = AttributeValue(encoded: text, kind: key.valueKind) else {
-            throw KeychainError(errSecDecode, "The stored attribute '\(key.rawValue)' is malformed.")
-        }
-        return value
     }
 }
