@@ -57,12 +57,15 @@ package struct ItemCollection: Sendable {
     }
 
     /// The items `query` matches, with their keys. A query that names a whole primary key
-    /// costs one lookup instead of a pass over every item, once there are enough items for
+    /// (the synchronizable flag may be left out, as a SecItem query leaves it) costs one lookup
+    /// per key it admits instead of a pass over every item, once there are enough items for
     /// the pass to cost more than building and hashing the key.
     private func matches(of query: ItemQuery) -> [(key: PrimaryKey, value: KeychainItem)] {
-        if items.count > Self.itemsScannedFaster, let key = query.onlyMatchingPrimaryKey {
-            guard let item = items[key], query.matches(item) else { return [] }
-            return [(key, item)]
+        if items.count > Self.itemsScannedFaster, let keys = query.possiblePrimaryKeys {
+            return keys.compactMap { key in
+                guard let item = items[key], query.matches(item) else { return nil }
+                return (key, item)
+            }
         }
         var found: [(key: PrimaryKey, value: KeychainItem)] = []
         for entry in items where query.matches(entry.value) { found.append(entry) }

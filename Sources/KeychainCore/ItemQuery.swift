@@ -90,23 +90,38 @@ public struct ItemQuery: Sendable {
         return nil
     }
 
-    /// The primary key of the only item this query can match, when it constrains every
-    /// primary-key attribute of its class (and does not match any synchronizable value); nil
-    /// otherwise. A backend may look that item up directly, then confirm it with `matches`.
+    /// Every primary key an item matching this query can have, when the query constrains each
+    /// primary-key attribute with a value of its kind: one key, or two when
+    /// `matchesAnySynchronizable` admits both values of the synchronizable flag (left
+    /// unconstrained, the flag must be false, so the key has it false). Nil otherwise.
     ///
-    /// It holds because `matches` and `PrimaryKey` agree on missing values: a matching item has
-    /// each constrained value, or lacks a primary-key attribute that the constraint gives as
-    /// its default (empty, 0 or false), which `PrimaryKey` counts the same way.
-    public var onlyMatchingPrimaryKey: PrimaryKey? {
-        let keyAttributes = itemClass.primaryKeyAttributes
-        guard !matchesAnySynchronizable, constraints.values.count >= keyAttributes.count else { return nil }
-        var components: [AttributeValue] = []
-        components.reserveCapacity(keyAttributes.count)
-        for key in keyAttributes {
-            guard let value = constraints[key] else { return nil }
-            components.append(value)
+    /// A backend may look these items up directly, then confirm each with `matches`: the cost
+    /// no longer grows with the store. It holds because `matches` and `PrimaryKey` agree on
+    /// missing values: a matching item has each constrained value, or lacks a primary-key
+    /// attribute that the constraint gives as its default (empty, 0 or false), which
+    /// `PrimaryKey` counts the same way.
+    public var possiblePrimaryKeys: [PrimaryKey]? {
+        // One pass, one lookup per attribute: every lookup by primary key starts here.
+        for key in itemClass.primaryKeyAttributes {
+            guard let value = constraints[key] else {
+                if key == .synchronizable { continue }
+                return nil
+            }
+            guard value.kind == key.valueKind else { return nil }
         }
-        return PrimaryKey(itemClass: itemClass, components: components)
+        guard matchesAnySynchronizable else { return [PrimaryKey(itemClass: itemClass, attributes: constraints)] }
+        return [false, true].map { flag in
+            var attributes = constraints
+            attributes[.synchronizable] = .bool(flag)
+            return PrimaryKey(itemClass: itemClass, attributes: attributes)
+        }
+    }
+
+    /// The primary key of the only item this query can match: `possiblePrimaryKeys` when it
+    /// names one key; nil otherwise.
+    public var onlyMatchingPrimaryKey: PrimaryKey? {
+        guard let keys = possiblePrimaryKeys, keys.count == 1 else { return nil }
+        return keys[0]
     }
 
     /// The constraint on `key` as a string, for backends that can narrow a native search by it.

@@ -1,29 +1,10 @@
 import KeychainCore
 
-/// What a query says about the primary keys of the items it can match. An item's primary key
-/// is its kernel key name (`ItemKeyDescription`), so a query that pins it down lets the backend
-/// ask the kernel for the item by name instead of reading every item in the keyring.
+/// What a query says about the primary keys of the items it can match, beyond
+/// `ItemQuery.possiblePrimaryKeys`. An item's primary key is its kernel key name
+/// (`ItemKeyDescription`), so a query that pins it down lets the backend ask the kernel for the
+/// item by name instead of reading every item in the keyring.
 extension ItemQuery {
-    /// Every primary key an item matching this query can have, when the query constrains each
-    /// primary-key attribute: one key, or two when `kSecAttrSynchronizableAny` admits both values
-    /// of the synchronizable flag (left unconstrained, the flag must be false). Nil otherwise.
-    var possiblePrimaryKeys: [PrimaryKey]? {
-        // One pass, one lookup per attribute: every lookup by name starts here.
-        for key in itemClass.primaryKeyAttributes {
-            guard let value = constraints[key] else {
-                if key == .synchronizable { continue }
-                return nil
-            }
-            guard value.kind == key.valueKind else { return nil }
-        }
-        guard matchesAnySynchronizable else { return [PrimaryKey(itemClass: itemClass, attributes: constraints)] }
-        return [false, true].map { flag in
-            var attributes = constraints
-            attributes[.synchronizable] = .bool(flag)
-            return PrimaryKey(itemClass: itemClass, attributes: attributes)
-        }
-    }
-
     /// The primary key of the one untagged item (`TaggedItemsMarker`) this query can match: its
     /// service (or server) and account, every other primary-key attribute at its default. Nil
     /// unless the query gives both, so that one lookup by name covers every untagged item.

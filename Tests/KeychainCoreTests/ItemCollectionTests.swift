@@ -45,9 +45,12 @@ struct ItemCollectionTests {
         var queries: [ItemQuery] = []
         for group in ["", "team", "other"] {
             for account in ["", "ann"] {
-                for sync in [false, true] {
-                    let generic = ItemAttributes([.accessGroup: .string(group), .service: .string("svc"),
-                                                  .account: .string(account), .synchronizable: .bool(sync)])
+                // nil: the flag left out, as SecItem queries leave it, which matches only items
+                // that are not synchronizable (or both kinds, with matchesAnySynchronizable).
+                for sync in [nil, false, true] as [Bool?] {
+                    var generic = ItemAttributes([.accessGroup: .string(group), .service: .string("svc"),
+                                                  .account: .string(account)])
+                    generic[.synchronizable] = sync.map(AttributeValue.bool)
                     queries.append(ItemQuery(itemClass: .genericPassword, constraints: generic))
                     queries.append(ItemQuery(itemClass: .genericPassword, constraints: generic, matchesAnySynchronizable: true))
                     var partial = generic
@@ -87,6 +90,31 @@ struct ItemCollectionTests {
             found += keys.count
         }
         #expect(found > 0)
+    }
+
+    /// The keys the lookups above (and the kernel keyring's lookups by name) rely on.
+    @Test func possiblePrimaryKeysAdmitExactlyTheItemsAQueryCanMatch() {
+        let names = ItemAttributes([.accessGroup: .string("team"), .service: .string("svc"), .account: .string("ann")])
+        var notSynchronizable = names
+        notSynchronizable[.synchronizable] = .bool(false)
+        var synchronizable = names
+        synchronizable[.synchronizable] = .bool(true)
+        let key = { (attributes: ItemAttributes) in PrimaryKey(itemClass: .genericPassword, attributes: attributes) }
+
+        let flagLeftOut = ItemQuery(itemClass: .genericPassword, constraints: names)
+        #expect(flagLeftOut.possiblePrimaryKeys == [key(notSynchronizable)])
+        #expect(flagLeftOut.onlyMatchingPrimaryKey == key(notSynchronizable))
+        let eitherFlag = ItemQuery(itemClass: .genericPassword, constraints: names, matchesAnySynchronizable: true)
+        #expect(eitherFlag.possiblePrimaryKeys == [key(notSynchronizable), key(synchronizable)])
+        #expect(eitherFlag.onlyMatchingPrimaryKey == nil)
+        #expect(ItemQuery(itemClass: .genericPassword, constraints: synchronizable).possiblePrimaryKeys == [key(synchronizable)])
+
+        var noAccount = names
+        noAccount[.account] = nil
+        #expect(ItemQuery(itemClass: .genericPassword, constraints: noAccount).possiblePrimaryKeys == nil)
+        var accountOfAnotherKind = names
+        accountOfAnotherKind[.account] = .integer(7)
+        #expect(ItemQuery(itemClass: .genericPassword, constraints: accountOfAnotherKind).possiblePrimaryKeys == nil)
     }
 
     @Test func searchHonoursLimitsAndLeavesSecretsOut() throws {
