@@ -71,6 +71,16 @@ extension ItemKeyrings {
     /// An item in layout 1 is migrated to layout 2 first, where the quota allows.
     func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
         if let found = try layout2Item(named: description, in: target) { return found }
+        switch layoutOneState(target) {
+        case .gone: return nil
+        case .goneAfterMigration: return try layout2Item(named: description, in: target)
+        case .mayRemain: return try migratedLegacyItem(named: description, in: target)
+        }
+    }
+
+    /// The layout-1 item `description` names in `target`, rewritten in layout 2 where the
+    /// quota allows; nil when `target` has none.
+    func migratedLegacyItem(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
         guard let legacy = try legacyItem(named: description, in: target) else { return nil }
         // A migration that fails (no quota left, a broken secret key) leaves the item where it
         // is, and the read goes on; the item's own errors show when its secret is read.
@@ -84,7 +94,11 @@ extension ItemKeyrings {
         if let key = try searchAttributesKey(description, in: target), isLinkedHere(key, in: target, description) {
             return key
         }
-        return try itemKeyring(named: description, in: target)
+        switch layoutOneState(target) {
+        case .gone: return nil
+        case .goneAfterMigration: return try anchor(named: description, in: target)
+        case .mayRemain: return try itemKeyring(named: description, in: target)
+        }
     }
 
     private func layout2Item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
@@ -244,6 +258,8 @@ extension ItemKeyrings {
         guard case .itemKeyring(let keyring) = legacy.storage else { return legacy }
         var item = legacy.item
         item.secret = try secret(of: legacy, in: target)
+        // A tagged layout-1 item is about to become a tagged layout-2 item (`TaggedItemsMarker`).
+        try recordWrite(of: legacy.description, in: target)
         try addLayout2(item, as: legacy.description, into: target)
         // From here the layout-2 item is the item; the keyring is left over.
         try? kernel.unlink(keyring, from: target)

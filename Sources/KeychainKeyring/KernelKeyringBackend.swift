@@ -111,7 +111,9 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     /// Adds `item` in layout 2, unless an item of its name exists in either layout.
     private func add(_ item: KeychainItem, as description: ItemKeyDescription, into keyring: ResolvedKeyring) throws {
-        if try store.itemKeyring(named: description, in: keyring.serial) != nil {
+        // A layout-2 item of that name makes the exclusive move below fail.
+        if store.layoutOneState(keyring.serial) == .mayRemain,
+           try store.itemKeyring(named: description, in: keyring.serial) != nil {
             throw KeychainError.keyring(errSecDuplicateItem,
                 "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.")
         }

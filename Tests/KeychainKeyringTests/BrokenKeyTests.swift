@@ -14,19 +14,32 @@ import Testing
 /// permissions, then breaks it the way an administrator with `keyctl` could.
 @Suite("kernel keyring backend with broken keys")
 struct BrokenKeyTests {
-    let backend = KernelKeyringBackend(keyring: nil)
     let kernel = KernelKeys()
+    /// The test's own keyring, nested in the default target: items built by hand in layout 1
+    /// are looked up by name only in a target not yet shown to hold none
+    /// (`LayoutOneGoneRecord.swift`).
+    let ownKeyring: key_serial_t
+    let parent: key_serial_t
+    let backend: KernelKeyringBackend
 
-    /// Sync tests stay on one thread, which possesses the target once `resolve` linked it.
-    func craftItem(_ purpose: String, attributes payload: Data? = nil) throws -> CraftedItem {
-        let target = try kernel.resolve(nil).serial
-        return try kernel.craftItem(uniqueService(purpose), in: target, attributes: payload, storedIn: target)
+    init() throws {
+        parent = try kernel.resolve(nil).serial
+        ownKeyring = try kernel.addKeyring(uniqueService("broken-keys-store"), to: parent)
+        backend = KernelKeyringBackend(testingIn: ownKeyring)
     }
 
-    /// Removes the crafted item, and what reading it migrated to layout 2.
+    /// Sync tests stay on one thread, which possesses the target (and the keyring nested in it)
+    /// once `resolve` linked it.
+    func craftItem(_ purpose: String, attributes payload: Data? = nil) throws -> CraftedItem {
+        _ = try kernel.resolve(nil)
+        return try kernel.craftItem(uniqueService(purpose), in: ownKeyring, attributes: payload, storedIn: ownKeyring)
+    }
+
+    /// Removes the crafted item, what reading it migrated to layout 2, and the test's keyring.
     func remove(_ crafted: CraftedItem) {
         try? kernel.unlink(crafted.keyring, from: crafted.parent)
         _ = try? backend.delete(exactQuery(crafted.service, "acct", secrets: false))
+        try? kernel.unlink(ownKeyring, from: parent)
     }
 
     @Test func theCraftedLayoutReadsLikeTheBackendsOwn() throws {

@@ -39,7 +39,12 @@ struct LayoutTwoTests {
     }
 
     @Test func anItemWrittenInLayoutOneIsReadWithItsAttributesAndMigratedOnFirstTouch() throws {
-        let target = try target()
+        // In a keyring of its own: the default target has long proved it holds no layout-1 item
+        // (`LayoutOneGoneRecord.swift`), and no longer looks names up in layout 1.
+        let parent = try target()
+        let target = try kernel.addKeyring(uniqueService("layout-one-store"), to: parent)
+        defer { try? kernel.unlink(target, from: parent) }
+        let backend = KernelKeyringBackend(testingIn: target)
         let service = uniqueService("migrate")
         // Written as layout 1 wrote it: an item keyring holding the secret key and format 1.
         let created = Date(timeIntervalSince1970: 1_700_000_000.25), modified = Date(timeIntervalSince1970: 1_700_000_100.5)

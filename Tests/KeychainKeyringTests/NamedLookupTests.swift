@@ -103,7 +103,11 @@ struct NamedLookupTests {
     /// Items written in layout 1 (a keyring per item) before the library recorded their
     /// keyring, whose keys do not grant link: read, and migrated to layout 2 when first touched.
     @Test func anItemWrittenByAnEarlierVersionIsReadUpdatedAndDeleted() throws {
-        let target = try kernel.resolve(nil).serial
+        // In a keyring of its own, not yet shown to hold no layout-1 item (`LayoutOneGoneRecord.swift`).
+        let parent = try kernel.resolve(nil).serial
+        let target = try kernel.addKeyring(uniqueService("earlier-store"), to: parent)
+        defer { try? kernel.unlink(target, from: parent) }
+        let backend = KernelKeyringBackend(testingIn: target)
         let crafted = try kernel.craftItem(uniqueService("earlier"), in: target, storedIn: nil)
         defer { try? kernel.unlink(crafted.keyring, from: target) }
         let earlierKeyPermissions = key_perm_t(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_SEARCH)

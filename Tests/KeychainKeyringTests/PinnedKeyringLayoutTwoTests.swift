@@ -11,6 +11,8 @@ struct PinnedKeyringLayoutTwoTests {
     @Test func theFixedNamesOfTheLayout() {
         #expect(StoredAttributes.currentFormat == 2)
         #expect(ItemKeyrings.attributesPrefix == "linux-keychain-attributes")
+        // Its record that no layout-1 item is left; its payload is not read.
+        #expect(ItemKeyrings.layoutOneGoneDescription(526362194) == "linux-keychain:layout-1-gone:526362194")
     }
 
     @Test(arguments: 0..<PinnedKeyringFormatTests.descriptions.count)

@@ -1,0 +1,101 @@
+import CKeyutils
+import Foundation
+import Glibc
+import KeychainCore
+@testable import KeychainKeyring
+import Testing
+
+/// The record that a target holds no layout-1 item (`LayoutOneGoneRecord.swift`): written once
+/// a listing proved it, after migrating the layout-1 items it found, and from then on the
+/// reason a lookup by name that misses in layout 2 looks no further.
+///
+/// Each test works in a keyring of its own, nested in the default target, whose serial no
+/// other test has seen (the process remembers what it learned per serial).
+@Suite("kernel keyring record that layout 1 is gone")
+struct LayoutOneGoneRecordTests {
+    let kernel = KernelKeys()
+
+    /// A fresh keyring in the default target, a backend storing in it, and its cleanup.
+    /// Sync tests stay on one thread, which possesses the target once `resolve` linked it.
+    func ownKeyring(_ purpose: String) throws -> (serial: key_serial_t, backend: KernelKeyringBackend, remove: () -> Void) {
+        let parent = try kernel.resolve(nil).serial
+        let serial = try kernel.addKeyring(uniqueService(purpose), to: parent)
+        return (serial, KernelKeyringBackend(testingIn: serial), { [kernel] in try? kernel.unlink(serial, from: parent) })
+    }
+
+    func recordSerial(in keyring: key_serial_t) -> key_serial_t? {
+        try? kernel.search(keyring, type: "user", description: ItemKeyrings.layoutOneGoneDescription(keyring))
+    }
+
+    @Test func aMissInAKeyringWithoutLayoutOneItemsRecordsItAndStopsLookingThere() throws {
+        let own = try ownKeyring("no-layout-one")
+        defer { own.remove() }
+        let service = uniqueService("gone")
+        try own.backend.add(genericItem(service, "kept", Data("kept".utf8)))
+        #expect(try own.backend.search(primaryKeyQuery(service, "absent", secrets: false)).isEmpty)
+        let record = try #require(recordSerial(in: own.serial), "no record after the keyring was listed")
+        #expect(try kernel.contents(of: own.serial).contains(record), "the record is not directly in its keyring")
+
+        // Proof that lookups by name no longer look into layout 1: a layout-1 item made by
+        // hand now, as only a version from before layout 2 could, is not found by name...
+        let handMade = try kernel.craftItem(uniqueService("hand-made"), in: own.serial, storedIn: own.serial)
+        defer { try? kernel.unlink(handMade.keyring, from: own.serial) }
+        #expect(try own.backend.search(primaryKeyQuery(handMade.service, "acct", secrets: true)).isEmpty)
+        // ...while a listing (a query by service alone reads every item) still shows it.
+        let listed = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(handMade.service)]),
+                               includeSecrets: true)
+        #expect(try own.backend.search(listed).first?.secret?.makeData() == Data("secret".utf8))
+        // The item the keyring held before is untouched.
+        #expect(try own.backend.search(primaryKeyQuery(service, "kept", secrets: true)).first?.secret?.makeData()
+                == Data("kept".utf8))
+    }
+
+    @Test func layoutOneItemsAreMigratedBeforeTheRecordIsWritten() throws {
+        let own = try ownKeyring("migrate-all")
+        defer { own.remove() }
+        let first = try kernel.craftItem(uniqueService("old-one"), in: own.serial, storedIn: own.serial)
+        let second = try kernel.craftItem(uniqueService("old-two"), in: own.serial, storedIn: nil)
+        defer {
+            for service in [first.service, second.service] {
+                _ = try? own.backend.delete(exactQuery(service, "acct", secrets: false))
+            }
+        }
+        // A miss of another name lists the keyring, which migrates both.
+        #expect(try own.backend.search(primaryKeyQuery(uniqueService("other"), "acct", secrets: false)).isEmpty)
+        #expect(recordSerial(in: own.serial) != nil, "no record after every layout-1 item was migrated")
+        let contents = try kernel.contents(of: own.serial)
+        #expect(!contents.contains(first.keyring) && !contents.contains(second.keyring), "a layout-1 keyring is left")
+        for service in [first.service, second.service] {
+            let description = try ItemKeyDescription(genericItem(service, "acct", Data()).primaryKey)
+            let secretKey = try kernel.search(own.serial, type: "user", description: description.text)
+            #expect(try kernel.readSecret(secretKey).makeData() == Data("secret".utf8), "\(service) was not migrated")
+            #expect(try own.backend.search(primaryKeyQuery(service, "acct", secrets: true)).first?.secret?.makeData()
+                    == Data("secret".utf8))
+        }
+    }
+
+    /// The first lookup of a process may be the one that migrates the item it names.
+    @Test func theItemALookupNamesIsFoundWhenThatLookupMigratedIt() throws {
+        let own = try ownKeyring("migrate-named")
+        defer { own.remove() }
+        let crafted = try kernel.craftItem(uniqueService("named"), in: own.serial, storedIn: own.serial)
+        defer { _ = try? own.backend.delete(exactQuery(crafted.service, "acct", secrets: false)) }
+        #expect(try own.backend.search(primaryKeyQuery(crafted.service, "acct", secrets: true)).first?.secret?.makeData()
+                == Data("secret".utf8))
+        #expect(recordSerial(in: own.serial) != nil)
+    }
+
+    @Test func aLayoutOneItemThatCannotBeMigratedKeepsTheLookupsGoing() throws {
+        let own = try ownKeyring("stuck")
+        defer { own.remove() }
+        let crafted = try kernel.craftItem(uniqueService("revoked"), in: own.serial, storedIn: own.serial)
+        defer { try? kernel.unlink(crafted.keyring, from: own.serial) }
+        #expect(keyctl_revoke(crafted.secretKey) == 0)
+        #expect(try own.backend.search(primaryKeyQuery(uniqueService("other"), "acct", secrets: false)).isEmpty)
+        #expect(recordSerial(in: own.serial) == nil, "the record was written while a layout-1 item is left")
+        // Still found by name, and still reported as what it is.
+        expectKeychainError(errSecDataNotAvailable) {
+            try own.backend.search(primaryKeyQuery(crafted.service, "acct", secrets: true))
+        }
+    }
+}
