@@ -33,6 +33,28 @@ extension SecretServiceTests {
             #expect(search.index < read.index, "the read went out before the search")
         }
 
+        /// An update reads the item's properties (`GetAll`, no secret) with the search too.
+        @Test func aRepeatedUpdateSendsTheReadBeforeTheSearchIsAnswered() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let service = SecretServiceTestSupport.uniqueName("update")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("first".utf8)))
+            defer { _ = try? backend.delete(everyItem(of: service)) }
+            let query = SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)
+            #expect(try backend.update(query, with: ItemChanges(secret: SecretBytes(Data("second".utf8)))) == 1)
+            var updated = 0
+            let lines = try DBusMonitor.lines {
+                updated = try backend.update(query, with: ItemChanges(secret: SecretBytes(Data("third".utf8))))
+            }
+            #expect(updated == 1)
+            #expect(try secret(dataOnlyQuery(service, "ida")) == "third")
+            let bus = BusLines(lines)
+            let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
+            let answered = try #require(bus.reply(to: search), "no answer to SearchItems seen")
+            let read = try #require(bus.firstCall("GetAll", from: search.sender), "no Properties.GetAll seen")
+            #expect(read.index < answered, "the item's properties were asked for only after the search was answered")
+            #expect(bus.firstCall("GetSecrets", from: search.sender) == nil, "an update of the secret read the old one")
+        }
+
         /// The guessed item is still there, but the search finds a second one beside it: a
         /// synchronizable twin found first must not hide the item the query means.
         @Test func anItemFoundBesideTheGuessedOneIsRead() throws {
@@ -98,7 +120,7 @@ extension SecretServiceTests {
 
 /// dbus-monitor's lines, read as method calls and their answers.
 private struct BusLines {
-    struct Call {
+    struct Call: Equatable {
         let index: Int
         let sender: String
         let serial: String
