@@ -236,6 +236,9 @@ struct LibsecretSession {
     func delete(_ item: StoredItem) throws -> Bool {
         var failure = CSecretServiceError()
         _ = csecretservice_item_delete(service.pointer, item.path, call.cancellable, &failure)
+        if failure.kind == CSECRETSERVICE_ERROR_NONE || failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT {
+            searchPaths.forget(item.path)
+        }
         if failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT { return false }
         if failure.kind != CSECRETSERVICE_ERROR_NONE {
             throw explained(failure, call: "secret_service_delete_item_dbus_path_sync")

@@ -29,5 +29,11 @@ final class SearchPathCache {
         paths[attributes] = found[0]
     }
 
+    /// Forgets every search that found the item at `path`: this process deleted it, so a read
+    /// of it would be sent for nothing.
+    func forget(_ path: String) {
+        for (attributes, found) in paths where found == path { paths[attributes] = nil }
+    }
+
     func removeAll() { paths.removeAll() }
 }

@@ -55,6 +55,26 @@ extension SecretServiceTests {
             #expect(bus.firstCall("GetSecrets", from: search.sender) == nil, "an update of the secret read the old one")
         }
 
+        /// An item this process deleted is no longer guessed: the next search goes out alone.
+        @Test func aDeletedItemIsNotGuessed() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let service = SecretServiceTestSupport.uniqueName("deleted")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("gone".utf8)))
+            let query = dataOnlyQuery(service, "ida")
+            #expect(try secret(query) == "gone")
+            #expect(try backend.delete(everyItem(of: service)) == 1)
+            var found: [KeychainItem] = [SecretServiceTestSupport.genericItem(service, "ida", Data())]
+            let lines = try DBusMonitor.lines { found = try backend.search(query) }
+            #expect(found.isEmpty)
+            let bus = BusLines(lines)
+            let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
+            let answered = try #require(bus.reply(to: search), "no answer to SearchItems seen")
+            // After the answer, a miss asks for the collection's Locked property.
+            let read = bus.firstCall("Get", from: search.sender)
+            #expect(read.map { $0.index > answered } ?? true, "the deleted item was read")
+            #expect(bus.firstCall("GetSecrets", from: search.sender) == nil, "the deleted item's secret was asked for")
+        }
+
         /// The guessed item is still there, but the search finds a second one beside it: a
         /// synchronizable twin found first must not hide the item the query means.
         @Test func anItemFoundBesideTheGuessedOneIsRead() throws {
