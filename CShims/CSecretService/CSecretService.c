@@ -78,6 +78,8 @@
     X(void *, secret_collection_for_alias_sync, (void *, const char *, int, void *, GError **)) \
     X(void *, secret_collection_new_for_dbus_path_sync, (void *, const char *, int, void *, GError **)) \
     X(char **, secret_collection_search_for_dbus_paths_sync, (void *, const void *, void *, void *, GError **)) \
+    X(void, secret_collection_search_for_dbus_paths, (void *, const void *, void *, void *, GAsyncReadyCallback, void *)) \
+    X(char **, secret_collection_search_for_dbus_paths_finish, (void *, void *, GError **)) \
     X(void *, secret_service_get_secrets_for_dbus_paths_sync, (void *, const char **, void *, GError **)) \
     X(void, secret_service_get_secrets_for_dbus_paths, (void *, const char **, void *, GAsyncReadyCallback, void *)) \
     X(void *, secret_service_get_secrets_for_dbus_paths_finish, (void *, void *, GError **)) \
@@ -522,11 +524,14 @@ static int parse_item_attributes(void *reply, CSecretServiceItem *out, CSecretSe
     return result;
 }
 
-/// The requests of one csecretservice_items_read, answered on its private main context.
+/// The requests of one csecretservice_items_read, answered on the thread-default main context.
 typedef struct ItemsRead {
     const char *const *paths;
+    /// `paths` NULL-terminated, as GetSecrets takes them.
+    const char **terminated;
     CSecretServiceItemRead what;
     CSecretServiceItem *items;
+    struct PropertiesRequest *requests;
     size_t count;
     int pending;
     int failed;
@@ -588,65 +593,140 @@ static void on_item_secrets(void *service, void *result, void *user_data) {
     read->pending--;
 }
 
+/// Sets up `read` for the `count` (at least 1) items at `paths`, zeroing `items`.
+/// 0, or -1 with `error` set when out of memory (nothing is then held).
+static int items_read_prepare(ItemsRead *read, const char *const *paths, size_t count, CSecretServiceItemRead what,
+                              CSecretServiceItem *items, CSecretServiceError *error) {
+    memset(items, 0, count * sizeof *items);
+    *read = (ItemsRead){.paths = paths, .what = what, .items = items, .count = count};
+    read->terminated = calloc(count + 1, sizeof(char *));
+    read->requests = calloc(count, sizeof *read->requests);
+    if (read->terminated == NULL || read->requests == NULL) {
+        free(read->terminated);
+        free(read->requests);
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading items.");
+        return -1;
+    }
+    memcpy(read->terminated, paths, count * sizeof(char *));
+    return 0;
+}
+
+/// Sends every request of `read` to the provider's unique bus name `name`, all at once. The
+/// replies arrive on the thread-default main context, each counted off `read->pending`; `read`
+/// must stay where it is until that is 0.
+static void items_read_send(ItemsRead *read, void *service, const char *name, int timeout_ms, void *cancellable) {
+    void *connection = p_g_dbus_proxy_get_connection(service);
+    for (size_t index = 0; index < read->count; index++) {
+        read->requests[index] = (PropertiesRequest){read, &read->items[index]};
+        read->pending++;
+        // gnome-keyring works longer on a GetAll than on a Get, the more so the more items the
+        // collection holds: ask for the attributes alone when nothing else is needed.
+        int attributes_only = read->what == CSECRETSERVICE_READ_ATTRIBUTES_AND_SECRETS;
+        void *arguments = attributes_only
+            ? p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE),
+                                               p_g_variant_new_string("Attributes")}, 2)
+            : p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE)}, 1);
+        p_g_dbus_connection_call(connection, name, read->paths[index], PROPERTIES_INTERFACE,
+                                 attributes_only ? "Get" : "GetAll", arguments, NULL, DBUS_CALL_FLAGS_NO_AUTO_START,
+                                 timeout_ms, cancellable, on_item_properties, &read->requests[index]);
+    }
+    if (read->what != CSECRETSERVICE_READ_PROPERTIES) {
+        read->pending++;
+        p_secret_service_get_secrets_for_dbus_paths(service, read->terminated, cancellable, on_item_secrets, read);
+    }
+}
+
+/// Ends a read whose replies have all arrived: 0, or -1 with its first error in `error`, the
+/// items then freed already.
+static int items_read_finish(ItemsRead *read, CSecretServiceError *error) {
+    free(read->requests);
+    free(read->terminated);
+    if (!read->failed) return 0;
+    for (size_t index = 0; index < read->count; index++) csecretservice_item_free(&read->items[index]);
+    if (error != NULL) *error = read->failure;
+    return -1;
+}
+
 int csecretservice_items_read(void *service, const char *const *paths, size_t count, CSecretServiceItemRead what,
                               int timeout_ms, void *cancellable, CSecretServiceItem *items,
                               CSecretServiceError *error) {
     memset(items, 0, count * sizeof *items);
     take_error(NULL, error);
     if (count == 0) return 0;
-    const char **terminated = calloc(count + 1, sizeof(char *));
-    PropertiesRequest *requests = calloc(count, sizeof *requests);
-    if (terminated == NULL || requests == NULL) {
-        free(terminated);
-        free(requests);
-        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading items.");
+    char *name = provider_owner(service, error);
+    if (name == NULL) return -1;
+    ItemsRead read;
+    if (items_read_prepare(&read, paths, count, what, items, error) != 0) {
+        p_g_free(name);
         return -1;
     }
-    memcpy(terminated, paths, count * sizeof(char *));
-    ItemsRead read = {.paths = paths, .what = what, .items = items, .count = count};
     // The replies are dispatched on a context of our own, iterated only here, so nothing else
     // runs meanwhile and nothing is left queued afterwards.
     void *context = p_g_main_context_new();
     p_g_main_context_push_thread_default(context);
-    char *name = provider_owner(service, error);
-    if (name == NULL) {
-        free(terminated);
-        free(requests);
-        return -1;
-    }
-    void *connection = p_g_dbus_proxy_get_connection(service);
-    for (size_t index = 0; index < count; index++) {
-        requests[index] = (PropertiesRequest){&read, &items[index]};
-        read.pending++;
-        // gnome-keyring works longer on a GetAll than on a Get, the more so the more items the
-        // collection holds: ask for the attributes alone when nothing else is needed.
-        int attributes_only = what == CSECRETSERVICE_READ_ATTRIBUTES_AND_SECRETS;
-        void *arguments = attributes_only
-            ? p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE),
-                                               p_g_variant_new_string("Attributes")}, 2)
-            : p_g_variant_new_tuple((void *[]){p_g_variant_new_string(ITEM_INTERFACE)}, 1);
-        p_g_dbus_connection_call(connection, name, paths[index], PROPERTIES_INTERFACE, attributes_only ? "Get" : "GetAll",
-                                 arguments,
-                                 NULL, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable, on_item_properties,
-                                 &requests[index]);
-    }
-    if (what != CSECRETSERVICE_READ_PROPERTIES) {
-        read.pending++;
-        p_secret_service_get_secrets_for_dbus_paths(service, terminated, cancellable, on_item_secrets, &read);
-    }
+    items_read_send(&read, service, name, timeout_ms, cancellable);
     // Ends: every call has a timeout, and cancelling the cancellable ends them at once.
     while (read.pending > 0) p_g_main_context_iteration(context, 1);
     p_g_main_context_pop_thread_default(context);
     p_g_main_context_unref(context);
     p_g_free(name);
-    free(requests);
-    free(terminated);
-    if (read.failed) {
-        for (size_t index = 0; index < count; index++) csecretservice_item_free(&items[index]);
-        if (error != NULL) *error = read.failure;
-        return -1;
-    }
-    return 0;
+    return items_read_finish(&read, error);
+}
+
+/// The answer to an asynchronous SearchItems.
+typedef struct SearchReply {
+    int arrived;
+    char **paths;
+    GError *failure;
+} SearchReply;
+
+static void on_search(void *collection, void *result, void *user_data) {
+    SearchReply *reply = user_data;
+    reply->paths = p_secret_collection_search_for_dbus_paths_finish(collection, result, &reply->failure);
+    reply->arrived = 1;
+}
+
+/// Whether `paths` is exactly one path, `path`.
+static int is_only(char *const *paths, const char *path) {
+    return paths[0] != NULL && paths[1] == NULL && strcmp(paths[0], path) == 0;
+}
+
+char **csecretservice_collection_search_reading_guess(void *service, void *collection, const char *const *keys,
+                                                      const char *const *values, size_t count,
+                                                      const char *guessed_path, CSecretServiceItemRead what,
+                                                      int timeout_ms, void *cancellable, CSecretServiceItem *item,
+                                                      CSecretServiceError *error) {
+    memset(item, 0, sizeof *item);
+    take_error(NULL, error);
+    char *name = provider_owner(service, error);
+    if (name == NULL) return NULL;
+    // The read is only a guess: when it cannot even be set up, the search alone goes out.
+    ItemsRead read;
+    CSecretServiceError read_error;
+    int reading = items_read_prepare(&read, &guessed_path, 1, what, item, &read_error) == 0;
+    void *table = attribute_table(keys, values, count);
+    SearchReply search = {0};
+    void *context = p_g_main_context_new();
+    p_g_main_context_push_thread_default(context);
+    // The search is sent first, on the same connection as the read: the bus delivers one
+    // connection's messages in order, so the provider handles the read after the search.
+    p_secret_collection_search_for_dbus_paths(collection, NULL, table, cancellable, on_search, &search);
+    if (reading) items_read_send(&read, service, name, timeout_ms, cancellable);
+    // Ends: every call has a timeout, and cancelling the cancellable ends them at once.
+    while (!search.arrived || (reading && read.pending > 0)) p_g_main_context_iteration(context, 1);
+    p_g_main_context_pop_thread_default(context);
+    p_g_main_context_unref(context);
+    p_g_hash_table_unref(table);
+    p_g_free(name);
+    // A failed read frees the item; a read the search does not confirm is dropped here, its
+    // secret released with libsecret's wiping free.
+    int confirmed = reading && items_read_finish(&read, &read_error) == 0 && item->exists && search.paths != NULL
+        && is_only(search.paths, guessed_path);
+    if (!confirmed) csecretservice_item_free(item);
+    int reported = search.failure != NULL;
+    take_error(search.failure, error);
+    if (search.paths == NULL && !reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The search returned no result list.");
+    return search.paths;
 }
 
 void csecretservice_item_free(CSecretServiceItem *item) {

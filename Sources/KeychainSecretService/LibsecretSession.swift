@@ -33,6 +33,8 @@ struct LibsecretSession {
     /// How the collection is named in messages.
     let collectionName: String
     let timeoutSeconds: Double
+    /// What earlier searches on this collection found, kept by the connection.
+    let searchPaths: SearchPathCache
 
     /// Runs one shim function and throws its error, if it set one.
     func checked<Value>(_ name: String, _ body: (UnsafeMutablePointer<CSecretServiceError>) -> Value) throws -> Value {
@@ -61,14 +63,49 @@ struct LibsecretSession {
                 csecretservice_collection_search(collection.pointer, keys, values, count, call.cancellable, $0)
             }
         }
-        guard let paths else { return [] }
-        defer { csecretservice_strv_free(paths) }
-        var found: [String] = []
-        var index = 0
-        while let path = paths[index] {
-            found.append(String(cString: path))
-            index += 1
+        return recorded(taking: paths, for: attributes)
+    }
+
+    /// `search(attributes)`, and, when that search found a single item last time, that item
+    /// read as `what` says in the same round trip, which saves a wait on a repeated get.
+    ///
+    /// `item` is the read when the search found that item alone again, exactly as `readItems`
+    /// would have read it after the search; else nil, and the caller reads what the search found.
+    /// The guess cannot give a wrong answer: the read is sent after the search on the same
+    /// connection, so the provider reads the item after it found it (a path reused for another
+    /// item meanwhile is what the search found, read now, as without the guess), and the caller
+    /// still decides the match from the attributes read. A secret read for nothing is released
+    /// with libsecret's wiping free, never copied here.
+    func searchReadingLastFound(_ attributes: [String: String], _ what: StoredItem.Read) throws
+        -> (paths: [String], item: StoredItem?) {
+        guard let guess = searchPaths.path(for: attributes) else { return (try search(attributes), nil) }
+        var item = CSecretServiceItem()
+        defer { csecretservice_item_free(&item) }
+        let (request, callName) = Self.request(what)
+        let paths = try withAttributeArrays(attributes) { keys, values, count in
+            try checked("secret_collection_search_for_dbus_paths + \(callName)") {
+                csecretservice_collection_search_reading_guess(service.pointer, collection.pointer, keys, values, count,
+                                                               guess, request, call.remainingMilliseconds,
+                                                               call.cancellable, &item, $0)
+            }
         }
+        let found = recorded(taking: paths, for: attributes)
+        return (found, item.exists != 0 ? Self.storedItem(guess, item, what) : nil)
+    }
+
+    /// The paths of a search's result, which is freed here, after noting them in `searchPaths`.
+    private func recorded(taking paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                          for attributes: [String: String]) -> [String] {
+        var found: [String] = []
+        if let paths {
+            defer { csecretservice_strv_free(paths) }
+            var index = 0
+            while let path = paths[index] {
+                found.append(String(cString: path))
+                index += 1
+            }
+        }
+        searchPaths.record(found, for: attributes)
         return found
     }
 
@@ -89,17 +126,7 @@ struct LibsecretSession {
     /// item). All requests go out at once, so this waits about one round trip however many paths.
     func readItems(_ paths: [String], _ what: StoredItem.Read) throws -> [StoredItem] {
         var items = [CSecretServiceItem](repeating: CSecretServiceItem(), count: paths.count)
-        let request: CSecretServiceItemRead
-        let callName: String
-        switch what {
-        case .properties: (request, callName) = (CSECRETSERVICE_READ_PROPERTIES, "GetAll(Item)")
-        case .propertiesAndSecrets:
-            (request, callName) = (CSECRETSERVICE_READ_PROPERTIES_AND_SECRETS,
-                                   "GetAll(Item) + secret_service_get_secrets_for_dbus_paths")
-        case .attributesAndSecrets:
-            (request, callName) = (CSECRETSERVICE_READ_ATTRIBUTES_AND_SECRETS,
-                                   "Get(Item.Attributes) + secret_service_get_secrets_for_dbus_paths")
-        }
+        let (request, callName) = Self.request(what)
         try withCStrings(paths) { pathPointers in
             _ = try checked(callName) {
                 csecretservice_items_read(service.pointer, pathPointers.baseAddress, paths.count, request,
@@ -110,18 +137,34 @@ struct LibsecretSession {
             for index in items.indices { csecretservice_item_free(&items[index]) }
         }
         return zip(paths, items).compactMap { path, item in
-            guard item.exists != 0 else { return nil }
-            var attributes: [String: String] = [:]
-            for index in 0..<item.attributes.count {
-                guard let key = item.attributes.keys[index], let value = item.attributes.values[index] else { continue }
-                attributes[String(cString: key)] = String(cString: value)
-            }
-            let secret = item.secret.map(Self.copySecret)
-            // A secret handed out proves its item unlocked; without GetAll nothing else tells.
-            let provesUnlocked = what == .attributesAndSecrets ? secret != nil : item.locked == 0
-            return StoredItem(path: path, attributes: attributes, label: item.label.map { String(cString: $0) } ?? "",
-                              isLocked: item.locked != 0, provesUnlocked: provesUnlocked, secret: secret)
+            item.exists != 0 ? Self.storedItem(path, item, what) : nil
         }
+    }
+
+    /// The shim's request for `what`, and how it is named in errors.
+    private static func request(_ what: StoredItem.Read) -> (CSecretServiceItemRead, String) {
+        switch what {
+        case .properties: return (CSECRETSERVICE_READ_PROPERTIES, "GetAll(Item)")
+        case .propertiesAndSecrets:
+            return (CSECRETSERVICE_READ_PROPERTIES_AND_SECRETS, "GetAll(Item) + secret_service_get_secrets_for_dbus_paths")
+        case .attributesAndSecrets:
+            return (CSECRETSERVICE_READ_ATTRIBUTES_AND_SECRETS,
+                    "Get(Item.Attributes) + secret_service_get_secrets_for_dbus_paths")
+        }
+    }
+
+    /// An existing item as the shim read it (`what`), its secret copied into memory we zero.
+    private static func storedItem(_ path: String, _ item: CSecretServiceItem, _ what: StoredItem.Read) -> StoredItem {
+        var attributes: [String: String] = [:]
+        for index in 0..<item.attributes.count {
+            guard let key = item.attributes.keys[index], let value = item.attributes.values[index] else { continue }
+            attributes[String(cString: key)] = String(cString: value)
+        }
+        let secret = item.secret.map(Self.copySecret)
+        // A secret handed out proves its item unlocked; without GetAll nothing else tells.
+        let provesUnlocked = what == .attributesAndSecrets ? secret != nil : item.locked == 0
+        return StoredItem(path: path, attributes: attributes, label: item.label.map { String(cString: $0) } ?? "",
+                          isLocked: item.locked != 0, provesUnlocked: provesUnlocked, secret: secret)
     }
 
     /// The secrets of the items at `paths`, in the same order, in one round trip; nil for an
@@ -193,6 +236,9 @@ struct LibsecretSession {
     func delete(_ item: StoredItem) throws -> Bool {
         var failure = CSecretServiceError()
         _ = csecretservice_item_delete(service.pointer, item.path, call.cancellable, &failure)
+        if failure.kind == CSECRETSERVICE_ERROR_NONE || failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT {
+            searchPaths.forget(item.path)
+        }
         if failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT { return false }
         if failure.kind != CSECRETSERVICE_ERROR_NONE {
             throw explained(failure, call: "secret_service_delete_item_dbus_path_sync")

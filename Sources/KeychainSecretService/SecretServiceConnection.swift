@@ -19,6 +19,8 @@ final class SecretServiceConnection {
     private var collection: GObjectReference?
     /// The provider of the first connection; kept when the connection is reset.
     private(set) var provider: SecretServiceProvider?
+    /// What recent searches on this connection's collection found; emptied with the collection.
+    private let searchPaths = SearchPathCache()
 
     nonisolated init(settings: SecretServiceSettings, timeoutSeconds: Double) {
         self.settings = settings
@@ -57,11 +59,12 @@ final class SecretServiceConnection {
     /// recreated, or its alias pointed elsewhere.
     func forgetCollection() {
         collection = nil
+        searchPaths.removeAll()
     }
 
     /// Forgets the connection, so the next call opens a new one.
     func reset() {
-        collection = nil
+        forgetCollection()
         service = nil
     }
 
@@ -72,7 +75,8 @@ final class SecretServiceConnection {
         let collection = try self.collection ?? openCollection(service, call)
         self.collection = collection
         return LibsecretSession(service: service, collection: collection, provider: provider, call: call,
-                                collectionName: settings.collection, timeoutSeconds: timeoutSeconds)
+                                collectionName: settings.collection, timeoutSeconds: timeoutSeconds,
+                                searchPaths: searchPaths)
     }
 
     private func openService(_ call: LibsecretCall) throws -> GObjectReference {

@@ -17,23 +17,30 @@ enum SecretServiceOperations {
     /// secrets, fetched in the same round trip as their properties; without their labels when
     /// the query does not include attributes (`itemRead(for:found:)`).
     ///
-    /// Costs a search and about one more round trip. When no unlocked item turned up, the
+    /// Costs a search and about one more round trip; one round trip in all when the same search
+    /// found this one item last time, whose read then goes out with the search
+    /// (`LibsecretSession.searchReadingLastFound`). When no unlocked item turned up, the
     /// collection's lock state is asked too, so that a locked keyring is never reported as
     /// holding nothing (nor written to, which would prompt).
     static func matches(_ query: ItemQuery, in session: LibsecretSession) throws -> [Match] {
         let search = SecretServiceAttributeMapping.searchAttributes(for: query)
-        var paths = try session.search(search.attributes)
+        var paths: [String]
+        var readAlready: StoredItem?
         if search.attributes.isEmpty {
+            paths = try session.search(search.attributes)
             // An operator's class-wide listing: gnome-keyring answers an empty search with every
             // item, KeePassXC with none, so this library's own items are searched by their
             // schema as well, and a provider of either kind lists at least those.
             let ownSchema = [SecretServiceAttributeMapping.schemaAttribute: SecretServiceAttributeMapping.schemaName(for: query.itemClass)]
             let seen = Set(paths)
             paths += try session.search(ownSchema).filter { !seen.contains($0) }
+        } else {
+            (paths, readAlready) = try session.searchReadingLastFound(search.attributes, itemRead(for: query, found: 1))
         }
         var found: [Match] = []
         var sawUnlockedItem = false
-        for stored in try session.readItems(paths, itemRead(for: query, found: paths.count)) {
+        let storedItems = try readAlready.map { [$0] } ?? session.readItems(paths, itemRead(for: query, found: paths.count))
+        for stored in storedItems {
             sawUnlockedItem = sawUnlockedItem || stored.provesUnlocked
             guard let attributes = try SecretServiceAttributeMapping.decode(stored.attributes, label: stored.label,
                                                                             as: query.itemClass)

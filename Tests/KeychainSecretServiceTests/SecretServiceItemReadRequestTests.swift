@@ -90,33 +90,9 @@ private struct PropertiesRequests {
     var getAttributes = 0
 
     static func watching(_ pathEnd: String, _ body: () throws -> Void) throws -> PropertiesRequests {
-        guard toolExists("dbus-monitor") else { try Test.cancel("dbus-monitor is not installed") }
-        let output = SecretServiceTestSupport.scratchDirectory("monitor")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let monitor = Process()
-        monitor.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        // Through Python, which unblocks the signals the test process blocks, so that
-        // dbus-monitor ends when it is told to.
-        let unblockAndRun = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
-        monitor.arguments = ["python3", "-c", unblockAndRun, "dbus-monitor", "--session",
-                             "type='method_call',interface='org.freedesktop.DBus.Properties'"]
-        monitor.standardOutput = try FileHandle(forWritingTo: output)
-        monitor.standardError = FileHandle.nullDevice
-        try monitor.run()
-        defer {
-            monitor.terminate()
-            monitor.waitUntilExit()
-        }
-        // dbus-monitor prints the bus's NameAcquired signal once it watches.
-        let ready = Date().addingTimeInterval(5)
-        while (try? Data(contentsOf: output))?.isEmpty ?? true, Date() < ready { usleep(20_000) }
-        usleep(100_000)
-        try body()
-        // What the bus has forwarded before this returns is in the file shortly after.
-        usleep(300_000)
+        let lines = try DBusMonitor.lines(matching: "type='method_call',interface='org.freedesktop.DBus.Properties'",
+                                          during: body)
         var requests = PropertiesRequests()
-        let lines = String(decoding: try Data(contentsOf: output), as: UTF8.self).components(separatedBy: "\n")
         for (index, line) in lines.enumerated() where line.contains("\(pathEnd);") {
             if line.hasSuffix("member=GetAll") { requests.getAll += 1 }
             if line.hasSuffix("member=Get"), lines.dropFirst(index + 1).prefix(2).contains(where: { $0.contains("\"Attributes\"") }) {

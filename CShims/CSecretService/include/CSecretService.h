@@ -132,6 +132,21 @@ typedef enum CSecretServiceItemRead {
 int csecretservice_items_read(void *service, const char *const *paths, size_t count, CSecretServiceItemRead what,
                               int timeout_ms, void *cancellable, CSecretServiceItem *items,
                               CSecretServiceError *error);
+/// csecretservice_collection_search and, in the same round trip, a csecretservice_items_read
+/// (as `what` says) of the one item at `guessed_path`: for a caller that expects the search to
+/// find that item alone, as it did last time. The search is sent first, on the same connection,
+/// so the provider reads the item after it searched.
+///
+/// Returns what the search returns (the paths, or NULL with the search's error). `item` is
+/// filled only when the search found exactly `guessed_path` and the item was read and exists;
+/// otherwise it comes back empty (a secret read for nothing is already released with
+/// libsecret's wiping free), and the caller reads what the search found as without a guess.
+/// A failed read is no error here. Free a filled `item` with csecretservice_item_free.
+char **csecretservice_collection_search_reading_guess(void *service, void *collection, const char *const *keys,
+                                                      const char *const *values, size_t count,
+                                                      const char *guessed_path, CSecretServiceItemRead what,
+                                                      int timeout_ms, void *cancellable, CSecretServiceItem *item,
+                                                      CSecretServiceError *error);
 /// Frees what `item` holds; its secret is released with libsecret's wiping free.
 void csecretservice_item_free(CSecretServiceItem *item);
 void csecretservice_strings_free(CSecretServiceStrings *strings);

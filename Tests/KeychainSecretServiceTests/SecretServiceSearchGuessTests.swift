@@ -1,0 +1,179 @@
+import Foundation
+import KeychainCore
+import KeychainSecretService
+import Testing
+
+extension SecretServiceTests {
+    /// A search that found one item last time is sent with that item's read, in one round trip
+    /// (`LibsecretSession.searchReadingLastFound`); the read counts only when the search finds
+    /// that item alone again. The changes are made through a second backend, whose connection
+    /// has a memory of its own, so that the first still guesses the item it found before.
+    @Suite("A repeated search reads the item it found before", .serialized)
+    struct SearchGuess {
+        let backend = SecretServiceTestSupport.backend
+        let otherProgram = SecretServiceBackend()
+
+        @Test func aRepeatedGetSendsTheReadBeforeTheSearchIsAnswered() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let service = SecretServiceTestSupport.uniqueName("repeat")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("first".utf8)))
+            defer { _ = try? backend.delete(everyItem(of: service)) }
+            let query = dataOnlyQuery(service, "ida")
+            #expect(try secret(query) == "first")
+            var found: [KeychainItem] = []
+            let lines = try DBusMonitor.lines { found = try backend.search(query) }
+            #expect(found.first?.secret?.makeData() == Data("first".utf8))
+            let bus = BusLines(lines)
+            let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
+            let answered = try #require(bus.reply(to: search), "no answer to SearchItems seen")
+            let read = try #require(bus.firstCall("Get", from: search.sender), "no Properties.Get seen")
+            let secrets = try #require(bus.firstCall("GetSecrets", from: search.sender), "no GetSecrets seen")
+            #expect(read.index < answered, "the item's attributes were asked for only after the search was answered")
+            #expect(secrets.index < answered, "the secret was asked for only after the search was answered")
+            #expect(search.index < read.index, "the read went out before the search")
+        }
+
+        /// An update reads the item's properties (`GetAll`, no secret) with the search too.
+        @Test func aRepeatedUpdateSendsTheReadBeforeTheSearchIsAnswered() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let service = SecretServiceTestSupport.uniqueName("update")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("first".utf8)))
+            defer { _ = try? backend.delete(everyItem(of: service)) }
+            let query = SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)
+            #expect(try backend.update(query, with: ItemChanges(secret: SecretBytes(Data("second".utf8)))) == 1)
+            var updated = 0
+            let lines = try DBusMonitor.lines {
+                updated = try backend.update(query, with: ItemChanges(secret: SecretBytes(Data("third".utf8))))
+            }
+            #expect(updated == 1)
+            #expect(try secret(dataOnlyQuery(service, "ida")) == "third")
+            let bus = BusLines(lines)
+            let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
+            let answered = try #require(bus.reply(to: search), "no answer to SearchItems seen")
+            let read = try #require(bus.firstCall("GetAll", from: search.sender), "no Properties.GetAll seen")
+            #expect(read.index < answered, "the item's properties were asked for only after the search was answered")
+            #expect(bus.firstCall("GetSecrets", from: search.sender) == nil, "an update of the secret read the old one")
+        }
+
+        /// An item this process deleted is no longer guessed: the next search goes out alone.
+        @Test func aDeletedItemIsNotGuessed() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let service = SecretServiceTestSupport.uniqueName("deleted")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("gone".utf8)))
+            let query = dataOnlyQuery(service, "ida")
+            #expect(try secret(query) == "gone")
+            #expect(try backend.delete(everyItem(of: service)) == 1)
+            var found: [KeychainItem] = [SecretServiceTestSupport.genericItem(service, "ida", Data())]
+            let lines = try DBusMonitor.lines { found = try backend.search(query) }
+            #expect(found.isEmpty)
+            let bus = BusLines(lines)
+            let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
+            let answered = try #require(bus.reply(to: search), "no answer to SearchItems seen")
+            // After the answer, a miss asks for the collection's Locked property.
+            let read = bus.firstCall("Get", from: search.sender)
+            #expect(read.map { $0.index > answered } ?? true, "the deleted item was read")
+            #expect(bus.firstCall("GetSecrets", from: search.sender) == nil, "the deleted item's secret was asked for")
+        }
+
+        /// The guessed item is still there, but the search finds a second one beside it: a
+        /// synchronizable twin found first must not hide the item the query means.
+        @Test func anItemFoundBesideTheGuessedOneIsRead() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let service = SecretServiceTestSupport.uniqueName("twin")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("synchronized".utf8),
+                                                                 extra: [.synchronizable: .bool(true)]))
+            defer { _ = try? backend.delete(everyItem(of: service)) }
+            let query = dataOnlyQuery(service, "ida")
+            // Found alone by the search, then left out by the match: the guess for next time.
+            #expect(try backend.search(query).isEmpty, "a query without kSecAttrSynchronizable found the synchronizable item")
+            try otherProgram.add(SecretServiceTestSupport.genericItem(service, "ida", Data("local".utf8)))
+            #expect(try secret(query) == "local")
+            #expect(try secret(query) == "local", "the second search (no guess: it found two items) went wrong")
+        }
+
+        @Test func everyItemIsReadWhenTheSearchFindsMoreThanTheGuessedOne() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let service = SecretServiceTestSupport.uniqueName("more")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("one".utf8)))
+            defer { _ = try? backend.delete(everyItem(of: service)) }
+            var query = everyItem(of: service)
+            query.includeSecrets = true
+            #expect(try backend.search(query).count == 1)
+            try otherProgram.add(SecretServiceTestSupport.genericItem(service, "jo", Data("two".utf8)))
+            let secrets = try backend.search(query).compactMap { $0.secret.map { String(decoding: $0.makeData(), as: UTF8.self) } }
+            #expect(secrets.sorted() == ["one", "two"])
+        }
+
+        /// The guessed item is deleted and another added with the same attributes (perhaps at
+        /// the same path): the answer is the new item's.
+        @Test func anItemReplacedUnderTheGuessedPathIsReadAfresh() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let service = SecretServiceTestSupport.uniqueName("replaced")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("old".utf8)))
+            defer { _ = try? backend.delete(everyItem(of: service)) }
+            let query = dataOnlyQuery(service, "ida")
+            #expect(try secret(query) == "old")
+            #expect(try otherProgram.delete(everyItem(of: service)) == 1)
+            try otherProgram.add(SecretServiceTestSupport.genericItem(service, "ida", Data("new".utf8)))
+            #expect(try secret(query) == "new")
+            #expect(try otherProgram.delete(everyItem(of: service)) == 1)
+            #expect(try backend.search(query).isEmpty, "a deleted item was found")
+        }
+
+        private func dataOnlyQuery(_ service: String, _ account: String) -> ItemQuery {
+            var query = SecretServiceTestSupport.exactQuery(service, account)
+            query.includeAttributes = false
+            return query
+        }
+
+        private func everyItem(of service: String) -> ItemQuery {
+            var query = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]))
+            query.matchesAnySynchronizable = true
+            return query
+        }
+
+        private func secret(_ query: ItemQuery) throws -> String? {
+            try backend.search(query).first?.secret.map { String(decoding: $0.makeData(), as: UTF8.self) }
+        }
+    }
+}
+
+/// dbus-monitor's lines, read as method calls and their answers.
+private struct BusLines {
+    struct Call: Equatable {
+        let index: Int
+        let sender: String
+        let serial: String
+    }
+
+    let lines: [String]
+
+    init(_ lines: [String]) { self.lines = lines }
+
+    /// The first call of `member` (from `sender`, when given).
+    func firstCall(_ member: String, from sender: String? = nil) -> Call? {
+        for (index, line) in lines.enumerated() where line.hasPrefix("method call") && line.hasSuffix("member=\(member)") {
+            guard let caller = field("sender", of: line), let serial = field("serial", of: line) else { continue }
+            if let sender, caller != sender { continue }
+            return Call(index: index, sender: caller, serial: serial)
+        }
+        return nil
+    }
+
+    /// The line index of the answer (a return or an error) to `call`.
+    func reply(to call: Call) -> Int? {
+        lines.indices.first { index in
+            let line = lines[index]
+            return (line.hasPrefix("method return") || line.hasPrefix("error"))
+                && field("destination", of: line) == call.sender && field("reply_serial", of: line) == call.serial
+        }
+    }
+
+    /// The value of `name=value` among the line's words, without a trailing semicolon.
+    private func field(_ name: String, of line: String) -> String? {
+        for word in line.split(separator: " ") where word.hasPrefix("\(name)=") {
+            return String(word.dropFirst(name.count + 1)).trimmingCharacters(in: CharacterSet(charactersIn: ";"))
+        }
+        return nil
+    }
+}
