@@ -69,13 +69,20 @@ extension ItemKeyrings {
 
     /// The item `description` names in `target`, in either layout; nil when `target` has none.
     /// An item in layout 1 is migrated to layout 2 first, where the quota allows.
+    ///
+    /// Another process (or thread) may migrate the item between the search in layout 2 and the
+    /// look at layout 1: a migration moves the layout-2 item in before it unlinks the item
+    /// keyring, and a listing writes the `layout-1-gone` record after its last migration. So,
+    /// unless the record was known before the first search, a miss in both layouts searches
+    /// layout 2 once more, which then finds any item migrated in between.
     func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
+        let goneBefore = isLayoutOneKnownGone(target)
         if let found = try layout2Item(named: description, in: target) { return found }
-        switch layoutOneState(target) {
-        case .gone: return nil
-        case .goneAfterMigration: return try layout2Item(named: description, in: target)
-        case .mayRemain: return try migratedLegacyItem(named: description, in: target)
+        if goneBefore { return nil }
+        if layoutOneState(target) == .mayRemain, let legacy = try migratedLegacyItem(named: description, in: target) {
+            return legacy
         }
+        return try layout2Item(named: description, in: target)
     }
 
     /// The layout-1 item `description` names in `target`, rewritten in layout 2 where the
@@ -90,15 +97,22 @@ extension ItemKeyrings {
     /// The serial whose link in `target` makes the item `description` names exist (its
     /// attributes key, or its item keyring in layout 1), or nil; throws the item's own error
     /// when it is there but revoked, expired or not accessible.
+    /// Like `item(named:)`, a miss in both layouts searches layout 2 again.
     func anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
-        if let key = try searchAttributesKey(description, in: target), isLinkedHere(key, in: target, description) {
-            return key
+        let goneBefore = isLayoutOneKnownGone(target)
+        if let key = try layout2Anchor(named: description, in: target) { return key }
+        if goneBefore { return nil }
+        if layoutOneState(target) == .mayRemain, let keyring = try itemKeyring(named: description, in: target) {
+            return keyring
         }
-        switch layoutOneState(target) {
-        case .gone: return nil
-        case .goneAfterMigration: return try anchor(named: description, in: target)
-        case .mayRemain: return try itemKeyring(named: description, in: target)
+        return try layout2Anchor(named: description, in: target)
+    }
+
+    private func layout2Anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        guard let key = try searchAttributesKey(description, in: target), isLinkedHere(key, in: target, description) else {
+            return nil
         }
+        return key
     }
 
     private func layout2Item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
