@@ -69,20 +69,9 @@ extension ItemKeyrings {
 
     /// The item `description` names in `target`, in either layout; nil when `target` has none.
     /// An item in layout 1 is migrated to layout 2 first, where the quota allows.
-    ///
-    /// Another process (or thread) may migrate the item between the search in layout 2 and the
-    /// look at layout 1: a migration moves the layout-2 item in before it unlinks the item
-    /// keyring, and a listing writes the `layout-1-gone` record after its last migration. So,
-    /// unless the record was known before the first search, a miss in both layouts searches
-    /// layout 2 once more, which then finds any item migrated in between.
     func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
-        let goneBefore = isLayoutOneKnownGone(target)
-        if let found = try layout2Item(named: description, in: target) { return found }
-        if goneBefore { return nil }
-        if layoutOneState(target) == .mayRemain, let legacy = try migratedLegacyItem(named: description, in: target) {
-            return legacy
-        }
-        return try layout2Item(named: description, in: target)
+        try inEitherLayout(target, layout2: { try layout2Item(named: description, in: target) },
+                           layout1: { try migratedLegacyItem(named: description, in: target) })
     }
 
     /// The layout-1 item `description` names in `target`, rewritten in layout 2 where the
@@ -97,15 +86,25 @@ extension ItemKeyrings {
     /// The serial whose link in `target` makes the item `description` names exist (its
     /// attributes key, or its item keyring in layout 1), or nil; throws the item's own error
     /// when it is there but revoked, expired or not accessible.
-    /// Like `item(named:)`, a miss in both layouts searches layout 2 again.
     func anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        try inEitherLayout(target, layout2: { try layout2Anchor(named: description, in: target) },
+                           layout1: { try itemKeyring(named: description, in: target) })
+    }
+
+    /// What `layout2` finds, else what `layout1` finds while `target` may hold layout-1 items.
+    ///
+    /// Another process (or thread) may migrate the item between the search in layout 2 and the
+    /// look at layout 1: a migration moves the layout-2 item in before it unlinks the item
+    /// keyring, and a listing writes the `layout-1-gone` record after its last migration. So,
+    /// unless the record was known before the first search, a miss in both layouts searches
+    /// layout 2 once more, which then finds any item migrated in between.
+    private func inEitherLayout<Found>(_ target: key_serial_t, layout2: () throws -> Found?,
+                                       layout1: () throws -> Found?) throws -> Found? {
         let goneBefore = isLayoutOneKnownGone(target)
-        if let key = try layout2Anchor(named: description, in: target) { return key }
+        if let found = try layout2() { return found }
         if goneBefore { return nil }
-        if layoutOneState(target) == .mayRemain, let keyring = try itemKeyring(named: description, in: target) {
-            return keyring
-        }
-        return try layout2Anchor(named: description, in: target)
+        if layoutOneState(target) == .mayRemain, let found = try layout1() { return found }
+        return try layout2()
     }
 
     private func layout2Anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
