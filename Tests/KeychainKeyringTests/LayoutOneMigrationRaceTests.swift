@@ -107,7 +107,7 @@ struct LayoutOneMigrationRaceTests {
         // Without operations made while the listing ran, the test proves nothing.
         #expect(racing.load(ordering: .relaxed) > 0, "no operation overlapped a listing")
         #expect(missed.load(ordering: .relaxed) == 0,
-                "\(missed.load(ordering: .relaxed)) of \(lookups.load(ordering: .relaxed)) operations on existing items found nothing")
+                "\(missed.load(ordering: .relaxed)) of \(lookups.load(ordering: .relaxed)) operations on existing items missed the item or lost their effect")
         #expect(wrongAfter.load(ordering: .relaxed) == 0, "\(wrongAfter.load(ordering: .relaxed)) items were left in the wrong state")
     }
 
