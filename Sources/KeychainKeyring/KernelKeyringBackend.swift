@@ -169,13 +169,23 @@ public final class KernelKeyringBackend: KeychainBackend {
                 guard case .itemKeyring = entry.storage,
                       let current = try currentItem(named: entry.description, in: keyring),
                       case .keys = current.storage else { continue }
-                try rewrite(current, as: change.new, secret: changes.secret, in: keyring)
+                do {
+                    try rewrite(current, as: change.new, secret: changes.secret, in: keyring)
+                } catch is ItemVanished {
+                    continue
+                } catch is SecretKeyMissing {
+                    throw secretKeyMissing(entry, in: keyring)
+                }
             } catch is SecretKeyMissing {
-                throw KeychainError.keyring(errSecDecode,
-                    "The item with \(entry.description.primaryKey.readableName) has no secret key in keyring \(keyring.serial); delete the item and add it again.")
+                throw secretKeyMissing(entry, in: keyring)
             }
         }
         return plan.changes.count
+    }
+
+    private func secretKeyMissing(_ entry: FoundItem, in keyring: ResolvedKeyring) -> KeychainError {
+        KeychainError.keyring(errSecDecode,
+            "The item with \(entry.description.primaryKey.readableName) has no secret key in keyring \(keyring.serial); delete the item and add it again.")
     }
 
     /// Writes `new` over the item read as `entry`; `secret` nil keeps the item's secret.
