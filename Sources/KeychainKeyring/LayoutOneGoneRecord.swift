@@ -70,27 +70,24 @@ extension ItemKeyrings {
         (try? kernel.search(target, type: "user", description: Self.layoutOneGoneDescription(target))) != nil
     }
 
-    /// Rewrites in layout 2 every layout-1 item keyring linked in `target`; false when one is
-    /// left (not migrated, or a key that cannot be described, which is not known to be no
-    /// item keyring).
+    /// Rewrites in layout 2 the layout-1 item keyrings linked in `target`, and whether none is
+    /// left. Stops at the first one left (not migrated, or a key that cannot be described,
+    /// which is not known to be no item keyring): the record cannot be written then anyway,
+    /// and going on would read every secret in the target in each process while, say, the
+    /// quota has no room (the items left are still migrated when they are read by name).
     private func migrateEveryLayoutOneItem(in target: key_serial_t) throws -> Bool {
-        var allGone = true
         for serial in try kernel.contents(of: target) {
             guard let record = try? kernel.describe(serial) else {
                 // Gone since the listing (unlinked, or migrated by another process) is fine.
-                if (try? kernel.contents(of: target).contains(serial)) != false { allGone = false }
+                if (try? kernel.contents(of: target).contains(serial)) != false { return false }
                 continue
             }
             guard record.type == "keyring", record.description.utf8.starts(with: ItemKeyDescription.prefix.utf8),
                   let description = ItemKeyDescription(parsing: record.description) else { continue }
-            // Migrated where the quota allows; one left where it is keeps the answer false.
             guard case .keys? = (try? migratedLegacyItem(named: description, in: target))??.storage,
-                  isGone(itemKeyring: description, from: target) else {
-                allGone = false
-                continue
-            }
+                  isGone(itemKeyring: description, from: target) else { return false }
         }
-        return allGone
+        return true
     }
 
     /// Whether no keyring `description` names is linked in `target` or below it any more.
