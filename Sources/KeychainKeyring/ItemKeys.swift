@@ -70,20 +70,17 @@ extension ItemKeyrings {
     /// The item `description` names in `target`, in either layout; nil when `target` has none.
     /// An item in layout 1 is migrated to layout 2 first, where the quota allows.
     func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
-        if let found = try layout2Item(named: description, in: target) { return found }
-        switch layoutOneState(target) {
-        case .gone: return nil
-        case .goneAfterMigration: return try layout2Item(named: description, in: target)
-        case .mayRemain: return try migratedLegacyItem(named: description, in: target)
-        }
+        try inEitherLayout(target, layout2: { try layout2Item(named: description, in: target) },
+                           layout1: { try migratedLegacyItem(named: description, in: target) })
     }
 
     /// The layout-1 item `description` names in `target`, rewritten in layout 2 where the
     /// quota allows; nil when `target` has none.
     func migratedLegacyItem(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
         guard let legacy = try legacyItem(named: description, in: target) else { return nil }
-        // A migration that fails (no quota left, a broken secret key) leaves the item where it
-        // is, and the read goes on; the item's own errors show when its secret is read.
+        // A migration that fails (no quota left, a broken secret key, another process migrating
+        // it at the same moment) leaves the item where it is, and the read goes on; the item's
+        // own errors show when its secret is read.
         return (try? migrate(legacy, in: target)) ?? legacy
     }
 
@@ -91,14 +88,31 @@ extension ItemKeyrings {
     /// attributes key, or its item keyring in layout 1), or nil; throws the item's own error
     /// when it is there but revoked, expired or not accessible.
     func anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
-        if let key = try searchAttributesKey(description, in: target), isLinkedHere(key, in: target, description) {
-            return key
+        try inEitherLayout(target, layout2: { try layout2Anchor(named: description, in: target) },
+                           layout1: { try itemKeyring(named: description, in: target) })
+    }
+
+    /// What `layout2` finds, else what `layout1` finds while `target` may hold layout-1 items.
+    ///
+    /// Another process (or thread) may migrate the item between the search in layout 2 and the
+    /// look at layout 1: a migration moves the layout-2 item in before it unlinks the item
+    /// keyring, and a listing writes the `layout-1-gone` record after its last migration. So,
+    /// unless the record was known before the first search, a miss in both layouts searches
+    /// layout 2 once more, which then finds any item migrated in between.
+    private func inEitherLayout<Found>(_ target: key_serial_t, layout2: () throws -> Found?,
+                                       layout1: () throws -> Found?) throws -> Found? {
+        let goneBefore = isLayoutOneKnownGone(target)
+        if let found = try layout2() { return found }
+        if goneBefore { return nil }
+        if layoutOneState(target) == .mayRemain, let found = try layout1() { return found }
+        return try layout2()
+    }
+
+    private func layout2Anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        guard let key = try searchAttributesKey(description, in: target), isLinkedHere(key, in: target, description) else {
+            return nil
         }
-        switch layoutOneState(target) {
-        case .gone: return nil
-        case .goneAfterMigration: return try anchor(named: description, in: target)
-        case .mayRemain: return try itemKeyring(named: description, in: target)
-        }
+        return key
     }
 
     private func layout2Item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
@@ -174,8 +188,11 @@ extension ItemKeyrings {
     // MARK: - Writing
 
     /// Adds `item` to `target`, failing with `errSecDuplicateItem` when an item of its name is
-    /// there. The caller has recorded the write (`recordWrite`) and checked the size.
-    func addLayout2(_ item: KeychainItem, as description: ItemKeyDescription, into target: key_serial_t) throws {
+    /// there. The caller has recorded the write (`recordWrite`) and checked the size. Returns
+    /// the serials of the keys it linked in `target`.
+    @discardableResult
+    func addLayout2(_ item: KeychainItem, as description: ItemKeyDescription,
+                    into target: key_serial_t) throws -> (attributes: key_serial_t, secret: key_serial_t?) {
         func doing() -> String { "storing the item with \(description.primaryKey.readableName)" }
         var secretKey: key_serial_t?
         let attributes: key_serial_t
@@ -198,7 +215,7 @@ extension ItemKeyrings {
             }
             throw failure.keychainError(doing())
         }
-        guard let secretKey else { return }
+        guard let secretKey else { return (attributes, nil) }
         do {
             try kernel.move(secretKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
         } catch let failure as KeyctlFailure {
@@ -207,6 +224,7 @@ extension ItemKeyrings {
             discardStaged(secretKey)
             throw failure.keychainError(doing())
         }
+        return (attributes, secretKey)
     }
 
     /// Rewrites in place the layout-2 item found as `found` with `item` (same primary key).
@@ -260,9 +278,21 @@ extension ItemKeyrings {
         item.secret = try secret(of: legacy, in: target)
         // A tagged layout-1 item is about to become a tagged layout-2 item (`TaggedItemsMarker`).
         try recordWrite(of: legacy.description, in: target)
-        try addLayout2(item, as: legacy.description, into: target)
+        let added = try addLayout2(item, as: legacy.description, into: target)
         // From here the layout-2 item is the item; the keyring is left over.
-        try? kernel.unlink(keyring, from: target)
+        do {
+            try kernel.unlink(keyring, from: target)
+        } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
+            // Not linked there any more: a delete or a rename of the item unlinked it since it
+            // was read, and this copy would bring the item back. Unless the keyring is still
+            // reachable (moved by hand below the target, `legacyItem`), the copy goes too.
+            if (try? kernel.search(target, type: "keyring", description: legacy.description.text)) != keyring {
+                try? removeLayout2(attributesKey: added.attributes, secretKey: added.secret, from: target)
+                throw ItemVanished()
+            }
+        } catch {
+            // Not unlinked for another reason: the layout-2 item is the item all the same.
+        }
         return try layout2Item(named: legacy.description, in: target)
     }
 

@@ -163,14 +163,29 @@ public final class KernelKeyringBackend: KeychainBackend {
             do {
                 try rewrite(entry, as: change.new, secret: changes.secret, in: keyring)
             } catch is ItemVanished {
-                // Another process deleted the item since it was read: as if that delete came second.
-                continue
+                // Another process deleted the item since it was read: as if that delete came
+                // second. Or it migrated the item, read in layout 1, to layout 2: the update
+                // goes to that copy.
+                guard case .itemKeyring = entry.storage,
+                      let current = try currentItem(named: entry.description, in: keyring),
+                      case .keys = current.storage else { continue }
+                do {
+                    try rewrite(current, as: change.new, secret: changes.secret, in: keyring)
+                } catch is ItemVanished {
+                    continue
+                } catch is SecretKeyMissing {
+                    throw secretKeyMissing(entry, in: keyring)
+                }
             } catch is SecretKeyMissing {
-                throw KeychainError.keyring(errSecDecode,
-                    "The item with \(entry.description.primaryKey.readableName) has no secret key in keyring \(keyring.serial); delete the item and add it again.")
+                throw secretKeyMissing(entry, in: keyring)
             }
         }
         return plan.changes.count
+    }
+
+    private func secretKeyMissing(_ entry: FoundItem, in keyring: ResolvedKeyring) -> KeychainError {
+        KeychainError.keyring(errSecDecode,
+            "The item with \(entry.description.primaryKey.readableName) has no secret key in keyring \(keyring.serial); delete the item and add it again.")
     }
 
     /// Writes `new` over the item read as `entry`; `secret` nil keeps the item's secret.
@@ -186,7 +201,12 @@ public final class KernelKeyringBackend: KeychainBackend {
         if new.primaryKey == entry.description.primaryKey {
             // A layout-1 item keeps its name: its layout-2 keys do not collide with its keyring.
             try store.recordWrite(of: description, in: keyring.serial)
-            try store.addLayout2(complete, as: description, into: keyring.serial)
+            do {
+                try store.addLayout2(complete, as: description, into: keyring.serial)
+            } catch let error as KeychainError where error.status == errSecDuplicateItem {
+                // Another process migrated it to layout 2 since it was read (`update`).
+                throw ItemVanished()
+            }
         } else {
             try add(complete, as: description, into: keyring)
         }

@@ -36,14 +36,18 @@ extension ItemKeyrings {
 
     /// What a lookup by name must still do about layout 1 in a target.
     enum LayoutOneState {
-        /// The target holds no layout-1 item.
+        /// The target holds no layout-1 item now (its items may have been migrated to layout
+        /// 2 a moment ago, by this call or another process: a name not found in layout 2
+        /// before may be there now).
         case gone
-        /// The target holds none now, because this call migrated the ones it held: a name
-        /// not found in layout 2 before may be there now.
-        case goneAfterMigration
         /// It may hold some: look the name up in layout 1 too.
         case mayRemain
     }
+
+    /// Whether this process already knows that `target` holds no layout-1 item (it found the
+    /// record, or proved it). Only knowledge from before a search in layout 2 makes a miss
+    /// there final: the record may land just after the search, once the item was migrated.
+    func isLayoutOneKnownGone(_ target: key_serial_t) -> Bool { LayoutOneKnowledge.isKnownGone(target) }
 
     /// Whether `target` may hold layout-1 items: `gone` when its record was found now or
     /// earlier in this process, or when listing it (once per process) proved it, after
@@ -55,10 +59,10 @@ extension ItemKeyrings {
             return .gone
         }
         guard LayoutOneKnowledge.claimListing(of: target),
-              let migrated = try? migrateEveryLayoutOneItem(in: target) else { return .mayRemain }
+              (try? migrateEveryLayoutOneItem(in: target)) == true else { return .mayRemain }
         placeLayoutOneGoneRecord(in: target)
         LayoutOneKnowledge.recordGone(target)
-        return migrated > 0 ? .goneAfterMigration : .gone
+        return .gone
     }
 
     private func hasLayoutOneGoneRecord(_ target: key_serial_t) -> Bool {
@@ -66,29 +70,24 @@ extension ItemKeyrings {
         (try? kernel.search(target, type: "user", description: Self.layoutOneGoneDescription(target))) != nil
     }
 
-    /// Rewrites in layout 2 every layout-1 item keyring linked in `target`, and returns how
-    /// many; nil when one is left (not migrated, or a key that cannot be described, which is
-    /// not known to be no item keyring).
-    private func migrateEveryLayoutOneItem(in target: key_serial_t) throws -> Int? {
-        var allGone = true
-        var migrated = 0
+    /// Rewrites in layout 2 the layout-1 item keyrings linked in `target`, and whether none is
+    /// left. Stops at the first one left (not migrated, or a key that cannot be described,
+    /// which is not known to be no item keyring): the record cannot be written then anyway,
+    /// and going on would read every secret in the target in each process while, say, the
+    /// quota has no room (the items left are still migrated when they are read by name).
+    private func migrateEveryLayoutOneItem(in target: key_serial_t) throws -> Bool {
         for serial in try kernel.contents(of: target) {
             guard let record = try? kernel.describe(serial) else {
                 // Gone since the listing (unlinked, or migrated by another process) is fine.
-                if (try? kernel.contents(of: target).contains(serial)) != false { allGone = false }
+                if (try? kernel.contents(of: target).contains(serial)) != false { return false }
                 continue
             }
             guard record.type == "keyring", record.description.utf8.starts(with: ItemKeyDescription.prefix.utf8),
                   let description = ItemKeyDescription(parsing: record.description) else { continue }
-            // Migrated where the quota allows; one left where it is keeps the answer false.
             guard case .keys? = (try? migratedLegacyItem(named: description, in: target))??.storage,
-                  isGone(itemKeyring: description, from: target) else {
-                allGone = false
-                continue
-            }
-            migrated += 1
+                  isGone(itemKeyring: description, from: target) else { return false }
         }
-        return allGone ? migrated : nil
+        return true
     }
 
     /// Whether no keyring `description` names is linked in `target` or below it any more.
@@ -112,7 +111,7 @@ extension ItemKeyrings {
     }
 }
 
-/// What this process knows about layout-1 items in its targets (see `mayHoldLayoutOneItems`).
+/// What this process knows about layout-1 items in its targets (see `layoutOneState`).
 private enum LayoutOneKnowledge {
     private struct Known {
         var gone: Set<key_serial_t> = []
