@@ -21,7 +21,7 @@ enum ItemCommands {
     /// Writes the secret's exact bytes to standard output.
     static func get(_ parsed: ParsedCommand) throws {
         let name = try ItemName(parsed)
-        let item = try name.onlyItem(in: try BackendChoice.operations(parsed), includeSecrets: true)
+        let item = try name.onlyItem(in: try BackendChoice.operations(parsed), reading: .secret)
         guard let secret = item.secret else { throw KeychainError.notFound("no item for \(name.readableName)") }
         try Terminal.writeSecret(secret)
     }
@@ -30,7 +30,7 @@ enum ItemCommands {
     static func delete(_ parsed: ParsedCommand) throws {
         let name = try ItemName(parsed)
         let operations = try BackendChoice.operations(parsed)
-        let item = try name.onlyItem(in: operations, includeSecrets: false)
+        let item = try name.onlyItem(in: operations, reading: .attributes)
         try operations.delete(ItemQuery(primaryKey: item.primaryKey))
     }
 }

@@ -43,19 +43,31 @@ struct ItemName {
 
     /// Every stored item with these attributes, whatever else it carries (another tool's
     /// protocol or port, a synchronizable flag).
-    func query(includeSecrets: Bool) -> ItemQuery {
-        ItemQuery(itemClass: itemClass, constraints: attributes, limit: .all, includeSecrets: includeSecrets,
-                  matchesAnySynchronizable: true)
+    /// What `onlyItem` reads of the item.
+    enum Reading {
+        /// Its attributes, for a command that shows or changes them.
+        case attributes
+        /// Its secret, and of its attributes no more than a backend reads without extra cost
+        /// (`ItemQuery.includeAttributes`), the primary key among them, which is all
+        /// `onlyItem` needs to choose between items.
+        case secret
+    }
+
+    func query(_ reading: Reading) -> ItemQuery {
+        var query = ItemQuery(itemClass: itemClass, constraints: attributes, limit: .all,
+                              includeSecrets: reading == .secret, matchesAnySynchronizable: true)
+        query.includeAttributes = reading == .attributes
+        return query
     }
 
     /// The one item with these attributes. Throws "not found" naming it. When several match:
     /// the shared one (no access group) if there is exactly one, as `keychain set` writes it;
     /// otherwise an error saying how to tell them apart (`--group`, or an internet password's
     /// protocol, port or path).
-    func onlyItem(in operations: KeychainOperations, includeSecrets: Bool) throws -> KeychainItem {
+    func onlyItem(in operations: KeychainOperations, reading: Reading) throws -> KeychainItem {
         let found: [KeychainItem]
         do {
-            found = try operations.search(query(includeSecrets: includeSecrets))
+            found = try operations.search(query(reading))
         } catch let error as KeychainError where error.status == errSecItemNotFound {
             var named = error
             named.message = "no item for \(readableName)"

@@ -29,7 +29,7 @@ enum RunCommand {
         var secrets: [(variable: String, secret: SecretBytes)] = []
         for request in requests {
             let name = ItemName(service: request[1], account: request[2], group: parsed.value(.group))
-            guard let secret = try name.onlyItem(in: operations, includeSecrets: true).secret else {
+            guard let secret = try name.onlyItem(in: operations, reading: .secret).secret else {
                 throw KeychainError.notFound("no item for \(name.readableName)")
             }
             if secret.withUnsafeBytes({ $0.contains(0) }) {

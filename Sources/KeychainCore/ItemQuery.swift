@@ -30,8 +30,8 @@ public struct ItemQuery: Sendable {
     /// Whether the caller reads the results' attributes (`kSecReturnAttributes`), not only
     /// their secrets. When false, a backend may leave out of the results the attributes that
     /// cost it extra work to read and that the query does not constrain (the Secret Service
-    /// leaves out the label); the results still match the query and come in `ResultOrder`.
-    /// True unless the caller clears it.
+    /// leaves out the label); the primary-key attributes are always there, and the results
+    /// still match the query and come in `ResultOrder`. True unless the caller clears it.
     public var includeAttributes: Bool = true
     /// `kSecAttrSynchronizableAny`: match synchronizable and other items alike. When false and
     /// no synchronizable constraint is given, only items that are not synchronizable match,

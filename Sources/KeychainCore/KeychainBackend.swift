@@ -18,7 +18,8 @@
 /// - **Matching** is `ItemQuery.matches`; a backend may narrow natively but must filter with it.
 ///   Results are in a stable order and respect `query.limit`. Secrets are loaded only when
 ///   `query.includeSecrets` is true. When `query.includeAttributes` is false, attributes that
-///   cost extra work to read and that the query does not constrain may be left out.
+///   cost extra work to read and that the query does not constrain may be left out; the
+///   primary-key attributes never are.
 /// - **Update** applies `changes` to every matching item. If the result would collide with
 ///   another item's primary key it throws `errSecDuplicateItem` and changes nothing
 ///   (the built-in backends share `UpdatePlan`, a package type, for that bookkeeping). No reader

@@ -81,7 +81,11 @@ public struct Keychain: Sendable {
     /// The secret stored for `account`, or nil when there is none.
     public func data(for account: String) throws -> Data? {
         do {
-            return try operations().search(accountQuery(account, includeSecrets: true)).first?.secret?.makeData()
+            // Only the secret is wanted: a backend may skip attributes that cost it extra (the
+            // Secret Service's label, `ItemQuery.includeAttributes`).
+            var query = accountQuery(account, includeSecrets: true)
+            query.includeAttributes = false
+            return try operations().search(query).first?.secret?.makeData()
         } catch KeychainError.itemNotFound {
             return nil
         }

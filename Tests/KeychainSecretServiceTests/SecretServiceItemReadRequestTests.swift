@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import LinuxKeychain
+import LinuxKeychainKit
 import Testing
 
 extension SecretServiceTests {
@@ -47,6 +48,35 @@ extension SecretServiceTests {
             #expect(attributes?[kSecAttrLabel as String] as? String == "A label of its own")
             #expect(attributes?[kSecValueData as String] as? Data == Data("read me".utf8))
             #expect(requests.getAll == 1, "a get returning attributes sent \(requests.getAll) GetAll for the item")
+        }
+
+        /// `keychain get` (and `keychain run`) print secrets only: the CLI's read asks for the
+        /// attributes alone, which still carry the access group it chooses items by.
+        @Test func theCLIsGetReadsOnlyTheAttributes() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let (service, path) = try addItem("cli-get")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            var get: KeychainCLIProcess.Result?
+            let requests = try PropertiesRequests.watching(path) {
+                get = try KeychainCLIProcess.run(try SecretServiceTestSupport.cli(),
+                                                 ["--backend", "secret-service", "get", service, "ida"])
+            }
+            #expect(get?.status == 0 && get?.output == Data("read me".utf8), "\(get?.errorText ?? "")")
+            #expect(requests.getAll == 0, "keychain get sent GetAll for the item")
+            #expect(requests.getAttributes == 1, "keychain get sent \(requests.getAttributes) Get(Attributes)")
+        }
+
+        /// The typed API's `data(for:)` wants the secret alone, and reads the attributes alone.
+        @Test func theTypedAPIsDataReadsOnlyTheAttributes() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let (service, path) = try addItem("typed-data")
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            let keychain = Keychain(service: service, accessGroup: "", backend: backend)
+            var data: Data?
+            let requests = try PropertiesRequests.watching(path) { data = try keychain.data(for: "ida") }
+            #expect(data == Data("read me".utf8))
+            #expect(requests.getAll == 0, "data(for:) sent GetAll for the item")
+            #expect(requests.getAttributes == 1, "data(for:) sent \(requests.getAttributes) Get(Attributes)")
         }
 
         /// The same figures straight through the backend: a query that matches on the label
