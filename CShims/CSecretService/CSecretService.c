@@ -356,6 +356,24 @@ void *csecretservice_collection_for_path(void *service, const char *path, int ti
     return with_timeout(collection, timeout_ms);
 }
 
+/// The collection's lock state from a Properties.Get(Locked) reply, which is released here:
+/// 1 or 0, or -1 with `error` set.
+static int parse_locked(void *reply, CSecretServiceError *error) {
+    int locked = -1;
+    void *boxed = p_g_variant_get_child_value(reply, 0);
+    void *value = p_g_variant_get_variant(boxed);
+    if (p_g_variant_is_of_type(value, "b")) {
+        locked = p_g_variant_get_boolean(value) ? 1 : 0;
+        take_error(NULL, error);
+    } else {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider answered the Locked property with a non-boolean.");
+    }
+    p_g_variant_unref(value);
+    p_g_variant_unref(boxed);
+    p_g_variant_unref(reply);
+    return locked;
+}
+
 int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *cancellable, CSecretServiceError *error) {
     // The proxy's cached property is only refreshed by signals on a main context nobody
     // iterates between calls, so ask the provider.
@@ -371,19 +389,7 @@ int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *
         take_error(failure, error);
         return -1;
     }
-    int locked = -1;
-    void *boxed = p_g_variant_get_child_value(reply, 0);
-    void *value = p_g_variant_get_variant(boxed);
-    if (p_g_variant_is_of_type(value, "b")) {
-        locked = p_g_variant_get_boolean(value) ? 1 : 0;
-        take_error(NULL, error);
-    } else {
-        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider answered the Locked property with a non-boolean.");
-    }
-    p_g_variant_unref(value);
-    p_g_variant_unref(boxed);
-    p_g_variant_unref(reply);
-    return locked;
+    return parse_locked(reply, error);
 }
 
 char **csecretservice_collection_search(void *collection, const char *const *keys, const char *const *values,
@@ -691,29 +697,62 @@ static int is_only(char *const *paths, const char *path) {
     return paths[0] != NULL && paths[1] == NULL && strcmp(paths[0], path) == 0;
 }
 
-char **csecretservice_collection_search_reading_guess(void *service, void *collection, const char *const *keys,
-                                                      const char *const *values, size_t count,
-                                                      const char *guessed_path, CSecretServiceItemRead what,
-                                                      int timeout_ms, void *cancellable, CSecretServiceItem *item,
-                                                      CSecretServiceError *error) {
+/// The answer to an asynchronous Properties.Get(Locked) of the collection.
+typedef struct LockedReply {
+    int arrived;
+    int locked;  // 1 or 0, -1 when it could not be read
+} LockedReply;
+
+static void on_locked(void *connection, void *result, void *user_data) {
+    LockedReply *reply = user_data;
+    GError *failure = NULL;
+    void *answer = p_g_dbus_connection_call_finish(connection, result, &failure);
+    CSecretServiceError ignored;
+    // A failure is no error here: the caller then asks again on its own and reports that.
+    reply->locked = answer != NULL ? parse_locked(answer, &ignored) : -1;
+    if (failure != NULL) p_g_error_free(failure);
+    reply->arrived = 1;
+}
+
+/// Sends Properties.Get(Locked) of `collection` to `name`, answered into `reply`.
+static void send_locked_read(void *service, const char *name, void *collection, int timeout_ms, void *cancellable,
+                             LockedReply *reply) {
+    void *arguments = p_g_variant_new_tuple((void *[]){p_g_variant_new_string("org.freedesktop.Secret.Collection"),
+                                                       p_g_variant_new_string("Locked")}, 2);
+    p_g_dbus_connection_call(p_g_dbus_proxy_get_connection(service), name, p_g_dbus_proxy_get_object_path(collection),
+                             PROPERTIES_INTERFACE, "Get", arguments, NULL, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms,
+                             cancellable, on_locked, reply);
+}
+
+char **csecretservice_collection_search_ahead(void *service, void *collection, const char *const *keys,
+                                              const char *const *values, size_t count, const char *guessed_path,
+                                              CSecretServiceItemRead what, int timeout_ms, void *cancellable,
+                                              CSecretServiceItem *item, int *locked, CSecretServiceError *error) {
     memset(item, 0, sizeof *item);
+    *locked = -1;
     take_error(NULL, error);
     char *name = provider_owner(service, error);
     if (name == NULL) return NULL;
     // The read is only a guess: when it cannot even be set up, the search alone goes out.
     ItemsRead read;
     CSecretServiceError read_error;
-    int reading = items_read_prepare(&read, &guessed_path, 1, what, item, &read_error) == 0;
+    int reading = guessed_path != NULL && items_read_prepare(&read, &guessed_path, 1, what, item, &read_error) == 0;
+    LockedReply lock_state = {.arrived = 1, .locked = -1};
     void *table = attribute_table(keys, values, count);
     SearchReply search = {0};
     void *context = p_g_main_context_new();
     p_g_main_context_push_thread_default(context);
-    // The search is sent first, on the same connection as the read: the bus delivers one
-    // connection's messages in order, so the provider handles the read after the search.
+    // The search is sent first, on the same connection as the rest: the bus delivers one
+    // connection's messages in order, so the provider handles the others after the search.
     p_secret_collection_search_for_dbus_paths(collection, NULL, table, cancellable, on_search, &search);
-    if (reading) items_read_send(&read, service, name, timeout_ms, cancellable);
+    if (reading) {
+        items_read_send(&read, service, name, timeout_ms, cancellable);
+    } else if (guessed_path == NULL) {
+        lock_state.arrived = 0;
+        send_locked_read(service, name, collection, timeout_ms, cancellable, &lock_state);
+    }
     // Ends: every call has a timeout, and cancelling the cancellable ends them at once.
-    while (!search.arrived || (reading && read.pending > 0)) p_g_main_context_iteration(context, 1);
+    while (!search.arrived || !lock_state.arrived || (reading && read.pending > 0)) p_g_main_context_iteration(context, 1);
     p_g_main_context_pop_thread_default(context);
     p_g_main_context_unref(context);
     p_g_hash_table_unref(table);
@@ -723,6 +762,7 @@ char **csecretservice_collection_search_reading_guess(void *service, void *colle
     int confirmed = reading && items_read_finish(&read, &read_error) == 0 && item->exists && search.paths != NULL
         && is_only(search.paths, guessed_path);
     if (!confirmed) csecretservice_item_free(item);
+    *locked = lock_state.locked;
     int reported = search.failure != NULL;
     take_error(search.failure, error);
     if (search.paths == NULL && !reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The search returned no result list.");

@@ -66,31 +66,44 @@ struct LibsecretSession {
         return recorded(taking: paths, for: attributes)
     }
 
-    /// `search(attributes)`, and, when that search found a single item last time, that item
-    /// read as `what` says in the same round trip, which saves a wait on a repeated get.
+    /// What `searchAhead` found: the search's paths, and what was asked with it.
+    struct SearchAhead {
+        let paths: [String]
+        /// The item the same search found alone last time, read as asked, when this search
+        /// found it alone again; nil otherwise, and the caller reads what the search found.
+        let item: StoredItem?
+        /// The collection's lock state, asked with a search that had no item to guess; nil
+        /// when it was not asked or could not be read.
+        let collectionIsLocked: Bool?
+    }
+
+    /// `search(attributes)`, and in the same round trip what the caller asks next: when that
+    /// search found a single item last time, that item read as `what` says (which saves a wait
+    /// on a repeated get); otherwise the collection's lock state (which saves one on a miss,
+    /// where `requireUnlocked` would ask it after the search).
     ///
-    /// `item` is the read when the search found that item alone again, exactly as `readItems`
-    /// would have read it after the search; else nil, and the caller reads what the search found.
     /// The guess cannot give a wrong answer: the read is sent after the search on the same
     /// connection, so the provider reads the item after it found it (a path reused for another
     /// item meanwhile is what the search found, read now, as without the guess), and the caller
     /// still decides the match from the attributes read. A secret read for nothing is released
-    /// with libsecret's wiping free, never copied here.
-    func searchReadingLastFound(_ attributes: [String: String], _ what: StoredItem.Read) throws
-        -> (paths: [String], item: StoredItem?) {
-        guard let guess = searchPaths.path(for: attributes) else { return (try search(attributes), nil) }
+    /// with libsecret's wiping free, never copied here. The lock state is asked of the provider
+    /// after the search, as `requireUnlocked` would ask it, just without waiting for the search.
+    func searchAhead(_ attributes: [String: String], _ what: StoredItem.Read) throws -> SearchAhead {
+        let guess = searchPaths.path(for: attributes)
         var item = CSecretServiceItem()
         defer { csecretservice_item_free(&item) }
+        var locked: Int32 = -1
         let (request, callName) = Self.request(what)
         let paths = try withAttributeArrays(attributes) { keys, values, count in
-            try checked("secret_collection_search_for_dbus_paths + \(callName)") {
-                csecretservice_collection_search_reading_guess(service.pointer, collection.pointer, keys, values, count,
-                                                               guess, request, call.remainingMilliseconds,
-                                                               call.cancellable, &item, $0)
+            try checked("secret_collection_search_for_dbus_paths + \(guess == nil ? "Get(Collection.Locked)" : callName)") {
+                csecretservice_collection_search_ahead(service.pointer, collection.pointer, keys, values, count, guess,
+                                                       request, call.remainingMilliseconds, call.cancellable, &item,
+                                                       &locked, $0)
             }
         }
         let found = recorded(taking: paths, for: attributes)
-        return (found, item.exists != 0 ? Self.storedItem(guess, item, what) : nil)
+        let read = guess.flatMap { item.exists != 0 ? Self.storedItem($0, item, what) : nil }
+        return SearchAhead(paths: found, item: read, collectionIsLocked: locked < 0 ? nil : locked != 0)
     }
 
     /// The paths of a search's result, which is freed here, after noting them in `searchPaths`.

@@ -1,6 +1,6 @@
 /// The item path that each recent native search found when it found exactly one, so that the
 /// next identical search can read that item in the same round trip
-/// (`LibsecretSession.searchReadingLastFound`).
+/// (`LibsecretSession.searchAhead`).
 ///
 /// It holds object paths only, never a secret nor an attribute value beyond the search's own
 /// key. A path is only a guess: the search sent with the read decides whether it is used, so a

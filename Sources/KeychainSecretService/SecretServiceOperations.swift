@@ -19,13 +19,15 @@ enum SecretServiceOperations {
     ///
     /// Costs a search and about one more round trip; one round trip in all when the same search
     /// found this one item last time, whose read then goes out with the search
-    /// (`LibsecretSession.searchReadingLastFound`). When no unlocked item turned up, the
-    /// collection's lock state is asked too, so that a locked keyring is never reported as
-    /// holding nothing (nor written to, which would prompt).
+    /// (`LibsecretSession.searchAhead`). When no unlocked item turned up, the collection's lock
+    /// state decides, so that a locked keyring is never reported as holding nothing (nor
+    /// written to, which would prompt); a search with no item to guess asks it with the search,
+    /// so that a miss too is one round trip.
     static func matches(_ query: ItemQuery, in session: LibsecretSession) throws -> [Match] {
         let search = SecretServiceAttributeMapping.searchAttributes(for: query)
         var paths: [String]
         var readAlready: StoredItem?
+        var collectionIsLocked: Bool?
         if search.attributes.isEmpty {
             paths = try session.search(search.attributes)
             // An operator's class-wide listing: gnome-keyring answers an empty search with every
@@ -35,7 +37,8 @@ enum SecretServiceOperations {
             let seen = Set(paths)
             paths += try session.search(ownSchema).filter { !seen.contains($0) }
         } else {
-            (paths, readAlready) = try session.searchReadingLastFound(search.attributes, itemRead(for: query, found: 1))
+            let ahead = try session.searchAhead(search.attributes, itemRead(for: query, found: 1))
+            (paths, readAlready, collectionIsLocked) = (ahead.paths, ahead.item, ahead.collectionIsLocked)
         }
         var found: [Match] = []
         var sawUnlockedItem = false
@@ -51,7 +54,13 @@ enum SecretServiceOperations {
             else { continue }
             found.append(Match(stored: stored, isOurs: isOurs, item: item))
         }
-        if !sawUnlockedItem { try session.requireUnlocked() }
+        if !sawUnlockedItem {
+            if let collectionIsLocked {
+                if collectionIsLocked { throw SecretServiceErrors.locked(session.collectionName) }
+            } else {
+                try session.requireUnlocked()
+            }
+        }
         // Several items can share a primary key when another program wrote them; the path
         // keeps their order stable.
         return found.sorted { lhs, rhs in

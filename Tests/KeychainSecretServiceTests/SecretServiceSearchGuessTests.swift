@@ -5,7 +5,7 @@ import Testing
 
 extension SecretServiceTests {
     /// A search that found one item last time is sent with that item's read, in one round trip
-    /// (`LibsecretSession.searchReadingLastFound`); the read counts only when the search finds
+    /// (`LibsecretSession.searchAhead`); the read counts only when the search finds
     /// that item alone again. The changes are made through a second backend, whose connection
     /// has a memory of its own, so that the first still guesses the item it found before.
     @Suite("A repeated search reads the item it found before", .serialized)
@@ -69,10 +69,27 @@ extension SecretServiceTests {
             let bus = BusLines(lines)
             let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
             let answered = try #require(bus.reply(to: search), "no answer to SearchItems seen")
-            // After the answer, a miss asks for the collection's Locked property.
-            let read = bus.firstCall("Get", from: search.sender)
-            #expect(read.map { $0.index > answered } ?? true, "the deleted item was read")
+            // The miss asks for the collection's Locked property with the search, never for the item.
+            #expect(bus.firstCall("Get", from: search.sender, to: .item) == nil, "the deleted item was read")
+            #expect(bus.firstCall("GetAll", from: search.sender, to: .item) == nil, "the deleted item was read")
+            _ = answered
             #expect(bus.firstCall("GetSecrets", from: search.sender) == nil, "the deleted item's secret was asked for")
+        }
+
+        /// A search with no item to guess asks for the collection's lock state with it, so that a
+        /// miss, which must tell an empty collection from a locked one, waits once.
+        @Test func aMissAsksTheLockStateBeforeTheSearchIsAnswered() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let query = dataOnlyQuery(SecretServiceTestSupport.uniqueName("absent"), "ida")
+            var found: [KeychainItem] = [SecretServiceTestSupport.genericItem("placeholder", "ida", Data())]
+            let lines = try DBusMonitor.lines { found = try backend.search(query) }
+            #expect(found.isEmpty)
+            let bus = BusLines(lines)
+            let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
+            let answered = try #require(bus.reply(to: search), "no answer to SearchItems seen")
+            let lockState = try #require(bus.firstCall("Get", from: search.sender, to: .collection), "no Get(Locked) seen")
+            #expect(lockState.index < answered, "the lock state was asked for only after the search was answered")
+            #expect(search.index < lockState.index, "the lock state was asked for before the search")
         }
 
         /// The guessed item is still there, but the search finds a second one beside it: a
@@ -150,11 +167,26 @@ private struct BusLines {
 
     init(_ lines: [String]) { self.lines = lines }
 
-    /// The first call of `member` (from `sender`, when given).
-    func firstCall(_ member: String, from sender: String? = nil) -> Call? {
+    /// Which object a call is for.
+    enum Object {
+        case any
+        /// An item: a path below a collection's (`/org/freedesktop/secrets/collection/NAME/ID`).
+        case item
+        /// A collection (`/org/freedesktop/secrets/collection/NAME`).
+        case collection
+    }
+
+    /// The first call of `member` (from `sender`, when given) to `object`.
+    func firstCall(_ member: String, from sender: String? = nil, to object: Object = .any) -> Call? {
         for (index, line) in lines.enumerated() where line.hasPrefix("method call") && line.hasSuffix("member=\(member)") {
             guard let caller = field("sender", of: line), let serial = field("serial", of: line) else { continue }
             if let sender, caller != sender { continue }
+            let depth = field("path", of: line)?.split(separator: "/").count ?? 0
+            switch object {
+            case .any: break
+            case .item: if depth < 6 { continue }
+            case .collection: if depth != 5 { continue }
+            }
             return Call(index: index, sender: caller, serial: serial)
         }
         return nil

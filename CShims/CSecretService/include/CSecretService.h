@@ -132,21 +132,26 @@ typedef enum CSecretServiceItemRead {
 int csecretservice_items_read(void *service, const char *const *paths, size_t count, CSecretServiceItemRead what,
                               int timeout_ms, void *cancellable, CSecretServiceItem *items,
                               CSecretServiceError *error);
-/// csecretservice_collection_search and, in the same round trip, a csecretservice_items_read
-/// (as `what` says) of the one item at `guessed_path`: for a caller that expects the search to
-/// find that item alone, as it did last time. The search is sent first, on the same connection,
-/// so the provider reads the item after it searched.
+/// csecretservice_collection_search and, in the same round trip, what the caller would ask
+/// next. The search is sent first, on the same connection, so the provider handles the rest
+/// after it searched.
 ///
-/// Returns what the search returns (the paths, or NULL with the search's error). `item` is
-/// filled only when the search found exactly `guessed_path` and the item was read and exists;
-/// otherwise it comes back empty (a secret read for nothing is already released with
-/// libsecret's wiping free), and the caller reads what the search found as without a guess.
-/// A failed read is no error here. Free a filled `item` with csecretservice_item_free.
-char **csecretservice_collection_search_reading_guess(void *service, void *collection, const char *const *keys,
-                                                      const char *const *values, size_t count,
-                                                      const char *guessed_path, CSecretServiceItemRead what,
-                                                      int timeout_ms, void *cancellable, CSecretServiceItem *item,
-                                                      CSecretServiceError *error);
+/// - With `guessed_path`: a csecretservice_items_read (as `what` says) of the one item there,
+///   for a caller that expects the search to find that item alone, as it did last time.
+///   `item` is filled only when the search found exactly `guessed_path` and the item was read
+///   and exists; otherwise it comes back empty (a secret read for nothing is already released
+///   with libsecret's wiping free), and the caller reads what the search found as without a
+///   guess. A failed read is no error here. Free a filled `item` with csecretservice_item_free.
+/// - Without (NULL): the collection's Locked property, which a search that finds no unlocked
+///   item needs; `locked` is 1 or 0, or -1 when it could not be read (no error here either:
+///   the caller asks again with csecretservice_collection_is_locked). With a guess, `locked`
+///   is -1.
+///
+/// Returns what the search returns (the paths, or NULL with the search's error).
+char **csecretservice_collection_search_ahead(void *service, void *collection, const char *const *keys,
+                                              const char *const *values, size_t count, const char *guessed_path,
+                                              CSecretServiceItemRead what, int timeout_ms, void *cancellable,
+                                              CSecretServiceItem *item, int *locked, CSecretServiceError *error);
 /// Frees what `item` holds; its secret is released with libsecret's wiping free.
 void csecretservice_item_free(CSecretServiceItem *item);
 void csecretservice_strings_free(CSecretServiceStrings *strings);
