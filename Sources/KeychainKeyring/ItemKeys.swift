@@ -240,6 +240,10 @@ extension ItemKeyrings {
                     newSecretKey = nil
                 } else if let secretKey, (try? secret.withUnsafeBytes({ try kernel.update(secretKey, payload: $0) })) != nil {
                     newSecretKey = secretKey
+                } else if let secretKey, awaitLanding(of: secretKey, found.description, in: target),
+                          (try? secret.withUnsafeBytes({ try kernel.update(secretKey, payload: $0) })) != nil {
+                    // An add (or a migration) of the item was between its two moves.
+                    newSecretKey = secretKey
                 } else {
                     // No secret key yet (the secret was empty), or one this process may not write.
                     let staged = try secret.withUnsafeBytes { try stageKey(found.description.text, payload: $0) }
@@ -260,6 +264,27 @@ extension ItemKeyrings {
             throw failure.keychainError(doing())
         }
     }
+
+    /// Whether `secretKey`, which the item's attributes name, is now linked in `target`, after
+    /// waiting as long as a reader would for it to land. An add (or a migration) moves the
+    /// attributes key in and then the secret key, displacing any key of that name: an update
+    /// that came in between must write the add's key once it lands, since a key of its own
+    /// would be displaced, and the update lost. False at once when another key holds the name
+    /// (one replaced by hand), and after the wait when none lands (an add that died between).
+    private func awaitLanding(of secretKey: key_serial_t, _ description: ItemKeyDescription,
+                              in target: key_serial_t) -> Bool {
+        for attempt in 0..<Self.landingWaits {
+            switch try? kernel.search(target, type: "user", description: description.text) {
+            case secretKey?: return true
+            case .some: return false
+            case nil: usleep(useconds_t(50 * (attempt + 1)))
+            }
+        }
+        return false
+    }
+
+    /// As many waits, growing by 50 µs, as `KernelKeyringBackend`'s readers make: about 10 ms.
+    private static let landingWaits = 20
 
     /// Unlinks the layout-2 item's keys from `target`: its attributes key first, which ends
     /// the item, then its secret key. Throws `KeyctlFailure` when the attributes key is no

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import KeychainCore
 @testable import KeychainKeyring
+import Synchronization
 import Testing
 
 /// Layout 2 (`ItemKeys`): what its keys look like to the kernel, what a read makes of keys
@@ -162,5 +163,57 @@ struct LayoutTwoTests {
         #expect(try backend.search(exactQuery(service, "acct", secrets: true)).first?.secret?.isEmpty == true)
         #expect((try? kernel.search(try target(), type: "user", description: description.text)) == nil,
                 "emptying the secret left its key behind")
+    }
+
+    /// An update that comes between an add's two moves (the attributes key, then the secret
+    /// key, which displaces any key of its name) must not be lost: it waits for the add's
+    /// secret key and writes that one. Here another thread plays the add, holding its secret
+    /// key in its own thread keyring, out of this thread's reach, for a few milliseconds.
+    @Test func anUpdateBetweenAnAddsTwoMovesIsNotLost() throws {
+        let session = keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0)
+        try #require(session > 0)
+        let target = try kernel.addKeyring(uniqueService("add-in-progress"), to: session)
+        defer { try? kernel.unlink(target, from: session) }
+        let backend = KernelKeyringBackend(testingIn: target)
+        let service = uniqueService("half-added")
+        let item = genericItem(service, "acct", Data("old".utf8))
+        let description = try ItemKeyDescription(item.primaryKey)
+        let attributesLanded = DispatchSemaphore(value: 0)
+        let updateStarted = DispatchSemaphore(value: 0)
+        let addDone = DispatchSemaphore(value: 0)
+        let addFailure = Mutex<String?>(nil)
+        let kernel = self.kernel
+        Thread {
+            do {
+                let secretKey = try Data("old".utf8).withUnsafeBytes {
+                    try kernel.addUserKey(description.text, payload: $0, to: KernelKeys.threadKeyring)
+                }
+                try kernel.setPermissions(secretKey, ItemKeyrings.keyPermissions)
+                let payload = StoredAttributes(layout2: item, storedIn: target, secretKey: secretKey).encoded()
+                let attributesKey = try payload.withUnsafeBytes {
+                    try kernel.addUserKey(ItemKeyrings.attributesDescription(description), payload: $0,
+                                          to: KernelKeys.threadKeyring)
+                }
+                try kernel.setPermissions(attributesKey, ItemKeyrings.keyPermissions)
+                try kernel.move(attributesKey, from: KernelKeys.threadKeyring, to: target, exclusive: true)
+                attributesLanded.signal()
+                updateStarted.wait()
+                usleep(3_000)
+                try kernel.move(secretKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
+            } catch {
+                addFailure.withLock { $0 = "\(error)" }
+                attributesLanded.signal()
+            }
+            addDone.signal()
+        }.start()
+        attributesLanded.wait()
+        updateStarted.signal()
+        let updated = try backend.update(primaryKeyQuery(service, "acct", secrets: false),
+                                         with: ItemChanges(secret: SecretBytes(Data("new".utf8))))
+        addDone.wait()
+        #expect(addFailure.withLock { $0 } == nil)
+        #expect(updated == 1)
+        #expect(try backend.search(primaryKeyQuery(service, "acct", secrets: true)).first?.secret?.makeData()
+                == Data("new".utf8), "the update was lost to the add's move")
     }
 }
