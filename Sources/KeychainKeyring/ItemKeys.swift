@@ -286,12 +286,23 @@ extension ItemKeyrings {
     /// As many waits, growing by 50 µs, as `KernelKeyringBackend`'s readers make: about 10 ms.
     private static let landingWaits = 20
 
-    /// Unlinks the layout-2 item's keys from `target`: its attributes key first, which ends
-    /// the item, then its secret key. Throws `KeyctlFailure` when the attributes key is no
-    /// longer linked there.
-    func removeLayout2(attributesKey: key_serial_t, secretKey: key_serial_t?, from target: key_serial_t) throws {
+    /// Unlinks the layout-2 item `description` names from `target`: its attributes key first,
+    /// which ends the item, then its secret key. Throws `KeyctlFailure` when the attributes key
+    /// is no longer linked there.
+    ///
+    /// A secret key not linked yet belongs to an add between its two moves: it is unlinked once
+    /// it lands (`awaitLanding`), so that no deleted secret is left for `keyctl pipe` to print.
+    func removeLayout2(attributesKey: key_serial_t, secretKey: key_serial_t?, of description: ItemKeyDescription,
+                       from target: key_serial_t) throws {
         try kernel.unlink(attributesKey, from: target)
-        if let secretKey { try? kernel.unlink(secretKey, from: target) }
+        guard let secretKey else { return }
+        do {
+            try kernel.unlink(secretKey, from: target)
+        } catch let failure as KeyctlFailure where failure.code == ENOENT {
+            if awaitLanding(of: secretKey, description, in: target) { try? kernel.unlink(secretKey, from: target) }
+        } catch {
+            // The item is gone with its attributes key; a secret key left over is no item.
+        }
     }
 
     /// Rewrites the layout-1 item `legacy` in layout 2 and unlinks its item keyring; nil when
@@ -312,7 +323,8 @@ extension ItemKeyrings {
             // was read, and this copy would bring the item back. Unless the keyring is still
             // reachable (moved by hand below the target, `legacyItem`), the copy goes too.
             if (try? kernel.search(target, type: "keyring", description: legacy.description.text)) != keyring {
-                try? removeLayout2(attributesKey: added.attributes, secretKey: added.secret, from: target)
+                try? removeLayout2(attributesKey: added.attributes, secretKey: added.secret, of: legacy.description,
+                                   from: target)
                 throw ItemVanished()
             }
         } catch {

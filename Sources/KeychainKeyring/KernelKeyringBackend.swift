@@ -235,7 +235,8 @@ public final class KernelKeyringBackend: KeychainBackend {
             do {
                 switch storage {
                 case .keys(let attributes, let secret):
-                    try store.removeLayout2(attributesKey: attributes, secretKey: secret, from: keyring.serial)
+                    try store.removeLayout2(attributesKey: attributes, secretKey: secret, of: entry.description,
+                                            from: keyring.serial)
                 case .itemKeyring(let serial):
                     try kernel.unlink(serial, from: keyring.serial)
                 }

@@ -167,19 +167,48 @@ struct LayoutTwoTests {
 
     /// An update that comes between an add's two moves (the attributes key, then the secret
     /// key, which displaces any key of its name) must not be lost: it waits for the add's
-    /// secret key and writes that one. Here another thread plays the add, holding its secret
-    /// key in its own thread keyring, out of this thread's reach, for a few milliseconds.
+    /// secret key and writes that one.
     @Test func anUpdateBetweenAnAddsTwoMovesIsNotLost() throws {
+        let (service, updated, target, backend) = try betweenTheMovesOfAnAdd { backend, service in
+            try backend.update(primaryKeyQuery(service, "acct", secrets: false),
+                               with: ItemChanges(secret: SecretBytes(Data("new".utf8))))
+        }
+        defer { try? kernel.unlink(target, from: keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0)) }
+        #expect(updated == 1)
+        #expect(try backend.search(primaryKeyQuery(service, "acct", secrets: true)).first?.secret?.makeData()
+                == Data("new".utf8), "the update was lost to the add's move")
+    }
+
+    /// A delete in that instant leaves no secret key behind once the add's lands: `keyctl pipe`
+    /// would print a deleted secret.
+    @Test func aDeleteBetweenAnAddsTwoMovesLeavesNoSecretKey() throws {
+        let (service, deleted, target, backend) = try betweenTheMovesOfAnAdd { backend, service in
+            try backend.delete(primaryKeyQuery(service, "acct", secrets: false))
+        }
+        defer { try? kernel.unlink(target, from: keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0)) }
+        #expect(deleted == 1)
+        #expect(try backend.search(primaryKeyQuery(service, "acct", secrets: false)).isEmpty)
+        let description = try ItemKeyDescription(genericItem(service, "acct", Data()).primaryKey)
+        #expect((try? kernel.search(target, type: "user", description: description.text)) == nil,
+                "the deleted item's secret key is left in the keyring")
+    }
+
+    /// Runs `operation` on an item of a keyring of its own while another thread adds it and
+    /// waits a few milliseconds between its two moves, holding the secret key in its own thread
+    /// keyring, out of this thread's reach; returns the item's service, what `operation`
+    /// returned, the keyring and a backend storing in it, once the add has made its second move.
+    private func betweenTheMovesOfAnAdd(
+        _ operation: (KernelKeyringBackend, String) throws -> Int
+    ) throws -> (String, Int, key_serial_t, KernelKeyringBackend) {
         let session = keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0)
         try #require(session > 0)
         let target = try kernel.addKeyring(uniqueService("add-in-progress"), to: session)
-        defer { try? kernel.unlink(target, from: session) }
         let backend = KernelKeyringBackend(testingIn: target)
         let service = uniqueService("half-added")
         let item = genericItem(service, "acct", Data("old".utf8))
         let description = try ItemKeyDescription(item.primaryKey)
         let attributesLanded = DispatchSemaphore(value: 0)
-        let updateStarted = DispatchSemaphore(value: 0)
+        let operationStarted = DispatchSemaphore(value: 0)
         let addDone = DispatchSemaphore(value: 0)
         let addFailure = Mutex<String?>(nil)
         let kernel = self.kernel
@@ -197,7 +226,7 @@ struct LayoutTwoTests {
                 try kernel.setPermissions(attributesKey, ItemKeyrings.keyPermissions)
                 try kernel.move(attributesKey, from: KernelKeys.threadKeyring, to: target, exclusive: true)
                 attributesLanded.signal()
-                updateStarted.wait()
+                operationStarted.wait()
                 usleep(3_000)
                 try kernel.move(secretKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
             } catch {
@@ -207,13 +236,10 @@ struct LayoutTwoTests {
             addDone.signal()
         }.start()
         attributesLanded.wait()
-        updateStarted.signal()
-        let updated = try backend.update(primaryKeyQuery(service, "acct", secrets: false),
-                                         with: ItemChanges(secret: SecretBytes(Data("new".utf8))))
+        operationStarted.signal()
+        let result = try operation(backend, service)
         addDone.wait()
         #expect(addFailure.withLock { $0 } == nil)
-        #expect(updated == 1)
-        #expect(try backend.search(primaryKeyQuery(service, "acct", secrets: true)).first?.secret?.makeData()
-                == Data("new".utf8), "the update was lost to the add's move")
+        return (service, result, target, backend)
     }
 }
