@@ -236,13 +236,14 @@ extension ItemKeyrings {
         do {
             var newSecretKey = secretKey
             if let secret {
+                func wrote(_ key: key_serial_t) -> Bool {
+                    (try? secret.withUnsafeBytes { try kernel.update(key, payload: $0) }) != nil
+                }
                 if secret.isEmpty {
                     newSecretKey = nil
-                } else if let secretKey, (try? secret.withUnsafeBytes({ try kernel.update(secretKey, payload: $0) })) != nil {
-                    newSecretKey = secretKey
-                } else if let secretKey, awaitLanding(of: secretKey, found.description, in: target),
-                          (try? secret.withUnsafeBytes({ try kernel.update(secretKey, payload: $0) })) != nil {
-                    // An add (or a migration) of the item was between its two moves.
+                } else if let secretKey,
+                          wrote(secretKey) || (awaitLanding(of: secretKey, found.description, in: target) && wrote(secretKey)) {
+                    // The second try: an add (or a migration) of the item was between its two moves.
                     newSecretKey = secretKey
                 } else {
                     // No secret key yet (the secret was empty), or one this process may not write.
@@ -277,13 +278,13 @@ extension ItemKeyrings {
             switch try? kernel.search(target, type: "user", description: description.text) {
             case secretKey?: return true
             case .some: return false
-            case nil: usleep(useconds_t(50 * (attempt + 1)))
+            case nil: Self.pauseForLanding(attempt)
             }
         }
         return false
     }
 
-    /// As many waits, growing by 50 µs, as `KernelKeyringBackend`'s readers make: about 10 ms.
+    /// As many looks as `KernelKeyringBackend`'s readers make for a missing secret key.
     private static let landingWaits = 20
 
     /// Unlinks the layout-2 item `description` names from `target`: its attributes key first,
@@ -322,7 +323,7 @@ extension ItemKeyrings {
             // Not linked there any more: a delete or a rename of the item unlinked it since it
             // was read, and this copy would bring the item back. Unless the keyring is still
             // reachable (moved by hand below the target, `legacyItem`), the copy goes too.
-            if (try? kernel.search(target, type: "keyring", description: legacy.description.text)) != keyring {
+            if (try? searchItemKeyring(legacy.description, in: target)) != keyring {
                 try? removeLayout2(attributesKey: added.attributes, secretKey: added.secret, of: legacy.description,
                                    from: target)
                 throw ItemVanished()

@@ -290,7 +290,7 @@ public final class KernelKeyringBackend: KeychainBackend {
             } catch is SecretKeyMissing {
                 // Most likely an add between its two moves: give it a moment to finish.
                 secretMissing = true
-                usleep(useconds_t(50 * (attempt + 1)))
+                ItemKeyrings.pauseForLanding(attempt)
             }
         }
         if secretMissing {

@@ -79,7 +79,7 @@ extension ItemKeyrings {
         for serial in try kernel.contents(of: target) {
             guard let record = try? kernel.describe(serial) else {
                 // Gone since the listing (unlinked, or migrated by another process) is fine.
-                if (try? kernel.contents(of: target).contains(serial)) != false { return false }
+                if isLinked(serial, in: target) { return false }
                 continue
             }
             guard record.type == "keyring", record.description.utf8.starts(with: ItemKeyDescription.prefix.utf8),
@@ -90,13 +90,11 @@ extension ItemKeyrings {
         return true
     }
 
-    /// Whether no keyring `description` names is linked in `target` or below it any more.
+    /// Whether the kernel says no keyring `description` names is in `target` or below it.
     private func isGone(itemKeyring description: ItemKeyDescription, from target: key_serial_t) -> Bool {
+        // A failure other than "no such key" (revoked, not accessible) is a keyring still there.
         do {
-            _ = try kernel.search(target, type: "keyring", description: description.text)
-            return false
-        } catch let failure as KeyctlFailure {
-            return failure.isNoSuchKey
+            return try searchItemKeyring(description, in: target) == nil
         } catch {
             return false
         }
