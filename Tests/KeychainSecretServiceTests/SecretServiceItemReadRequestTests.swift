@@ -15,9 +15,8 @@ extension SecretServiceTests {
         let backend = SecretServiceTestSupport.backend
 
         @Test func aGetOfTheSecretAloneReadsOnlyTheAttributes() throws {
-            try SecretServiceTestSupport.requireAvailable()
             let (service, path) = try addItem("data-only")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            defer { removeItem(service) }
             let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
                                         kSecAttrAccount as String: "ida", kSecReturnData as String: true]
             var status: OSStatus = errSecIO
@@ -27,14 +26,12 @@ extension SecretServiceTests {
             }
             #expect(status == errSecSuccess)
             #expect(result as? Data == Data("read me".utf8))
-            #expect(requests.getAll == 0, "a get of the secret alone sent GetAll for the item")
-            #expect(requests.getAttributes == 1, "a get of the secret alone sent \(requests.getAttributes) Get(Attributes)")
+            requests.expectTheAttributesAlone(readBy: "a get of the secret alone")
         }
 
         @Test func aGetReturningAttributesReadsTheLabelToo() throws {
-            try SecretServiceTestSupport.requireAvailable()
             let (service, path) = try addItem("attributes")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            defer { removeItem(service) }
             let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
                                         kSecAttrAccount as String: "ida", kSecReturnData as String: true,
                                         kSecReturnAttributes as String: true]
@@ -53,38 +50,33 @@ extension SecretServiceTests {
         /// `keychain get` (and `keychain run`) print secrets only: the CLI's read asks for the
         /// attributes alone, which still carry the access group it chooses items by.
         @Test func theCLIsGetReadsOnlyTheAttributes() throws {
-            try SecretServiceTestSupport.requireAvailable()
             let (service, path) = try addItem("cli-get")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            defer { removeItem(service) }
             var get: KeychainCLIProcess.Result?
             let requests = try PropertiesRequests.watching(path) {
                 get = try KeychainCLIProcess.run(try SecretServiceTestSupport.cli(),
                                                  ["--backend", "secret-service", "get", service, "ida"])
             }
             #expect(get?.status == 0 && get?.output == Data("read me".utf8), "\(get?.errorText ?? "")")
-            #expect(requests.getAll == 0, "keychain get sent GetAll for the item")
-            #expect(requests.getAttributes == 1, "keychain get sent \(requests.getAttributes) Get(Attributes)")
+            requests.expectTheAttributesAlone(readBy: "keychain get")
         }
 
         /// The typed API's `data(for:)` wants the secret alone, and reads the attributes alone.
         @Test func theTypedAPIsDataReadsOnlyTheAttributes() throws {
-            try SecretServiceTestSupport.requireAvailable()
             let (service, path) = try addItem("typed-data")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            defer { removeItem(service) }
             let keychain = Keychain(service: service, accessGroup: "", backend: backend)
             var data: Data?
             let requests = try PropertiesRequests.watching(path) { data = try keychain.data(for: "ida") }
             #expect(data == Data("read me".utf8))
-            #expect(requests.getAll == 0, "data(for:) sent GetAll for the item")
-            #expect(requests.getAttributes == 1, "data(for:) sent \(requests.getAttributes) Get(Attributes)")
+            requests.expectTheAttributesAlone(readBy: "data(for:)")
         }
 
         /// The same figures straight through the backend: a query that matches on the label
         /// reads it, even when it returns no attributes.
         @Test func aQueryMatchingOnTheLabelReadsIt() throws {
-            try SecretServiceTestSupport.requireAvailable()
             let (service, path) = try addItem("label-match")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            defer { removeItem(service) }
             var query = SecretServiceTestSupport.exactQuery(service, "ida")
             query.includeAttributes = false
             query.constraints[.label] = .string("A label of its own")
@@ -97,8 +89,10 @@ extension SecretServiceTests {
         }
 
         /// Adds (service, "ida") with a label, and returns the service and the end of the item's
-        /// object path (from its collection's path on, as secret-tool shows it).
+        /// object path (from its collection's path on, as secret-tool shows it). Cancels the
+        /// test when the Secret Service is not available.
         private func addItem(_ purpose: String) throws -> (String, String) {
+            try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName(purpose)
             try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("read me".utf8),
                                                                  extra: [.label: .string("A label of its own")]))
@@ -110,6 +104,10 @@ extension SecretServiceTests {
             }
             return (service, String(listing[listing.index(after: open)..<close]))
         }
+
+        private func removeItem(_ service: String) {
+            _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false))
+        }
     }
 }
 
@@ -118,6 +116,12 @@ extension SecretServiceTests {
 private struct PropertiesRequests {
     var getAll = 0
     var getAttributes = 0
+
+    /// Expects what a caller that wants the secret alone sends: one `Get(Attributes)`, no `GetAll`.
+    func expectTheAttributesAlone(readBy caller: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(getAll == 0, "\(caller) sent GetAll for the item", sourceLocation: sourceLocation)
+        #expect(getAttributes == 1, "\(caller) sent \(getAttributes) Get(Attributes)", sourceLocation: sourceLocation)
+    }
 
     static func watching(_ pathEnd: String, _ body: () throws -> Void) throws -> PropertiesRequests {
         let lines = try DBusMonitor.lines(matching: "type='method_call',interface='org.freedesktop.DBus.Properties'",
