@@ -356,6 +356,12 @@ void *csecretservice_collection_for_path(void *service, const char *path, int ti
     return with_timeout(collection, timeout_ms);
 }
 
+/// The arguments of Properties.Get(Collection.Locked), floating: the call consumes them.
+static void *locked_property_arguments(void) {
+    return p_g_variant_new_tuple((void *[]){p_g_variant_new_string("org.freedesktop.Secret.Collection"),
+                                            p_g_variant_new_string("Locked")}, 2);
+}
+
 /// The collection's lock state from a Properties.Get(Locked) reply, which is released here:
 /// 1 or 0, or -1 with `error` set.
 static int parse_locked(void *reply, CSecretServiceError *error) {
@@ -377,11 +383,7 @@ static int parse_locked(void *reply, CSecretServiceError *error) {
 int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *cancellable, CSecretServiceError *error) {
     // The proxy's cached property is only refreshed by signals on a main context nobody
     // iterates between calls, so ask the provider.
-    void *arguments[2] = {
-        p_g_variant_new_string("org.freedesktop.Secret.Collection"),
-        p_g_variant_new_string("Locked"),
-    };
-    void *tuple = p_g_variant_new_tuple(arguments, 2);  // floating: the call consumes it
+    void *tuple = locked_property_arguments();
     GError *failure = NULL;
     void *reply = p_g_dbus_proxy_call_sync(collection, "org.freedesktop.DBus.Properties.Get", tuple,
                                            DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, &failure);
@@ -717,11 +719,9 @@ static void on_locked(void *connection, void *result, void *user_data) {
 /// Sends Properties.Get(Locked) of `collection` to `name`, answered into `reply`.
 static void send_locked_read(void *service, const char *name, void *collection, int timeout_ms, void *cancellable,
                              LockedReply *reply) {
-    void *arguments = p_g_variant_new_tuple((void *[]){p_g_variant_new_string("org.freedesktop.Secret.Collection"),
-                                                       p_g_variant_new_string("Locked")}, 2);
     p_g_dbus_connection_call(p_g_dbus_proxy_get_connection(service), name, p_g_dbus_proxy_get_object_path(collection),
-                             PROPERTIES_INTERFACE, "Get", arguments, NULL, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms,
-                             cancellable, on_locked, reply);
+                             PROPERTIES_INTERFACE, "Get", locked_property_arguments(), NULL,
+                             DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable, on_locked, reply);
 }
 
 char **csecretservice_collection_search_ahead(void *service, void *collection, const char *const *keys,
