@@ -53,16 +53,18 @@ struct ItemKeyrings: Sendable {
     /// moved, exclusively or displacing a key of the same name. (`add_key` would update a
     /// `user` key of the same name already in the thread keyring instead; there is none, as a
     /// read unlinks the keys it linked there before it returns.)
+    @discardableResult
     func addKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t,
-                exclusive: Bool = true) throws {
+                exclusive: Bool = true, permissions: key_perm_t = Self.permissions) throws -> key_serial_t {
         let key = try kernel.addUserKey(description, payload: payload, to: KernelKeys.threadKeyring)
         do {
-            try kernel.setPermissions(key, Self.permissions)
+            try kernel.setPermissions(key, permissions)
             try kernel.move(key, from: KernelKeys.threadKeyring, to: keyring, exclusive: exclusive)
         } catch {
             discardStaged(key)
             throw error
         }
+        return key
     }
 
     /// Unlinks a staged key from the thread keyring; the kernel then frees it and any key inside.
@@ -135,10 +137,13 @@ struct ItemKeyrings: Sendable {
             } catch let failure as KeyctlFailure {
                 throw failure.keychainError("listing keyring \(target)")
             }
+            // Read after the listing: an item key listed before its add wrote the entry is
+            // then found with it, and one whose entry is gone was deleted after the listing.
+            let entries = try allRecordEntries(in: target)
             var sawVanished = false
             for serial in serials where examined.insert(serial).inserted {
                 do {
-                    if let item = try examine(serial, in: target, leadingText, wanted) {
+                    if let item = try examine(serial, in: target, leadingText, wanted, entries) {
                         byDescription[Array(item.description.text.utf8)] = item
                     }
                 } catch is ItemVanished {
@@ -155,7 +160,7 @@ struct ItemKeyrings: Sendable {
 
     /// The item in `serial`, or nil for a key that is not an item `items(in:)` asks for.
     private func examine(_ serial: key_serial_t, in target: key_serial_t, _ leadingText: String,
-                         _ wanted: (PrimaryKey) -> Bool) throws -> FoundItem? {
+                         _ wanted: (PrimaryKey) -> Bool, _ entries: [UInt64: ItemRecordEntry]) throws -> FoundItem? {
         let record: KeyDescriptionRecord
         do {
             record = try kernel.describe(serial)
@@ -167,9 +172,21 @@ struct ItemKeyrings: Sendable {
         }
         switch record.type {
         case "user":
+            if record.description.utf8.starts(with: leadingText.utf8) {
+                // An item key: a layout-3 item when it has an entry that keeps its attributes
+                // (one that points to an attributes key is listed with that key, below).
+                guard let description = ItemKeyDescription(parsing: record.description), wanted(description.primaryKey),
+                      let entry = entries[Self.nameHash(description)], !entry.inAttributesKey else { return nil }
+                return try layout3Item(description, key: serial, entry: entry, in: target)
+            }
             guard record.description.utf8.starts(with: (Self.attributesPrefix + leadingText.dropFirst(ItemKeyDescription.prefix.count)).utf8),
                   let description = Self.itemDescription(ofAttributesKey: record.description),
                   wanted(description.primaryKey) else { return nil }
+            if let entry = entries[Self.nameHash(description)], entry.inAttributesKey {
+                // A layout-3 item whose attributes are too large for an entry.
+                guard let key = try searchItemKey(description, in: target) else { throw ItemVanished() }
+                return try layout3Item(description, key: key, entry: entry, in: target)
+            }
             return try loadLayout2(serial, description, in: target)
         case "keyring":
             // By bytes: a name that begins with a combining mark forms one Character with the ':' before it.
@@ -215,6 +232,8 @@ struct ItemKeyrings: Sendable {
         if found.secretIsEmpty { return SecretBytes(Data()) }
         let keyring: key_serial_t
         switch found.storage {
+        case .itemKey(let key, _, let emptySecret, _):
+            return try layout3Secret(of: found, key: key, emptySecret: emptySecret)
         case .keys(let attributes, let secret):
             return try layout2Secret(of: found, attributesKey: attributes, secretKey: secret, in: target)
         case .itemKeyring(let serial):
@@ -272,6 +291,10 @@ struct ItemKeyrings: Sendable {
 struct FoundItem: Sendable {
     /// Where the item's keys are.
     enum Storage: Sendable, Equatable {
+        /// Layout 3: its item key as found, and as its entry names it (the two differ for a key
+        /// replaced by hand); whether the secret is empty (the key holds a placeholder); its
+        /// attributes key when the attributes are too large for an entry.
+        case itemKey(key_serial_t, entryKey: key_serial_t, emptySecret: Bool, attributesKey: key_serial_t?)
         /// Layout 2: its attributes key and its secret key (nil for an empty secret).
         case keys(attributes: key_serial_t, secret: key_serial_t?)
         /// Layout 1: its item keyring.
@@ -289,9 +312,18 @@ struct FoundItem: Sendable {
     /// The serial whose link in the target makes the item exist.
     var anchor: key_serial_t {
         switch storage {
+        case .itemKey(let key, _, _, _): return key
         case .keys(let attributes, _): return attributes
         case .itemKeyring(let keyring): return keyring
         }
+    }
+}
+
+extension FoundItem.Storage {
+    /// Written by a version before layout 3: migrated when it is written.
+    var isFromEarlierLayout: Bool {
+        if case .itemKey = self { return false }
+        return true
     }
 }
 

@@ -70,7 +70,7 @@ extension ItemKeyrings {
     /// The item `description` names in `target`, in either layout; nil when `target` has none.
     /// An item in layout 1 is migrated to layout 2 first, where the quota allows.
     func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
-        try inEitherLayout(target, layout2: { try layout2Item(named: description, in: target) },
+        try inEitherLayout(target, current: { try itemByItemKey(named: description, in: target, checkAttributesKeyAlone: $0) },
                            layout1: { try migratedLegacyItem(named: description, in: target) })
     }
 
@@ -88,44 +88,34 @@ extension ItemKeyrings {
     /// attributes key, or its item keyring in layout 1), or nil; throws the item's own error
     /// when it is there but revoked, expired or not accessible.
     func anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
-        try inEitherLayout(target, layout2: { try layout2Anchor(named: description, in: target) },
+        try inEitherLayout(target, current: { try itemByItemKey(named: description, in: target, checkAttributesKeyAlone: $0)?.anchor },
                            layout1: { try itemKeyring(named: description, in: target) })
     }
 
-    /// What `layout2` finds, else what `layout1` finds while `target` may hold layout-1 items.
+    /// What `current` (layouts 3 and 2) finds, else what `layout1` finds while `target` may
+    /// hold layout-1 items. `current` is told whether the target may still hold a layout-2 item
+    /// without an item key (`LayoutThreeRecord`).
     ///
-    /// Another process (or thread) may migrate the item between the search in layout 2 and the
-    /// look at layout 1: a migration moves the layout-2 item in before it unlinks the item
-    /// keyring, and a listing writes the `layout-1-gone` record after its last migration. So,
-    /// unless the record was known before the first search, a miss in both layouts searches
-    /// layout 2 once more, which then finds any item migrated in between.
-    private func inEitherLayout<Found>(_ target: key_serial_t, layout2: () throws -> Found?,
+    /// Another process (or thread) may migrate the item between the search by item key and the
+    /// look at layout 1: a migration moves the new item in before it unlinks the item keyring,
+    /// and a listing writes the `layout-3` record after its last migration. So, unless the
+    /// record was known before the first search, a miss in both searches the current layouts
+    /// once more, which then finds any item migrated in between.
+    private func inEitherLayout<Found>(_ target: key_serial_t, current: (_ mayHoldKeylessItems: Bool) throws -> Found?,
                                        layout1: () throws -> Found?) throws -> Found? {
-        let goneBefore = isLayoutOneKnownGone(target)
-        if let found = try layout2() { return found }
+        let goneBefore = isLayoutThreeKnown(target)
+        if let found = try current(!goneBefore) { return found }
         if goneBefore { return nil }
-        if layoutOneState(target) == .mayRemain, let found = try layout1() { return found }
-        return try layout2()
+        if layoutThreeState(target) == .mayRemain, let found = try layout1() { return found }
+        return try current(true)
     }
 
-    private func layout2Anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
-        guard let key = try searchAttributesKey(description, in: target), isLinkedHere(key, in: target, description) else {
-            return nil
-        }
-        return key
-    }
-
-    private func layout2Item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
+    func layout2Item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
         guard let key = try searchAttributesKey(description, in: target) else { return nil }
         let found = try loadLayout2(key, description, in: target)
         // The recorded keyring confirms it cheaply; a key of that name in a keyring nested in
         // the target belongs to another store.
         return found.storedIn == target || isLinked(key, in: target) ? found : nil
-    }
-
-    private func isLinkedHere(_ key: key_serial_t, in target: key_serial_t, _ description: ItemKeyDescription) -> Bool {
-        guard let found = try? loadLayout2(key, description, in: target) else { return isLinked(key, in: target) }
-        return found.storedIn == target || isLinked(key, in: target)
     }
 
     private func searchAttributesKey(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
@@ -296,7 +286,11 @@ extension ItemKeyrings {
     func removeLayout2(attributesKey: key_serial_t, secretKey: key_serial_t?, of description: ItemKeyDescription,
                        from target: key_serial_t) throws {
         try kernel.unlink(attributesKey, from: target)
-        guard let secretKey else { return }
+        guard let secretKey else {
+            // The placeholder item key `LayoutThreeRecord` gave an empty secret.
+            if let placeholder = try? searchItemKey(description, in: target) { try? kernel.unlink(placeholder, from: target) }
+            return
+        }
         do {
             try kernel.unlink(secretKey, from: target)
         } catch let failure as KeyctlFailure where failure.code == ENOENT {
@@ -315,8 +309,8 @@ extension ItemKeyrings {
         item.secret = try secret(of: legacy, in: target)
         // A tagged layout-1 item is about to become a tagged layout-2 item (`TaggedItemsMarker`).
         try recordWrite(of: legacy.description, in: target)
-        let added = try addLayout2(item, as: legacy.description, into: target)
-        // From here the layout-2 item is the item; the keyring is left over.
+        try addLayout3(item, as: legacy.description, into: target)
+        // From here the layout-3 item is the item; the keyring is left over.
         do {
             try kernel.unlink(keyring, from: target)
         } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
@@ -324,14 +318,15 @@ extension ItemKeyrings {
             // was read, and this copy would bring the item back. Unless the keyring is still
             // reachable (moved by hand below the target, `legacyItem`), the copy goes too.
             if (try? searchItemKeyring(legacy.description, in: target)) != keyring {
-                try? removeLayout2(attributesKey: added.attributes, secretKey: added.secret, of: legacy.description,
-                                   from: target)
+                if let copy = try? itemByItemKey(named: legacy.description, in: target, checkAttributesKeyAlone: false) {
+                    try? removeLayout3(copy.storage, of: legacy.description, from: target)
+                }
                 throw ItemVanished()
             }
         } catch {
-            // Not unlinked for another reason: the layout-2 item is the item all the same.
+            // Not unlinked for another reason: the layout-3 item is the item all the same.
         }
-        return try layout2Item(named: legacy.description, in: target)
+        return try itemByItemKey(named: legacy.description, in: target, checkAttributesKeyAlone: false)
     }
 
     // MARK: - Staging

@@ -1,0 +1,281 @@
+import CKeyutils
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import KeychainCore
+
+/// Layout 3, the one this version writes: an item is **one** `user` key linked directly in the
+/// target, its item key, described by the item's `ItemKeyDescription`
+/// (`linux-keychain:genp:SERVICE:ACCOUNT`) and holding exactly the secret, so that `keyctl
+/// search` finds it and `keyctl pipe` prints it. Its other attributes (dates, label, ...) are
+/// an entry in the target's records (`ItemRecords`), which many items share.
+///
+/// - **An item exists while its item key is linked in the target and it has an entry** (or,
+///   written by layout 2, an attributes key). A key of that name with neither, such as one
+///   made by hand with `keyctl add`, is no item, and an add replaces it.
+/// - An empty secret, which the kernel refuses as a `user` key's payload, is stored as one
+///   zero byte, and the entry says so.
+/// - Attributes too large for an entry (`ItemRecordEntry.maximumEncodedSize`, a long comment or
+///   generic data) stay in a layout-2 attributes key next to the item key, and the entry says
+///   so. Such an item is otherwise written as this type writes any item.
+///
+/// Writes, each under the target's record lock (`KeyringRecordLock`) from the check to the
+/// last move, so that adds and changes of one name are serialized between processes:
+///
+/// - **Add** stages the item key in the thread keyring, checks that the target holds no item
+///   of that name, writes the entry (and the attributes key, if needed), and moves the item key
+///   in last: the item appears whole, in one step.
+/// - **Update** rewrites the item key in place with `keyctl_update` (a reader sees the old
+///   secret or the new one), then the entry.
+/// - **Delete** unlinks the item key, which ends the item, then the attributes key and the
+///   entry.
+extension ItemKeyrings {
+    /// The payload of an item key whose secret is empty.
+    static let emptySecretPlaceholder: [UInt8] = [0]
+
+    // MARK: - Finding
+
+    /// The item `description` names in `target` by its item key, in layout 3 or 2; nil when
+    /// there is none. `checkAttributesKeyAlone`: also look for a layout-2 item without an item
+    /// key (an empty secret, written before layout 3).
+    func itemByItemKey(named description: ItemKeyDescription, in target: key_serial_t,
+                       checkAttributesKeyAlone: Bool) throws -> FoundItem? {
+        guard let key = try searchItemKey(description, in: target) else {
+            return checkAttributesKeyAlone ? try layout2Item(named: description, in: target) : nil
+        }
+        guard let entry = try recordEntry(named: description, in: target) else {
+            // Written in layout 2, or no item (a key made by hand, or one left by a delete that died).
+            return try layout2Item(named: description, in: target)
+        }
+        // A key of that name in a keyring nested in the target belongs to another store.
+        guard entry.itemKey == key || isLinked(key, in: target) else { return nil }
+        return try layout3Item(description, key: key, entry: entry, in: target)
+    }
+
+    /// The layout-3 item whose item key is `key` and whose entry is `entry`.
+    func layout3Item(_ description: ItemKeyDescription, key: key_serial_t, entry: ItemRecordEntry,
+                     in target: key_serial_t) throws -> FoundItem? {
+        var attributesKey: key_serial_t?
+        let item: KeychainItem
+        if entry.inAttributesKey {
+            guard let found = try layout2Item(named: description, in: target) else { return nil }
+            attributesKey = found.anchor
+            item = found.item
+        } else {
+            item = KeychainItem(itemClass: description.primaryKey.itemClass,
+                                attributes: try entry.storedAttributes.itemAttributes(primaryKey: description.primaryKey))
+        }
+        return FoundItem(storage: .itemKey(key, entryKey: entry.itemKey, emptySecret: entry.secretIsEmpty,
+                                           attributesKey: attributesKey),
+                         description: description, item: item, secretIsEmpty: false, storedIn: target)
+    }
+
+    /// The serial of the key `description` names in `target` (or a keyring nested in it), or nil.
+    func searchItemKey(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        do {
+            return try kernel.search(target, type: "user", description: description.text)
+        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
+            return nil
+        } catch let failure as KeyctlFailure {
+            throw failure.keychainError("looking up the item with \(description.primaryKey.readableName)")
+        }
+    }
+
+    /// The secret of the layout-3 item `found`: one read of its item key `key`.
+    func layout3Secret(of found: FoundItem, key: key_serial_t, emptySecret: Bool) throws -> SecretBytes {
+        let secret: SecretBytes
+        do {
+            secret = try kernel.readSecretOnce(key)
+        } catch let failure as KeyctlFailure {
+            if failure.isNoSuchKey { throw ItemVanished() }
+            throw failure.keychainError("reading the secret of the item with \(found.description.primaryKey.readableName)")
+        }
+        // A placeholder changed by hand (`keyctl update`) is a secret.
+        if emptySecret, secret.withUnsafeBytes({ $0.elementsEqual(Self.emptySecretPlaceholder) }) {
+            return SecretBytes(Data())
+        }
+        return secret
+    }
+
+    // MARK: - Writing
+
+    /// Adds `item` to `target` in layout 3, failing with `errSecDuplicateItem` when an item of
+    /// its name is there in layout 3 or 2. The caller has checked layout 1, recorded the write
+    /// (`recordWrite`) and checked the size.
+    func addLayout3(_ item: KeychainItem, as description: ItemKeyDescription, into target: key_serial_t) throws {
+        func doing() -> String { "storing the item with \(description.primaryKey.readableName)" }
+        let secretIsEmpty = item.secret?.isEmpty ?? true
+        let itemKey: key_serial_t
+        do {
+            itemKey = try stageItemKey(item.secret, as: description)
+        } catch let failure as KeyctlFailure {
+            throw failure.keychainError(doing())
+        }
+        let hash = Self.nameHash(description)
+        var attributesKey: key_serial_t?
+        do {
+            try KeyringRecordLock(kernel: kernel).withLock(in: target) {
+                if try itemByItemKey(named: description, in: target, checkAttributesKeyAlone: !isLayoutThreeKnown(target)) != nil {
+                    throw KeychainError.keyring(errSecDuplicateItem,
+                        "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.")
+                }
+                var entry = ItemRecordEntry(item, nameHash: hash, itemKey: itemKey, secretIsEmpty: secretIsEmpty)
+                if entry == nil {
+                    attributesKey = try placeAttributesKey(of: item, as: description, in: target)
+                    entry = .pointingToAttributesKey(nameHash: hash, itemKey: itemKey, secretIsEmpty: secretIsEmpty)
+                }
+                try changeRecordEntryLocked(hash, in: target) { _ in entry }
+                do {
+                    // Displacing a key of that name that is no item (checked above).
+                    try kernel.move(itemKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
+                } catch {
+                    try? changeRecordEntryLocked(hash, in: target) { $0?.itemKey == itemKey ? nil : $0 }
+                    throw error
+                }
+            }
+        } catch {
+            discardStaged(itemKey)
+            if let attributesKey { try? kernel.unlink(attributesKey, from: target) }
+            if let failure = error as? KeyctlFailure { throw failure.keychainError(doing()) }
+            throw error
+        }
+    }
+
+    /// Rewrites in place the layout-3 item `found` with `item` (same primary key); `secret` nil
+    /// keeps the secret. The secret goes first, then the attributes. Throws `ItemVanished`
+    /// when the item was deleted (or deleted and added again) since it was found.
+    func replaceLayout3(_ found: FoundItem, with item: KeychainItem, secret: SecretBytes?, in target: key_serial_t) throws {
+        guard case .itemKey(let key, let entryKey, _, let oldAttributesKey) = found.storage else { return }
+        func doing() -> String { "updating the item with \(found.description.primaryKey.readableName)" }
+        let hash = Self.nameHash(found.description)
+        do {
+            if let secret {
+                let payload = secret.isEmpty ? SecretBytes(Data(Self.emptySecretPlaceholder)) : secret
+                try payload.withUnsafeBytes { try kernel.update(key, payload: $0) }
+            }
+            try KeyringRecordLock(kernel: kernel).withLock(in: target) {
+                var current: ItemRecordEntry?
+                try changeRecordEntryLocked(hash, in: target) { entry in
+                    // Gone, or replaced by another add, since it was found.
+                    guard let entry, entry.itemKey == entryKey else { throw ItemVanished() }
+                    current = entry
+                    return entry
+                }
+                guard let current else { return }
+                let secretIsEmpty = secret.map(\.isEmpty) ?? current.secretIsEmpty
+                if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty) {
+                    try changeRecordEntryLocked(hash, in: target) { _ in entry }
+                    if let oldAttributesKey { try? kernel.unlink(oldAttributesKey, from: target) }
+                    return
+                }
+                // Too large for an entry: the attributes key first, then the entry says so.
+                if let oldAttributesKey {
+                    let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
+                    try payload.withUnsafeBytes { try kernel.update(oldAttributesKey, payload: $0) }
+                } else {
+                    _ = try placeAttributesKey(of: item, as: found.description, in: target)
+                }
+                let entry = ItemRecordEntry.pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty)
+                if entry != current { try changeRecordEntryLocked(hash, in: target) { _ in entry } }
+            }
+        } catch let failure as KeyctlFailure {
+            if failure.isNoSuchKey { throw ItemVanished() }
+            throw failure.keychainError(doing())
+        }
+    }
+
+    /// Unlinks the layout-3 item stored as `storage` from `target`: its item key, which ends the item, then
+    /// its attributes key and its entry, if the entry is still the one read (a later add of the
+    /// name writes its own). Throws `KeyctlFailure` when the item key is no longer linked there.
+    func removeLayout3(_ storage: FoundItem.Storage, of description: ItemKeyDescription, from target: key_serial_t) throws {
+        guard case .itemKey(let key, let entryKey, _, let attributesKey) = storage else { return }
+        try kernel.unlink(key, from: target)
+        // A failure leaves an entry (and attributes key) of no item, which a later add replaces.
+        try? KeyringRecordLock(kernel: kernel).withLock(in: target) {
+            var removed = false
+            try changeRecordEntryLocked(Self.nameHash(description), in: target) { current in
+                guard let current, current.itemKey == entryKey else { return current }
+                removed = true
+                return nil
+            }
+            if removed, let attributesKey { try? kernel.unlink(attributesKey, from: target) }
+        }
+    }
+
+    /// Rewrites the layout-2 item `found` (attributes key `attributesKey`) with `item`, same
+    /// primary key, in layout 3; `secret` nil keeps the secret. Its secret key stays (or one is
+    /// made) and becomes the item key, with the new secret; the entry is written next, and
+    /// the attributes key unlinked last, so a reader finds the item throughout, with the old
+    /// attributes or the new ones.
+    func rewriteInLayout3(_ found: FoundItem, attributesKey: key_serial_t, with item: KeychainItem,
+                          secret: SecretBytes?, in target: key_serial_t) throws {
+        func doing() -> String { "updating the item with \(found.description.primaryKey.readableName)" }
+        let newSecret = try secret ?? self.secret(of: found, in: target)
+        let payload = newSecret.isEmpty ? SecretBytes(Data(Self.emptySecretPlaceholder)) : newSecret
+        let hash = Self.nameHash(found.description)
+        do {
+            try KeyringRecordLock(kernel: kernel).withLock(in: target) {
+                // Still the item read, and not rewritten by another process meanwhile.
+                guard try searchAttributesKeyIfAny(found.description, in: target) == attributesKey,
+                      try recordEntry(named: found.description, in: target) == nil else { throw ItemVanished() }
+                let key: key_serial_t
+                if let existing = try searchItemKey(found.description, in: target), isLinked(existing, in: target) {
+                    try payload.withUnsafeBytes { try kernel.update(existing, payload: $0) }
+                    key = existing
+                } else {
+                    key = try payload.withUnsafeBytes {
+                        try addKey(found.description.text, payload: $0, to: target, exclusive: false,
+                                   permissions: Self.keyPermissions)
+                    }
+                }
+                if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: newSecret.isEmpty) {
+                    try changeRecordEntryLocked(hash, in: target) { _ in entry }
+                    try kernel.unlink(attributesKey, from: target)
+                } else {
+                    let attributes = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
+                    try attributes.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
+                    try changeRecordEntryLocked(hash, in: target) { _ in
+                        .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: newSecret.isEmpty)
+                    }
+                }
+            }
+        } catch let failure as KeyctlFailure {
+            if failure.isNoSuchKey { throw ItemVanished() }
+            throw failure.keychainError(doing())
+        }
+    }
+
+    private func searchAttributesKeyIfAny(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        do {
+            return try kernel.search(target, type: "user", description: Self.attributesDescription(description))
+        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
+            return nil
+        }
+    }
+
+    /// A layout-2 attributes key for `item` in `target`, displacing one left over.
+    private func placeAttributesKey(of item: KeychainItem, as description: ItemKeyDescription,
+                                    in target: key_serial_t) throws -> key_serial_t {
+        let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
+        return try payload.withUnsafeBytes {
+            try addKey(Self.attributesDescription(description), payload: $0, to: target, exclusive: false,
+                       permissions: Self.keyPermissions)
+        }
+    }
+
+    /// The item key of `secret`, built in the thread keyring.
+    private func stageItemKey(_ secret: SecretBytes?, as description: ItemKeyDescription) throws -> key_serial_t {
+        let payload = secret.flatMap { $0.isEmpty ? nil : $0 } ?? SecretBytes(Data(Self.emptySecretPlaceholder))
+        let key = try payload.withUnsafeBytes { try kernel.addUserKey(description.text, payload: $0, to: KernelKeys.threadKeyring) }
+        do {
+            try kernel.setPermissions(key, Self.keyPermissions)
+        } catch {
+            discardStaged(key)
+            throw error
+        }
+        return key
+    }
+}
