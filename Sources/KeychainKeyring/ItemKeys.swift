@@ -7,41 +7,29 @@ import Musl
 import Foundation
 import KeychainCore
 
-/// Layout 2, the one this version writes: an item is two `user` keys linked directly in the
-/// target keyring, with no keyring of its own.
+/// Layout 2, which the previous version wrote, and the lookup by name of every layout: an item
+/// is two `user` keys linked directly in the target keyring.
 ///
 /// - The **secret key**, described by the item's `ItemKeyDescription`
-///   (`linux-keychain:genp:SERVICE:ACCOUNT`), whose payload is exactly the secret, so that
-///   `keyctl search @s user NAME` finds it and `keyctl pipe` prints it. An item with an empty
-///   secret has none (the kernel refuses an empty `user` key).
+///   (`linux-keychain:genp:SERVICE:ACCOUNT`), whose payload is exactly the secret. An item
+///   with an empty secret has none (the kernel refuses an empty `user` key), until
+///   `LayoutThreeRecord` gives it a placeholder.
 /// - The **attributes key**, described by the same name with the prefix
 ///   `linux-keychain-attributes` (`attributesDescription`), holding `StoredAttributes` in
 ///   format 2: the attributes outside the primary key (dates, label, ...), the target's serial
-///   and the secret key's serial. It is the item: an item exists exactly while its attributes
-///   key is linked in the target.
+///   and the secret key's serial. It is the item: a layout-2 item exists exactly while its
+///   attributes key is linked in the target.
 ///
-/// Why this shape: every key directly in the target is found by the kernel at once, by name
-/// (`keyctl_search`) or by serial (the possession check), whatever the number of items, and a
-/// miss costs one search, because the target holds no keyring per item for the kernel to look
-/// into. A read takes three calls: search the attributes key, read it, read the secret by
-/// the serial it names. Two keys per item, not three, leave room for more items in the
-/// kernel's per-user quota.
-///
-/// Writes:
-///
-/// - **Add** stages both keys in the thread keyring, then moves the attributes key in with
-///   `KEYCTL_MOVE_EXCL` (the kernel decides which of racing adds wins) and, only then, the
-///   secret key (displacing a secret key left by an add that died before its attributes key
-///   landed). A reader that finds the attributes key in the instant before its secret key
-///   lands finds no secret key and retries (`ItemVanished`).
-/// - **An update that keeps the name** rewrites the secret key and then the attributes key
-///   in place with `keyctl_update`: each replacement is atomic, so a reader always finds the
-///   item, with the old secret or the new one.
-/// - **A rename** adds the new item exclusively and then removes the old one.
-/// - **Delete** unlinks the attributes key (the item is gone), then the secret key.
+/// This version reads layout-2 items, deletes them (the attributes key, then the secret key),
+/// and rewrites one in layout 3 when it is updated (`rewriteInLayout3`). It writes layout 3
+/// (`LayoutThreeItems`), whose item key has the name of the layout-2 secret key, so a lookup
+/// by name searches that name first: the item key of a layout-3 item with its entry, or the
+/// secret key of a layout-2 item, whose attributes key is searched next. Attributes keys
+/// are still written for layout-3 items whose attributes are too large for an entry.
+/// `addLayout2` is kept to build the previous version's items in tests.
 ///
 /// Items in layout 1 (`ItemKeyrings`, a keyring per item) are still read, and an item read by
-/// name is rewritten in layout 2 on the spot (`migrate`).
+/// name is rewritten in layout 3 on the spot (`migrate`).
 extension ItemKeyrings {
     static let attributesPrefix = "linux-keychain-attributes"
 
@@ -177,9 +165,9 @@ extension ItemKeyrings {
 
     // MARK: - Writing
 
-    /// Adds `item` to `target`, failing with `errSecDuplicateItem` when an item of its name is
-    /// there. The caller has recorded the write (`recordWrite`) and checked the size. Returns
-    /// the serials of the keys it linked in `target`.
+    /// Adds `item` to `target` in layout 2, as the previous version did (for tests that this
+    /// version reads such items), failing with `errSecDuplicateItem` when a layout-2 item of its
+    /// name is there. Returns the serials of the keys it linked in `target`.
     @discardableResult
     func addLayout2(_ item: KeychainItem, as description: ItemKeyDescription,
                     into target: key_serial_t) throws -> (attributes: key_serial_t, secret: key_serial_t?) {
@@ -217,87 +205,15 @@ extension ItemKeyrings {
         return (attributes, secretKey)
     }
 
-    /// Rewrites in place the layout-2 item found as `found` with `item` (same primary key).
-    /// With `secret` nil the secret stays; otherwise it is replaced first, so that the new
-    /// attributes never name a secret key that is not there yet.
-    func replaceLayout2(_ found: FoundItem, attributesKey: key_serial_t, secretKey: key_serial_t?,
-                        with item: KeychainItem, secret: SecretBytes?, in target: key_serial_t) throws {
-        func doing() -> String { "updating the item with \(found.description.primaryKey.readableName)" }
-        do {
-            var newSecretKey = secretKey
-            if let secret {
-                func wrote(_ key: key_serial_t) -> Bool {
-                    (try? secret.withUnsafeBytes { try kernel.update(key, payload: $0) }) != nil
-                }
-                if secret.isEmpty {
-                    newSecretKey = nil
-                } else if let secretKey,
-                          wrote(secretKey) || (awaitLanding(of: secretKey, found.description, in: target) && wrote(secretKey)) {
-                    // The second try: an add (or a migration) of the item was between its two moves.
-                    newSecretKey = secretKey
-                } else {
-                    // No secret key yet (the secret was empty), or one this process may not write.
-                    let staged = try secret.withUnsafeBytes { try stageKey(found.description.text, payload: $0) }
-                    do {
-                        try kernel.move(staged, from: KernelKeys.threadKeyring, to: target, exclusive: false)
-                    } catch {
-                        discardStaged(staged)
-                        throw error
-                    }
-                    newSecretKey = staged
-                }
-            }
-            let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: newSecretKey)
-            try payload.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
-            if secret?.isEmpty == true, let secretKey { try? kernel.unlink(secretKey, from: target) }
-        } catch let failure as KeyctlFailure {
-            if failure.isNoSuchKey || !isLinked(attributesKey, in: target) { throw ItemVanished() }
-            throw failure.keychainError(doing())
-        }
-    }
-
-    /// Whether `secretKey`, which the item's attributes name, is now linked in `target`, after
-    /// waiting as long as a reader would for it to land. An add (or a migration) moves the
-    /// attributes key in and then the secret key, displacing any key of that name: an update
-    /// that came in between must write the add's key once it lands, since a key of its own
-    /// would be displaced, and the update lost. False at once when another key holds the name
-    /// (one replaced by hand), and after the wait when none lands (an add that died between).
-    private func awaitLanding(of secretKey: key_serial_t, _ description: ItemKeyDescription,
-                              in target: key_serial_t) -> Bool {
-        for attempt in 0..<Self.landingWaits {
-            switch try? kernel.search(target, type: "user", description: description.text) {
-            case secretKey?: return true
-            case .some: return false
-            case nil: Self.pauseForLanding(attempt)
-            }
-        }
-        return false
-    }
-
-    /// As many looks as `KernelKeyringBackend`'s readers make for a missing secret key.
-    private static let landingWaits = 20
-
     /// Unlinks the layout-2 item `description` names from `target`: its attributes key first,
-    /// which ends the item, then its secret key. Throws `KeyctlFailure` when the attributes key
-    /// is no longer linked there.
-    ///
-    /// A secret key not linked yet belongs to an add between its two moves: it is unlinked once
-    /// it lands (`awaitLanding`), so that no deleted secret is left for `keyctl pipe` to print.
+    /// which ends the item, then its secret key (or the placeholder item key `LayoutThreeRecord`
+    /// gave an empty secret). Throws `KeyctlFailure` when the attributes key is no longer
+    /// linked there.
     func removeLayout2(attributesKey: key_serial_t, secretKey: key_serial_t?, of description: ItemKeyDescription,
                        from target: key_serial_t) throws {
         try kernel.unlink(attributesKey, from: target)
-        guard let secretKey else {
-            // The placeholder item key `LayoutThreeRecord` gave an empty secret.
-            if let placeholder = try? searchItemKey(description, in: target) { try? kernel.unlink(placeholder, from: target) }
-            return
-        }
-        do {
-            try kernel.unlink(secretKey, from: target)
-        } catch let failure as KeyctlFailure where failure.code == ENOENT {
-            if awaitLanding(of: secretKey, description, in: target) { try? kernel.unlink(secretKey, from: target) }
-        } catch {
-            // The item is gone with its attributes key; a secret key left over is no item.
-        }
+        // The item is gone with its attributes key; a key left over is no item.
+        if let key = secretKey ?? (try? searchItemKey(description, in: target)) { try? kernel.unlink(key, from: target) }
     }
 
     /// Rewrites the layout-1 item `legacy` in layout 2 and unlinks its item keyring; nil when

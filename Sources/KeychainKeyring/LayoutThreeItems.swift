@@ -43,7 +43,15 @@ extension ItemKeyrings {
     /// key (an empty secret, written before layout 3).
     func itemByItemKey(named description: ItemKeyDescription, in target: key_serial_t,
                        checkAttributesKeyAlone: Bool) throws -> FoundItem? {
-        guard let key = try searchItemKey(description, in: target) else {
+        let found: key_serial_t?
+        do {
+            found = try searchItemKey(description, in: target)
+        } catch where checkAttributesKeyAlone && (try? searchItemKeyring(description, in: target)) != nil {
+            // The kernel's search also looks into layout-1 item keyrings, whose secret keys have
+            // the item key's name: a broken one is the layout-1 item's, which reports it when read.
+            return nil
+        }
+        guard let key = found else {
             return checkAttributesKeyAlone ? try layout2Item(named: description, in: target) : nil
         }
         guard let entry = try recordEntry(named: description, in: target) else {
