@@ -120,7 +120,7 @@ struct ItemLayoutTests {
 
     @Test func anItemWrittenInLayoutOneIsReadWithItsAttributesAndMigratedOnFirstTouch() throws {
         // In a keyring of its own: the default target has long proved it holds no layout-1 item
-        // (`LayoutOneGoneRecord.swift`), and no longer looks names up in layout 1.
+        // (`LayoutThreeRecord.swift`), and no longer looks names up in layout 1.
         let parent = try target()
         let target = try kernel.addKeyring(uniqueService("layout-one-store"), to: parent)
         defer { try? kernel.unlink(target, from: parent) }

@@ -103,7 +103,7 @@ struct NamedLookupTests {
     /// Items written in layout 1 (a keyring per item) before the library recorded their
     /// keyring, whose keys do not grant link: read, and migrated to layout 3 when first touched.
     @Test func anItemWrittenByAnEarlierVersionIsReadUpdatedAndDeleted() throws {
-        // In a keyring of its own, not yet shown to hold no layout-1 item (`LayoutOneGoneRecord.swift`).
+        // In a keyring of its own, not yet shown to hold no layout-1 item (`LayoutThreeRecord.swift`).
         let parent = try kernel.resolve(nil).serial
         let target = try kernel.addKeyring(uniqueService("earlier-store"), to: parent)
         defer { try? kernel.unlink(target, from: parent) }
