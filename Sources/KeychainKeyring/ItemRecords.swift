@@ -20,15 +20,19 @@ import Synchronization
 ///   `keyctl_update`, so a reader sees it before or after a write, never half of one.
 /// - **The bucket count only doubles**, when a record grows past `splitThreshold`, so that
 ///   reads and writes stay small whatever the number of items. Every record states the count
-///   it was written for. A split first writes every new upper record (bucket B + half, with
-///   the entries that move), then rewrites the lower ones, record 0 first, without them. So a
-///   reader that looks an entry up with the count the record it read states always finds it:
-///   an old lower record still holds every entry, and a rewritten one sends it to an upper
-///   record that is already complete.
-/// - Record 0 states the target's count for writers. A writer that finds its bucket's record
-///   stating another count found a split interrupted (its process killed) and finishes it
-///   before it writes; until then nothing was written after the split began, so the upper
-///   records it made are still right.
+///   it was written for, and record 0 states the target's. A split goes through the lower
+///   records (those of the old count), record 0 last: for each, it first writes its upper
+///   record (bucket + old count) with the entries that move, then rewrites the lower one
+///   without them, stating the new count.
+/// - **Readers** start from record 0's count and follow a record that states a higher one
+///   (its split is done, record 0's is not yet): the entries that left it are in its upper
+///   record, written before it. An upper record whose lower one still states the old count is
+///   never read, so one left by an interrupted split does no harm.
+/// - **Writers** read record 0 first. A bucket record that states a higher count than record
+///   0 means a split was interrupted (its process killed): the writer finishes it before it
+///   writes. Until then no entry of a rewritten record was written (every writer finishes
+///   first), so the upper records it made are still right; a lower record that still states
+///   the old count is authoritative, and its upper record is made again from it.
 /// - Records are never removed, and a target's first write creates record 0.
 extension ItemKeyrings {
     static func recordDescription(_ target: key_serial_t, bucket: Int) -> String {
@@ -48,7 +52,7 @@ extension ItemKeyrings {
 
     /// A record over this many bytes makes its writer double the bucket count.
     static let splitThreshold = 2048
-    private static let maximumLog2BucketCount: UInt8 = 20
+    static let maximumLog2BucketCount: UInt8 = 20
 
     private static func bucket(_ hash: UInt64, _ log2: UInt8) -> Int { Int(hash & ((1 << UInt64(log2)) - 1)) }
 
@@ -57,40 +61,65 @@ extension ItemKeyrings {
     /// The entry of the item `description` names in `target`'s records, or nil when it has none.
     func recordEntry(named description: ItemKeyDescription, in target: key_serial_t) throws -> ItemRecordEntry? {
         let hash = Self.nameHash(description)
-        var log2 = RecordKnowledge.log2BucketCount(of: target) ?? 0
-        for _ in 0..<Self.recordAttempts {
-            let bucket = Self.bucket(hash, log2)
-            guard let (_, record) = try readRecord(target, bucket: bucket) else {
-                // No record of that bucket: no entry, if the count is right. Record 0 says.
-                if bucket == 0 { return nil }
-                let first = try readRecord(target, bucket: 0)?.record.log2BucketCount ?? 0
-                if first == log2 { return nil }
-                log2 = first
-                continue
+        for _ in 0..<2 {
+            let log2: UInt8
+            if let known = RecordKnowledge.log2BucketCount(of: target) {
+                log2 = known
+            } else {
+                guard let first = try readRecord(target, bucket: 0)?.record else { return nil }
+                log2 = first.log2BucketCount
+                RecordKnowledge.remember(log2BucketCount: log2, of: target)
             }
-            if record.log2BucketCount != log2 {
-                log2 = record.log2BucketCount
-                continue
+            switch try Self.locate(hash, from: log2, in: { try readRecord(target, bucket: $0)?.record }) {
+            case .found(let entry): return entry
+            case .absent: return nil
+            case .countTooHigh:
+                // Remembered from a keyring of the same serial that is gone.
+                RecordKnowledge.forgetCount(of: target)
             }
-            RecordKnowledge.remember(log2BucketCount: log2, of: target)
-            return record.entry(hash)
         }
-        throw KeychainError.keyring(errSecIO,
-            "The item records in keyring \(target) kept changing during \(Self.recordAttempts) attempts to read them; try again.")
+        return nil
     }
 
-    private static let recordAttempts = 8
+    enum Location {
+        case found(ItemRecordEntry)
+        case absent
+        /// A record states a lower count than the one started from, which record 0 never does.
+        case countTooHigh
+    }
 
-    /// Every entry in `target`'s records, by name hash.
+    /// Where the entry `hash` is, starting from bucket count `1 << log2` (record 0's, now or
+    /// earlier) and following records that state a higher one; `record` reads a bucket's record.
+    static func locate(_ hash: UInt64, from log2: UInt8, in record: (Int) throws -> ItemRecord?) throws -> Location {
+        var log2 = log2
+        for _ in 0..<Int(maximumLog2BucketCount) + 1 {
+            guard let found = try record(bucket(hash, log2)) else { return .absent }
+            if found.log2BucketCount == log2 { return found.entry(hash).map(Location.found) ?? .absent }
+            if found.log2BucketCount < log2 { return .countTooHigh }
+            log2 = found.log2BucketCount
+        }
+        return .countTooHigh
+    }
+
+    /// Every entry in `target`'s records, by name hash: each where a reader would find it.
     func allRecordEntries(in target: key_serial_t) throws -> [UInt64: ItemRecordEntry] {
         guard let first = try readRecord(target, bucket: 0)?.record else { return [:] }
+        var records: [Int: ItemRecord] = [0: first]
+        var highest = first.log2BucketCount
+        var bucket = 1
+        while bucket < 1 << Int(highest) {
+            if let record = try readRecord(target, bucket: bucket)?.record {
+                records[bucket] = record
+                highest = max(highest, record.log2BucketCount)
+            }
+            bucket += 1
+        }
         var entries: [UInt64: ItemRecordEntry] = [:]
-        for bucket in 0..<(1 << Int(first.log2BucketCount)) {
-            guard let record = bucket == 0 ? first : try readRecord(target, bucket: bucket)?.record else { continue }
-            // A lower record not yet rewritten by a split holds entries its upper record also
-            // holds; each entry belongs where the record's own count puts it.
-            for entry in record.entries where Self.bucket(entry.nameHash, record.log2BucketCount) == bucket {
-                entries[entry.nameHash] = entry
+        for record in records.values {
+            for entry in record.entries where entries[entry.nameHash] == nil {
+                if case .found(let current) = try Self.locate(entry.nameHash, from: first.log2BucketCount, in: { records[$0] }) {
+                    entries[entry.nameHash] = current
+                }
             }
         }
         return entries
@@ -162,40 +191,43 @@ extension ItemKeyrings {
     /// The bucket of `hash` and its record, after finishing a split an interrupted writer left.
     private func currentRecord(for hash: UInt64, in target: key_serial_t) throws
         -> (bucket: Int, record: (serial: key_serial_t, record: ItemRecord)?) {
-        let first = try readRecord(target, bucket: 0)
-        let log2 = first?.record.log2BucketCount ?? 0
-        let bucket = Self.bucket(hash, log2)
-        let current = bucket == 0 ? first : try readRecord(target, bucket: bucket)
-        guard let current, current.record.log2BucketCount != log2 else { return (bucket, current) }
-        try split(target, to: log2)
-        return (bucket, try readRecord(target, bucket: bucket))
+        for _ in 0..<2 {
+            let first = try readRecord(target, bucket: 0)
+            let log2 = first?.record.log2BucketCount ?? 0
+            RecordKnowledge.remember(log2BucketCount: log2, of: target)
+            let bucket = Self.bucket(hash, log2)
+            let current = bucket == 0 ? first : try readRecord(target, bucket: bucket)
+            guard let current, current.record.log2BucketCount > log2 else { return (bucket, current) }
+            try split(target, to: log2 + 1)
+        }
+        throw KeychainError.keyring(errSecIO,
+            "The item records in keyring \(target) could not be brought to one bucket count; try again.")
     }
 
     /// Doubles `target`'s bucket count to `1 << log2`, or finishes doing so (see the type's
-    /// comment for the order). Throws, leaving the count as it was, when the quota has no
-    /// room for the new records.
+    /// comment for the order). Throws, with record 0 still stating the old count, when the
+    /// quota has no room for the new records.
     private func split(_ target: key_serial_t, to log2: UInt8) throws {
         let half = 1 << Int(log2 - 1)
-        var lower: [(bucket: Int, serial: key_serial_t, record: ItemRecord)] = []
-        var created: [Int] = []
+        var unusedUpper: Int?
         do {
-            for bucket in 0..<half {
+            // Record 0 last: it states the target's count.
+            for bucket in Array(1..<half) + [0] {
                 guard let (serial, record) = try readRecord(target, bucket: bucket),
                       record.log2BucketCount == log2 - 1 else { continue }
                 let moving = record.entries.filter { Self.bucket($0.nameHash, log2) != bucket }
                 try writeRecord(ItemRecord(log2BucketCount: log2, entries: moving).encoded(), of: target,
                                 bucket: bucket + half, over: nil)
-                created.append(bucket + half)
-                lower.append((bucket, serial, ItemRecord(log2BucketCount: log2,
-                                                         entries: record.entries.filter { Self.bucket($0.nameHash, log2) == bucket })))
+                unusedUpper = bucket + half
+                let staying = record.entries.filter { Self.bucket($0.nameHash, log2) == bucket }
+                try writeRecord(ItemRecord(log2BucketCount: log2, entries: staying).encoded(), of: target,
+                                bucket: bucket, over: serial)
+                unusedUpper = nil
             }
         } catch {
-            // Nothing says the new count yet: the upper records made so far are unused.
-            for bucket in created { try? unlinkRecord(of: target, bucket: bucket) }
+            // An upper record whose lower one was not rewritten is never read; it only costs quota.
+            if let unusedUpper { try? unlinkRecord(of: target, bucket: unusedUpper) }
             throw error
-        }
-        for entry in lower {
-            try writeRecord(entry.record.encoded(), of: target, bucket: entry.bucket, over: entry.serial)
         }
         RecordKnowledge.remember(log2BucketCount: log2, of: target)
     }
@@ -246,6 +278,8 @@ private enum RecordKnowledge {
     static func remember(serial: key_serial_t, of target: key_serial_t, bucket: Int) {
         known.withLock { $0.serials[target, default: [:]][bucket] = serial }
     }
+
+    static func forgetCount(of target: key_serial_t) { known.withLock { _ = $0.log2BucketCounts.removeValue(forKey: target) } }
 
     static func forget(_ target: key_serial_t, bucket: Int) {
         known.withLock { _ = $0.serials[target]?.removeValue(forKey: bucket) }
