@@ -164,11 +164,14 @@ extension ItemKeyrings {
     // MARK: - Writing
 
     /// Replaces the entry whose name hash is `hash` in `target`'s records with what `change`
-    /// makes of the current one (nil: none). The caller holds the target's `KeyringRecordLock`.
+    /// makes of the current one (nil: none); writes nothing when `change` returns it as it
+    /// was. The caller holds the target's `KeyringRecordLock`.
     func changeRecordEntryLocked(_ hash: UInt64, in target: key_serial_t,
                                  _ change: (ItemRecordEntry?) throws -> ItemRecordEntry?) throws {
         var (bucket, current) = try currentRecord(for: hash, in: target)
-        let new = try change(current?.record.entry(hash))
+        let old = current?.record.entry(hash)
+        let new = try change(old)
+        if new == old { return }
         var record = current?.record ?? ItemRecord(log2BucketCount: 0, entries: [])
         record.entries.removeAll { $0.nameHash == hash }
         if let new { record.entries.append(new) }

@@ -164,31 +164,27 @@ extension ItemKeyrings {
                 let payload = secret.isEmpty ? SecretBytes(Data(Self.emptySecretPlaceholder)) : secret
                 try payload.withUnsafeBytes { try kernel.update(key, payload: $0) }
             }
+            var superseded: key_serial_t?
             try KeyringRecordLock(kernel: kernel).withLock(in: target) {
-                var current: ItemRecordEntry?
-                try changeRecordEntryLocked(hash, in: target) { entry in
+                try changeRecordEntryLocked(hash, in: target) { current in
                     // Gone, or replaced by another add, since it was found.
-                    guard let entry, entry.itemKey == entryKey else { throw ItemVanished() }
-                    current = entry
-                    return entry
+                    guard let current, current.itemKey == entryKey else { throw ItemVanished() }
+                    let secretIsEmpty = secret.map(\.isEmpty) ?? current.secretIsEmpty
+                    if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty) {
+                        superseded = oldAttributesKey
+                        return entry
+                    }
+                    // Too large for an entry: the attributes key first, then the entry says so.
+                    if let oldAttributesKey {
+                        let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
+                        try payload.withUnsafeBytes { try kernel.update(oldAttributesKey, payload: $0) }
+                    } else {
+                        _ = try placeAttributesKey(of: item, as: found.description, in: target)
+                    }
+                    return .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty)
                 }
-                guard let current else { return }
-                let secretIsEmpty = secret.map(\.isEmpty) ?? current.secretIsEmpty
-                if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty) {
-                    try changeRecordEntryLocked(hash, in: target) { _ in entry }
-                    if let oldAttributesKey { try? kernel.unlink(oldAttributesKey, from: target) }
-                    return
-                }
-                // Too large for an entry: the attributes key first, then the entry says so.
-                if let oldAttributesKey {
-                    let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
-                    try payload.withUnsafeBytes { try kernel.update(oldAttributesKey, payload: $0) }
-                } else {
-                    _ = try placeAttributesKey(of: item, as: found.description, in: target)
-                }
-                let entry = ItemRecordEntry.pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty)
-                if entry != current { try changeRecordEntryLocked(hash, in: target) { _ in entry } }
             }
+            if let superseded { try? kernel.unlink(superseded, from: target) }
         } catch let failure as KeyctlFailure {
             if failure.isNoSuchKey { throw ItemVanished() }
             throw failure.keychainError(doing())
