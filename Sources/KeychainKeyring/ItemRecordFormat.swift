@@ -79,62 +79,102 @@ struct ItemRecordEntry: Equatable, Sendable {
 struct ItemRecord: Equatable, Sendable {
     static let magic: [UInt8] = [0x4C, 0x4B, 0x52, 0x01]
 
+    /// The payload, as read or to be written. Kept as bytes, so that finding or replacing one
+    /// entry decodes and encodes that entry alone.
+    private(set) var bytes: [UInt8]
+    /// Where each entry's bytes are, in order.
+    private var spans: [(hash: UInt64, range: Range<Int>)]
+
+    static func == (left: ItemRecord, right: ItemRecord) -> Bool { left.bytes == right.bytes }
+
     /// The record belongs to a target with `1 << log2BucketCount` buckets.
-    var log2BucketCount: UInt8
-    var entries: [ItemRecordEntry]
+    var log2BucketCount: UInt8 {
+        get { bytes[4] }
+        set { bytes[4] = newValue }
+    }
 
-    func entry(_ nameHash: UInt64) -> ItemRecordEntry? { entries.first { $0.nameHash == nameHash } }
-
-    func encoded() -> [UInt8] {
-        var out = Self.magic
-        out.append(log2BucketCount)
-        for entry in entries {
-            Self.append(entry.nameHash, to: &out)
-            Self.append(UInt32(bitPattern: entry.itemKey), to: &out)
-            out.append((entry.secretIsEmpty ? 1 : 0) | (entry.inAttributesKey ? 2 : 0))
-            out.append(UInt8(entry.attributes.count))
-            // Sorted, so that one record always encodes to the same bytes.
-            for (name, value) in entry.attributes.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                out.append(UInt8(name.utf8.count))
-                out.append(contentsOf: name.utf8)
-                Self.append(UInt16(value.utf8.count), to: &out)
-                out.append(contentsOf: value.utf8)
-            }
-            let unset = Array((entry.unset ?? "").utf8)
-            Self.append(UInt16(unset.count), to: &out)
-            out.append(contentsOf: unset)
-        }
-        return out
+    init(log2BucketCount: UInt8, entries: [ItemRecordEntry]) {
+        bytes = Self.magic + [log2BucketCount]
+        spans = []
+        for entry in entries { append(entry) }
     }
 
     /// Parses a record payload; nil for bytes this format does not describe.
     init?(decoding payload: [UInt8]) {
-        var reader = Reader(bytes: payload)
-        guard reader.take(4).map({ $0.elementsEqual(Self.magic) }) == true, let log2 = reader.byte(),
-              log2 < 32 else { return nil }
-        var entries: [ItemRecordEntry] = []
+        guard payload.count >= 5, payload.prefix(4).elementsEqual(Self.magic), payload[4] < 32 else { return nil }
+        var reader = Reader(bytes: payload, offset: 5)
+        var spans: [(hash: UInt64, range: Range<Int>)] = []
         while !reader.isAtEnd {
-            guard let hash = reader.integer(UInt64.self), let serial = reader.integer(UInt32.self),
-                  let flags = reader.byte(), flags & ~3 == 0, let count = reader.byte() else { return nil }
-            var attributes: [String: String] = Dictionary(minimumCapacity: Int(count))
+            let start = reader.offset
+            guard let hash = reader.integer(UInt64.self), reader.skip(4), let flags = reader.byte(), flags & ~3 == 0,
+                  let count = reader.byte() else { return nil }
             for _ in 0..<count {
-                guard let nameLength = reader.byte(), let name = reader.text(Int(nameLength)),
-                      let valueLength = reader.integer(UInt16.self), let value = reader.text(Int(valueLength)) else {
-                    return nil
-                }
-                attributes[name] = value
+                guard let nameLength = reader.byte(), reader.skip(Int(nameLength)),
+                      let valueLength = reader.integer(UInt16.self), reader.skip(Int(valueLength)) else { return nil }
             }
-            guard let unsetLength = reader.integer(UInt16.self), let unset = reader.text(Int(unsetLength)) else { return nil }
-            entries.append(ItemRecordEntry(nameHash: hash, itemKey: key_serial_t(bitPattern: serial),
-                                           secretIsEmpty: flags & 1 != 0, inAttributesKey: flags & 2 != 0,
-                                           attributes: attributes, unset: unset.isEmpty ? nil : unset))
+            guard let unsetLength = reader.integer(UInt16.self), reader.skip(Int(unsetLength)) else { return nil }
+            spans.append((hash, start..<reader.offset))
         }
-        self.init(log2BucketCount: log2, entries: entries)
+        bytes = payload
+        self.spans = spans
     }
 
-    init(log2BucketCount: UInt8, entries: [ItemRecordEntry]) {
-        self.log2BucketCount = log2BucketCount
-        self.entries = entries
+    func encoded() -> [UInt8] { bytes }
+
+    /// Every entry, decoded; nil entries (text that is not UTF-8) are left out.
+    var entries: [ItemRecordEntry] { spans.compactMap { decode($0.range) } }
+
+    func entry(_ nameHash: UInt64) -> ItemRecordEntry? {
+        spans.first { $0.hash == nameHash }.flatMap { decode($0.range) }
+    }
+
+    /// The record with the entry of `nameHash` removed, and `entry` (if any) appended.
+    mutating func replace(_ nameHash: UInt64, with entry: ItemRecordEntry?) {
+        if let index = spans.firstIndex(where: { $0.hash == nameHash }) {
+            let range = spans[index].range
+            bytes.removeSubrange(range)
+            spans.remove(at: index)
+            for later in index..<spans.count {
+                let moved = spans[later].range
+                spans[later].range = (moved.lowerBound - range.count)..<(moved.upperBound - range.count)
+            }
+        }
+        if let entry { append(entry) }
+    }
+
+    private mutating func append(_ entry: ItemRecordEntry) {
+        let start = bytes.count
+        Self.append(entry.nameHash, to: &bytes)
+        Self.append(UInt32(bitPattern: entry.itemKey), to: &bytes)
+        bytes.append((entry.secretIsEmpty ? 1 : 0) | (entry.inAttributesKey ? 2 : 0))
+        bytes.append(UInt8(entry.attributes.count))
+        // Sorted, so that one record always encodes to the same bytes.
+        for (name, value) in entry.attributes.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            bytes.append(UInt8(name.utf8.count))
+            bytes.append(contentsOf: name.utf8)
+            Self.append(UInt16(value.utf8.count), to: &bytes)
+            bytes.append(contentsOf: value.utf8)
+        }
+        let unset = Array((entry.unset ?? "").utf8)
+        Self.append(UInt16(unset.count), to: &bytes)
+        bytes.append(contentsOf: unset)
+        spans.append((entry.nameHash, start..<bytes.count))
+    }
+
+    /// The entry in `range`, which `init(decoding:)` checked for shape.
+    private func decode(_ range: Range<Int>) -> ItemRecordEntry? {
+        var reader = Reader(bytes: bytes, offset: range.lowerBound)
+        guard let hash = reader.integer(UInt64.self), let serial = reader.integer(UInt32.self),
+              let flags = reader.byte(), let count = reader.byte() else { return nil }
+        var attributes: [String: String] = Dictionary(minimumCapacity: Int(count))
+        for _ in 0..<count {
+            guard let nameLength = reader.byte(), let name = reader.text(Int(nameLength)),
+                  let valueLength = reader.integer(UInt16.self), let value = reader.text(Int(valueLength)) else { return nil }
+            attributes[name] = value
+        }
+        guard let unsetLength = reader.integer(UInt16.self), let unset = reader.text(Int(unsetLength)) else { return nil }
+        return ItemRecordEntry(nameHash: hash, itemKey: key_serial_t(bitPattern: serial), secretIsEmpty: flags & 1 != 0,
+                               inAttributesKey: flags & 2 != 0, attributes: attributes, unset: unset.isEmpty ? nil : unset)
     }
 
     private static func append<Integer: FixedWidthInteger>(_ value: Integer, to out: inout [UInt8]) {
@@ -143,26 +183,35 @@ struct ItemRecord: Equatable, Sendable {
 
     private struct Reader {
         let bytes: [UInt8]
-        var offset = 0
+        var offset: Int
 
         var isAtEnd: Bool { offset == bytes.count }
 
-        mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
-            guard count <= bytes.count - offset else { return nil }
-            defer { offset += count }
-            return bytes[offset..<offset + count]
+        mutating func skip(_ count: Int) -> Bool {
+            guard count <= bytes.count - offset else { return false }
+            offset += count
+            return true
         }
 
-        mutating func byte() -> UInt8? { take(1)?.first }
+        mutating func byte() -> UInt8? {
+            guard offset < bytes.count else { return nil }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
 
         mutating func integer<Integer: FixedWidthInteger>(_: Integer.Type) -> Integer? {
-            guard let slice = take(MemoryLayout<Integer>.size) else { return nil }
-            return slice.reversed().reduce(Integer(0)) { $0 << 8 | Integer($1) }
+            let size = MemoryLayout<Integer>.size
+            guard size <= bytes.count - offset else { return nil }
+            var value = Integer(0)
+            for index in (offset..<offset + size).reversed() { value = value << 8 | Integer(bytes[index]) }
+            offset += size
+            return value
         }
 
         mutating func text(_ count: Int) -> String? {
-            guard let slice = take(count) else { return nil }
-            return String(validating: slice, as: UTF8.self)
+            guard count <= bytes.count - offset else { return nil }
+            defer { offset += count }
+            return String(validating: bytes[offset..<offset + count], as: UTF8.self)
         }
     }
 }

@@ -168,20 +168,18 @@ extension ItemKeyrings {
     /// was. The caller holds the target's `KeyringRecordLock`.
     func changeRecordEntryLocked(_ hash: UInt64, in target: key_serial_t,
                                  _ change: (ItemRecordEntry?) throws -> ItemRecordEntry?) throws {
-        var (bucket, current) = try currentRecord(for: hash, in: target)
+        var (log2, bucket, current) = try currentRecord(for: hash, in: target)
         let old = current?.record.entry(hash)
         let new = try change(old)
         if new == old { return }
-        var record = current?.record ?? ItemRecord(log2BucketCount: 0, entries: [])
-        record.entries.removeAll { $0.nameHash == hash }
-        if let new { record.entries.append(new) }
+        var record = current?.record ?? ItemRecord(log2BucketCount: log2, entries: [])
+        record.replace(hash, with: new)
         var payload = record.encoded()
-        if payload.count > Self.splitThreshold, record.log2BucketCount < Self.maximumLog2BucketCount,
-           (try? split(target, to: record.log2BucketCount + 1)) != nil {
-            (bucket, current) = try currentRecord(for: hash, in: target)
-            record = current?.record ?? ItemRecord(log2BucketCount: record.log2BucketCount + 1, entries: [])
-            record.entries.removeAll { $0.nameHash == hash }
-            if let new { record.entries.append(new) }
+        if payload.count > Self.splitThreshold, log2 < Self.maximumLog2BucketCount,
+           (try? split(target, to: log2 + 1)) != nil {
+            (log2, bucket, current) = try currentRecord(for: hash, in: target)
+            record = current?.record ?? ItemRecord(log2BucketCount: log2, entries: [])
+            record.replace(hash, with: new)
             payload = record.encoded()
         }
         guard payload.count <= Self.maximumPayload else {
@@ -193,14 +191,14 @@ extension ItemKeyrings {
 
     /// The bucket of `hash` and its record, after finishing a split an interrupted writer left.
     private func currentRecord(for hash: UInt64, in target: key_serial_t) throws
-        -> (bucket: Int, record: (serial: key_serial_t, record: ItemRecord)?) {
+        -> (log2: UInt8, bucket: Int, record: (serial: key_serial_t, record: ItemRecord)?) {
         for _ in 0..<2 {
             let first = try readRecord(target, bucket: 0)
             let log2 = first?.record.log2BucketCount ?? 0
             RecordKnowledge.remember(log2BucketCount: log2, of: target)
             let bucket = Self.bucket(hash, log2)
             let current = bucket == 0 ? first : try readRecord(target, bucket: bucket)
-            guard let current, current.record.log2BucketCount > log2 else { return (bucket, current) }
+            guard let current, current.record.log2BucketCount > log2 else { return (log2, bucket, current) }
             try split(target, to: log2 + 1)
         }
         throw KeychainError.keyring(errSecIO,
