@@ -95,7 +95,8 @@ extension ItemKeyrings {
         if let found = try current(!goneBefore) { return found }
         if goneBefore { return nil }
         if layoutThreeState(target) == .mayRemain, let found = try layout1() { return found }
-        return try current(true)
+        // An item migrated meanwhile has its item key.
+        return try current(!isLayoutThreeKnown(target))
     }
 
     func layout2Item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {

@@ -63,14 +63,18 @@ extension ItemKeyrings {
         let hash = Self.nameHash(description)
         for _ in 0..<2 {
             let log2: UInt8
+            var first: ItemRecord?
             if let known = RecordKnowledge.log2BucketCount(of: target) {
                 log2 = known
             } else {
-                guard let first = try readRecord(target, bucket: 0)?.record else { return nil }
+                first = try readRecord(target, bucket: 0)?.record
+                guard let first else { return nil }
                 log2 = first.log2BucketCount
                 RecordKnowledge.remember(log2BucketCount: log2, of: target)
             }
-            switch try Self.locate(hash, from: log2, in: { try readRecord(target, bucket: $0)?.record }) {
+            // Record 0, just read to learn the count, is not read again.
+            let read = { (bucket: Int) in bucket == 0 && first != nil ? first : try readRecord(target, bucket: bucket)?.record }
+            switch try Self.locate(hash, from: log2, in: read) {
             case .found(let entry): return entry
             case .absent: return nil
             case .countTooHigh:
