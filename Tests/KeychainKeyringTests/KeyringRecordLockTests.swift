@@ -133,6 +133,23 @@ struct KeyringRecordLockTests {
         }
     }
 
+    @Test func aLateWaiterFreeingADeadHoldersLockLeavesTheNewHoldersKey() throws {
+        try withTarget { target in
+            let lock = KeyringRecordLock(kernel: kernel, timeout: .milliseconds(200))
+            let description = KeyringRecordLock.lockDescription(target)
+            // A dead holder's lock key that another waiter has already taken out of the target,
+            // and that still exists (here linked in a keyring of its own).
+            let elsewhere = try kernel.addKeyring(uniqueService("elsewhere"), to: target)
+            let stale = try Data("1".utf8).withUnsafeBytes { try kernel.addUserKey(description, payload: $0, to: elsewhere) }
+            let ours = try lock.withLock(in: target) {
+                // The late waiter acts on the stale key while this thread holds the lock.
+                lock.takeFromDeadHolder(stale)
+                return try kernel.search(target, type: "user", description: description)
+            }
+            #expect(ours != stale)
+        }
+    }
+
     // MARK: - Helpers
 
     static let increments = 300
