@@ -178,7 +178,7 @@ struct KeyringRecordLockTests {
 
     // MARK: - Helpers
 
-    static let increments = 300
+    static let increments = 150
 
     /// Runs `body` with a fresh keyring linked in the session keyring, which every thread and
     /// child process possesses.
