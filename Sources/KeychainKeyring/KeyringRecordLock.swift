@@ -34,9 +34,9 @@ import KeychainCore
 /// including `EACCES` (a holder of another user), counts as alive. A lock key whose payload is
 /// not a serial (made by hand) counts as alive too; `keyctl unlink` frees it.
 ///
-/// **When the kernel drops a thread keyring** (the contract this rests on, checked on the
-/// kernels we support): a thread's keyring goes when the thread's credentials are released,
-/// a short moment (an RCU grace period or two) after
+/// **When the kernel drops a thread keyring** (the contract this rests on; the tests pin the
+/// killed and the zombie holder): a thread's keyring goes when the thread's credentials are
+/// released, a short moment (an RCU grace period or two) after
 /// - a thread other than the main one exits, even while its process lives on or is a zombie;
 /// - a process has been killed (SIGKILL included) *and reaped* by its parent, for its main
 ///   thread. While the process is an unreaped zombie, its main thread's keyring still exists,
