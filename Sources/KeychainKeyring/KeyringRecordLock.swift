@@ -34,9 +34,9 @@ import KeychainCore
 /// including `EACCES` (a holder of another user), counts as alive. A lock key whose payload is
 /// not a serial (made by hand) counts as alive too; `keyctl unlink` frees it.
 ///
-/// **When the kernel drops a thread keyring** (the contract this rests on, checked on the
-/// kernels we support): a thread's keyring goes when the thread's credentials are released,
-/// a short moment (an RCU grace period or two) after
+/// **When the kernel drops a thread keyring** (the contract this rests on; the tests pin the
+/// killed and the zombie holder): a thread's keyring goes when the thread's credentials are
+/// released, a short moment (an RCU grace period or two) after
 /// - a thread other than the main one exits, even while its process lives on or is a zombie;
 /// - a process has been killed (SIGKILL included) *and reaped* by its parent, for its main
 ///   thread. While the process is an unreaped zombie, its main thread's keyring still exists,
@@ -153,7 +153,15 @@ struct KeyringRecordLock: Sendable {
               let payload = try? kernel.readPublicPayload(held),
               let holder = key_serial_t(String(decoding: payload, as: UTF8.self)), holder > 0,
               holderIsGone(holder) else { return }
-        // Failing changes nothing: the holder is gone either way, and the next try looks again.
+        takeFromDeadHolder(held)
+    }
+
+    /// Frees the lock from `held`, the lock key of a holder found dead, by invalidating that
+    /// key: by the time this runs, another waiter may have freed it already and a live thread
+    /// taken the lock with its own key, which must stay. Unlinking `held` from the target would
+    /// remove that key instead, whenever `held` still exists (the kernel unlinks by type and
+    /// description). Failing changes nothing: the next try looks again.
+    func takeFromDeadHolder(_ held: key_serial_t) {
         try? kernel.invalidate(held)
     }
 
@@ -183,7 +191,11 @@ struct KeyringRecordLock: Sendable {
             try kernel.move(key, from: target, to: KernelKeys.threadKeyring, exclusive: false)
         } catch let failure as KeyctlFailure {
             ThreadLockKeys.current.keys[target] = nil
-            if failure.isNoSuchKey || failure.errno == .keyRevoked || failure.errno == .keyExpired {
+            // A key taken away may also fail with EACCES: it exists until the kernel has
+            // dropped its last link, but nothing this thread possesses holds it any more.
+            let lost = failure.isNoSuchKey || failure.errno == .keyRevoked || failure.errno == .keyExpired
+                || !ItemKeyrings(kernel: kernel).isLinked(key, in: target)
+            if lost {
                 throw KeychainError.keyring(errSecIO,
                     "The record lock of keyring \(target) (the kernel key '\(Self.lockDescription(target))') was taken from this thread while it held it, so what it wrote may have raced another writer; read the items again before relying on them.",
                     failedCall: failure.call)

@@ -71,6 +71,32 @@ struct KeyringRecordLockTests {
         }
     }
 
+    @Test func aKilledHolderHoldsTheLockUntilItsParentReapsIt() throws {
+        try withTarget { target in
+            // The peer forks a holder, kills it, and reaps it only once its stdin is closed.
+            let parent = recordLockPeer(["zombie", "\(target)"], holdingInput: true)
+            defer {
+                parent.release(nil)
+                _ = try? parent.wait(timeout: 10)
+            }
+            try waitUntil("the holder is killed") {
+                (try? kernel.search(target, type: "user", description: "killed")) != nil
+            }
+            // Long past the moment a reaped holder's thread keyring goes.
+            usleep(200_000)
+            expectKeychainError(errSecIO) {
+                try KeyringRecordLock(kernel: kernel, timeout: .milliseconds(300)).withLock(in: target) {
+                    Issue.record("the body ran while the holder was an unreaped zombie")
+                }
+            }
+            parent.release(nil)
+            let result = try parent.wait(timeout: 10)
+            #expect(result.status == 0, "the peer failed: \(result.status) \(result.errorText)")
+            let ran = try KeyringRecordLock(kernel: kernel, timeout: .seconds(2)).withLock(in: target) { true }
+            #expect(ran)
+        }
+    }
+
     @Test func aLiveHolderMakesTheWaiterGiveUpAfterItsTimeout() throws {
         try withTarget { target in
             let holder = recordLockPeer(["hold", "\(target)"])
@@ -133,9 +159,26 @@ struct KeyringRecordLockTests {
         }
     }
 
+    @Test func aLateWaiterFreeingADeadHoldersLockLeavesTheNewHoldersKey() throws {
+        try withTarget { target in
+            let lock = KeyringRecordLock(kernel: kernel, timeout: .milliseconds(200))
+            let description = KeyringRecordLock.lockDescription(target)
+            // A dead holder's lock key that another waiter has already taken out of the target,
+            // and that still exists (here linked in a keyring of its own).
+            let elsewhere = try kernel.addKeyring(uniqueService("elsewhere"), to: target)
+            let stale = try Data("1".utf8).withUnsafeBytes { try kernel.addUserKey(description, payload: $0, to: elsewhere) }
+            let ours = try lock.withLock(in: target) {
+                // The late waiter acts on the stale key while this thread holds the lock.
+                lock.takeFromDeadHolder(stale)
+                return try kernel.search(target, type: "user", description: description)
+            }
+            #expect(ours != stale)
+        }
+    }
+
     // MARK: - Helpers
 
-    static let increments = 300
+    static let increments = 150
 
     /// Runs `body` with a fresh keyring linked in the session keyring, which every thread and
     /// child process possesses.
@@ -189,14 +232,17 @@ struct KeyringRecordLockTests {
 /// - `count TARGET COUNTER M INDEX`: marks itself ready (a key `ready-INDEX` in TARGET), waits
 ///   for a key `go`, then makes M read-modify-write increments of the `user` key COUNTER, each
 ///   under the lock;
-/// - `hold TARGET`: takes the lock and keeps it until it is killed (at most 30 s).
+/// - `hold TARGET`: takes the lock and keeps it until it is killed (at most 30 s);
+/// - `zombie TARGET`: forks a child that takes the lock and keeps it, kills the child with
+///   SIGKILL once it holds the lock, marks that (a key `killed` in TARGET), and reaps it only
+///   when its own stdin is closed.
 /// Its signal mask is cleared first: the test process hands its children blocked signals.
-private func recordLockPeer(_ arguments: [String]) -> KeychainCLIProcess {
-    KeychainCLIProcess("/usr/bin/env", ["python3", "-c", recordLockPeerScript] + arguments)
+private func recordLockPeer(_ arguments: [String], holdingInput: Bool = false) -> KeychainCLIProcess {
+    KeychainCLIProcess("/usr/bin/env", ["python3", "-c", recordLockPeerScript] + arguments, holdingInput: holdingInput)
 }
 
 private let recordLockPeerScript = #"""
-import ctypes, errno, signal, sys, time
+import ctypes, errno, os, signal, sys, time
 signal.pthread_sigmask(signal.SIG_SETMASK, [])
 k = ctypes.CDLL("libkeyutils.so.1", use_errno=True)
 THREAD = -1  # KEY_SPEC_THREAD_KEYRING
@@ -211,6 +257,18 @@ def read(key):
     return buffer.raw[:length]
 mode, target = sys.argv[1], int(sys.argv[2])
 description = b"linux-keychain:lock:%d" % target
+if mode == "zombie":
+    child = os.fork()
+    if child == 0:
+        mode = "hold"
+    else:
+        while k.keyctl_search(target, b"user", description, 0) == -1:
+            time.sleep(0.001)
+        os.kill(child, signal.SIGKILL)
+        check(k.add_key(b"user", b"killed", b"1", 1, target))
+        sys.stdin.read()
+        os.waitpid(child, 0)
+        sys.exit(0)
 holder = b"%d" % check(k.keyctl_get_keyring_ID(THREAD, 1))
 lock = check(k.add_key(b"user", description, holder, len(holder), THREAD))
 check(k.keyctl_setperm(lock, 0x3d000000))  # possessor view, read, search, link
