@@ -182,9 +182,14 @@ struct ItemKeyrings: Sendable {
             guard record.description.utf8.starts(with: (Self.attributesPrefix + leadingText.dropFirst(ItemKeyDescription.prefix.count)).utf8),
                   let description = Self.itemDescription(ofAttributesKey: record.description),
                   wanted(description.primaryKey) else { return nil }
-            if let entry = entries[Self.nameHash(description)], entry.inAttributesKey {
-                // A layout-3 item whose attributes are too large for an entry.
-                guard let key = try searchItemKey(description, in: target) else { throw ItemVanished() }
+            if let entry = entries[Self.nameHash(description)] {
+                // A layout-3 item whose attributes are too large for an entry; or, with an entry
+                // that keeps them, an attributes key left over (by an update that made them
+                // smaller, or a delete overtaken by an add), which is not the item.
+                guard let key = try searchItemKey(description, in: target) else {
+                    if entry.inAttributesKey { throw ItemVanished() }
+                    return nil
+                }
                 return try layout3Item(description, key: key, entry: entry, in: target)
             }
             return try loadLayout2(serial, description, in: target)
