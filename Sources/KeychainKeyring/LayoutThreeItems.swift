@@ -54,10 +54,15 @@ extension ItemKeyrings {
         guard let key = found else {
             return checkAttributesKeyAlone ? try layout2Item(named: description, in: target) : nil
         }
-        guard let entry = try recordEntry(named: description, in: target) else {
+        var entry = try recordEntry(named: description, in: target)
+        if entry == nil {
             // Written in layout 2, or no item (a key made by hand, or one left by a delete that died).
-            return try layout2Item(named: description, in: target)
+            if let found = try layout2Item(named: description, in: target) { return found }
+            // Or a layout-2 item rewritten in layout 3 since the entry was read: its entry was
+            // written before its attributes key went.
+            entry = try recordEntry(named: description, in: target)
         }
+        guard let entry else { return nil }
         // A key of that name in a keyring nested in the target belongs to another store.
         guard entry.itemKey == key || isLinked(key, in: target) else { return nil }
         return try layout3Item(description, key: key, entry: entry, in: target)
@@ -239,7 +244,10 @@ extension ItemKeyrings {
                     try changeRecordEntryLocked(hash, in: target) { _ in entry }
                     try kernel.unlink(attributesKey, from: target)
                 } else {
-                    let attributes = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
+                    // Naming the item key as its secret key: until the entry points to it, a
+                    // reader takes the attributes key for a layout-2 item, whose secret is there.
+                    let attributes = try Self.checkedLayout2Payload(of: item, storedIn: target,
+                                                                    secretKey: newSecret.isEmpty ? nil : key)
                     try attributes.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
                     try changeRecordEntryLocked(hash, in: target) { _ in
                         .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: newSecret.isEmpty)

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import KeychainCore
 @testable import KeychainKeyring
+import Synchronization
 import Testing
 
 /// Layout 3 (`LayoutThreeItems`) under writers that race each other, or that died half way:
@@ -48,6 +49,64 @@ struct LayoutThreeRaceTests {
                 #expect(item.attributes[.label] == .string("new"))
                 let hasOldComment = item.attributes[.comment] != nil
                 #expect(!hasOldComment)
+            }
+        }
+    }
+
+    /// Layout-2 items updated (and so rewritten in layout 3) while another thread reads them,
+    /// half with attributes too large for an entry: the reader always finds the item, with its
+    /// secret.
+    @Test func aLayoutTwoItemStaysFoundWithItsSecretWhileRewritten() throws {
+        try withTarget { target in
+            let backend = KernelKeyringBackend(testingIn: target)
+            let store = ItemKeyrings(kernel: kernel)
+            let service = uniqueService("rewrite-large")
+            let count = 60
+            for index in 0..<count {
+                let item = genericItem(service, "a\(index)", Data("secret".utf8),
+                                       index.isMultiple(of: 2) ? [.comment: .string(Self.largeComment)] : [:])
+                try store.addLayout2(item, as: try ItemKeyDescription(item.primaryKey), into: target)
+            }
+            let current = Atomic<Int>(0)
+            let finished = Atomic<Bool>(false)
+            let wrong = Mutex<[String]>([])
+            let readerDone = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                while !finished.load(ordering: .acquiring) {
+                    let index = current.load(ordering: .acquiring)
+                    let found: KeychainItem?
+                    do {
+                        found = try backend.search(exactQuery(service, "a\(index)", secrets: true)).first
+                    } catch {
+                        wrong.withLock { $0.append("a\(index): \(error)") }
+                        continue
+                    }
+                    guard let item = found else {
+                        wrong.withLock { $0.append("a\(index): not found") }
+                        continue
+                    }
+                    if item.secret?.makeData() != Data("secret".utf8) {
+                        wrong.withLock { $0.append("a\(index): '\(self.text(item.secret) ?? "none")'") }
+                    }
+                }
+                readerDone.signal()
+            }
+            for index in 0..<count {
+                current.store(index, ordering: .releasing)
+                usleep(200)
+                _ = try backend.update(exactQuery(service, "a\(index)", secrets: false),
+                                       with: ItemChanges(attributes: ItemAttributes([.label: .string("new")])))
+                usleep(200)
+            }
+            finished.store(true, ordering: .releasing)
+            readerDone.wait()
+            #expect(wrong.withLock { $0 }.isEmpty, "a reader got no item or another secret: \(wrong.withLock { $0.prefix(3) })")
+            for index in 0..<count {
+                let item = try #require(try backend.search(exactQuery(service, "a\(index)", secrets: true)).first)
+                #expect(item.secret?.makeData() == Data("secret".utf8))
+                #expect(item.attributes[.label] == .string("new"))
+                let keptComment = item.attributes[.comment] == (index.isMultiple(of: 2) ? .string(Self.largeComment) : nil)
+                #expect(keptComment)
             }
         }
     }
