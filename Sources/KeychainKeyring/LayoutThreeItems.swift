@@ -165,15 +165,16 @@ extension ItemKeyrings {
         func doing() -> String { "updating the item with \(found.description.primaryKey.readableName)" }
         let hash = Self.nameHash(found.description)
         do {
-            if let secret {
-                let payload = secret.isEmpty ? SecretBytes(Data(Self.emptySecretPlaceholder)) : secret
-                try payload.withUnsafeBytes { try kernel.update(key, payload: $0) }
-            }
             var superseded: key_serial_t?
             try KeyringRecordLock(kernel: kernel).withLock(in: target) {
                 try changeRecordEntryLocked(hash, in: target) { current in
                     // Gone, or replaced by another add, since it was found.
                     guard let current, current.itemKey == entryKey else { throw ItemVanished() }
+                    // Under the lock, so that two updates land one after the other, secret and all.
+                    if let secret {
+                        let payload = secret.isEmpty ? SecretBytes(Data(Self.emptySecretPlaceholder)) : secret
+                        try payload.withUnsafeBytes { try kernel.update(key, payload: $0) }
+                    }
                     let secretIsEmpty = secret.map(\.isEmpty) ?? current.secretIsEmpty
                     if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty) {
                         superseded = oldAttributesKey

@@ -53,6 +53,41 @@ struct LayoutThreeRaceTests {
         }
     }
 
+    /// Two updates of one item at once, each changing the secret and the label to the same
+    /// value: the item ends with one update's secret and label, never one of each.
+    @Test func twoUpdatesAtOnceLeaveOneOfThemWhole() throws {
+        try withTarget { target in
+            let backend = KernelKeyringBackend(testingIn: target)
+            let service = uniqueService("update-race")
+            try backend.add(genericItem(service, "acct", Data("start".utf8), [.label: .string("start")]))
+            let failures = Mutex<[String]>([])
+            var mixed: [String] = []
+            for round in 0..<400 {
+                let done = DispatchSemaphore(value: 0)
+                for writer in ["a", "b"] {
+                    Thread.detachNewThread {
+                        let value = "\(writer)\(round)"
+                        do {
+                            _ = try backend.update(exactQuery(service, "acct", secrets: false),
+                                                   with: ItemChanges(attributes: ItemAttributes([.label: .string(value)]),
+                                                                     secret: SecretBytes(Data(value.utf8))))
+                        } catch {
+                            failures.withLock { $0.append("\(error)") }
+                        }
+                        done.signal()
+                    }
+                }
+                done.wait()
+                done.wait()
+                let item = try #require(try backend.search(exactQuery(service, "acct", secrets: true)).first)
+                if case .string(let label)? = item.attributes[.label], label == text(item.secret) { continue }
+                mixed.append("round \(round): label \(item.attributes[.label].map { "\($0)" } ?? "none"), secret \(text(item.secret) ?? "none")")
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+            #expect(mixed.isEmpty, "\(mixed.count) rounds mixed the two updates, e.g. \(mixed.first ?? "")")
+        }
+    }
+
     /// Layout-2 items updated (and so rewritten in layout 3) while another thread reads them,
     /// half with attributes too large for an entry: the reader always finds the item, with its
     /// secret.
