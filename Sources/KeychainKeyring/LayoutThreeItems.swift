@@ -161,12 +161,12 @@ extension ItemKeyrings {
     /// keeps the secret. The secret goes first, then the attributes. Throws `ItemVanished`
     /// when the item was deleted (or deleted and added again) since it was found.
     func replaceLayout3(_ found: FoundItem, with item: KeychainItem, secret: SecretBytes?, in target: key_serial_t) throws {
-        guard case .itemKey(let key, let entryKey, _, let oldAttributesKey) = found.storage else { return }
+        guard case .itemKey(let key, let entryKey, _, _) = found.storage else { return }
         func doing() -> String { "updating the item with \(found.description.primaryKey.readableName)" }
         let hash = Self.nameHash(found.description)
         do {
-            var superseded: key_serial_t?
             try KeyringRecordLock(kernel: kernel).withLock(in: target) {
+                var superseded: key_serial_t?
                 try changeRecordEntryLocked(hash, in: target) { current in
                     // Gone, or replaced by another add, since it was found.
                     guard let current, current.itemKey == entryKey else { throw ItemVanished() }
@@ -175,24 +175,30 @@ extension ItemKeyrings {
                         let payload = secret.isEmpty ? SecretBytes(Data(Self.emptySecretPlaceholder)) : secret
                         try payload.withUnsafeBytes { try kernel.update(key, payload: $0) }
                     }
+                    // The attributes key as it is now: another update may have placed or dropped
+                    // one since the item was found.
+                    let attributesKey = current.inAttributesKey ? try searchAttributesKeyIfAny(found.description, in: target) : nil
                     let secretIsEmpty = secret.map(\.isEmpty) ?? current.secretIsEmpty
                     if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty) {
-                        superseded = oldAttributesKey
+                        superseded = attributesKey
                         return entry
                     }
                     // Too large for an entry: the attributes key first, then the entry says so.
-                    if let oldAttributesKey {
+                    if let attributesKey {
                         let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
-                        try payload.withUnsafeBytes { try kernel.update(oldAttributesKey, payload: $0) }
+                        try payload.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
                     } else {
                         _ = try placeAttributesKey(of: item, as: found.description, in: target)
                     }
                     return .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty)
                 }
+                // Under the lock: the kernel unlinks whichever key of that name the target holds,
+                // which after the lock could be one another update placed.
+                if let superseded { try? kernel.unlink(superseded, from: target) }
             }
-            if let superseded { try? kernel.unlink(superseded, from: target) }
         } catch let failure as KeyctlFailure {
-            if failure.isNoSuchKey { throw ItemVanished() }
+            // A key just unlinked by a delete refuses access for a moment before it is gone.
+            if failure.isNoSuchKey || (failure.code == EACCES && !isLinked(key, in: target)) { throw ItemVanished() }
             throw failure.keychainError(doing())
         }
     }

@@ -145,4 +145,40 @@ struct LayoutThreeRaceTests {
             }
         }
     }
+
+    /// Two updates of one item with large attributes at once, one making them small (so its
+    /// attributes key goes) and one rewriting them large: the item stays found.
+    @Test func anUpdateThatDropsTheAttributesKeyDoesNotTakeAnotherUpdatesOne() throws {
+        try withTarget { target in
+            let backend = KernelKeyringBackend(testingIn: target)
+            let service = uniqueService("superseded")
+            try backend.add(genericItem(service, "acct", Data("s".utf8), [.comment: .string(Self.largeComment)]))
+            let failures = Mutex<[String]>([])
+            var lost: [Int] = []
+            for round in 0..<300 {
+                let done = DispatchSemaphore(value: 0)
+                for comment in ["small", Self.largeComment + "\(round)"] {
+                    Thread.detachNewThread {
+                        do {
+                            _ = try backend.update(exactQuery(service, "acct", secrets: false),
+                                                   with: ItemChanges(attributes: ItemAttributes([.comment: .string(comment)])))
+                        } catch {
+                            failures.withLock { $0.append("\(error)") }
+                        }
+                        done.signal()
+                    }
+                }
+                done.wait()
+                done.wait()
+                guard try backend.search(exactQuery(service, "acct", secrets: false)).first != nil else {
+                    lost.append(round)
+                    break
+                }
+                _ = try backend.update(exactQuery(service, "acct", secrets: false),
+                                       with: ItemChanges(attributes: ItemAttributes([.comment: .string(Self.largeComment)])))
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+            #expect(lost.isEmpty, "the item was lost in round \(lost)")
+        }
+    }
 }
