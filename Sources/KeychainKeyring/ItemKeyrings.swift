@@ -238,7 +238,7 @@ struct ItemKeyrings: Sendable {
         let keyring: key_serial_t
         switch found.storage {
         case .itemKey(let key, _, let emptySecret, _):
-            return try layout3Secret(of: found, key: key, emptySecret: emptySecret)
+            return try layout3Secret(of: found, key: key, emptySecret: emptySecret, in: target)
         case .keys(let attributes, let secret):
             return try layout2Secret(of: found, attributesKey: attributes, secretKey: secret, in: target)
         case .itemKeyring(let serial):

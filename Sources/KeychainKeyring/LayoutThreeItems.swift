@@ -98,12 +98,12 @@ extension ItemKeyrings {
     }
 
     /// The secret of the layout-3 item `found`: one read of its item key `key`.
-    func layout3Secret(of found: FoundItem, key: key_serial_t, emptySecret: Bool) throws -> SecretBytes {
+    func layout3Secret(of found: FoundItem, key: key_serial_t, emptySecret: Bool, in target: key_serial_t) throws -> SecretBytes {
         let secret: SecretBytes
         do {
             secret = try kernel.readSecretOnce(key)
         } catch let failure as KeyctlFailure {
-            if failure.isNoSuchKey { throw ItemVanished() }
+            if isUnlinkedKey(failure, key, in: target) { throw ItemVanished() }
             throw failure.keychainError("reading the secret of the item with \(found.description.primaryKey.readableName)")
         }
         // A placeholder changed by hand (`keyctl update`) is a secret.
@@ -111,6 +111,13 @@ extension ItemKeyrings {
             return SecretBytes(Data())
         }
         return secret
+    }
+
+    /// Whether `failure`, of a call on the item key `key`, means that a delete unlinked it: the
+    /// kernel says "no such key", or, for a moment before the key is gone, refuses access to a
+    /// key this thread no longer possesses.
+    func isUnlinkedKey(_ failure: KeyctlFailure, _ key: key_serial_t, in target: key_serial_t) -> Bool {
+        failure.isNoSuchKey || (failure.code == EACCES && !isLinked(key, in: target))
     }
 
     // MARK: - Writing
@@ -197,8 +204,7 @@ extension ItemKeyrings {
                 if let superseded { try? kernel.unlink(superseded, from: target) }
             }
         } catch let failure as KeyctlFailure {
-            // A key just unlinked by a delete refuses access for a moment before it is gone.
-            if failure.isNoSuchKey || (failure.code == EACCES && !isLinked(key, in: target)) { throw ItemVanished() }
+            if isUnlinkedKey(failure, key, in: target) { throw ItemVanished() }
             throw failure.keychainError(doing())
         }
     }

@@ -181,4 +181,47 @@ struct LayoutThreeRaceTests {
             #expect(lost.isEmpty, "the item was lost in round \(lost)")
         }
     }
+
+    /// An item deleted and added again over and over while other threads read and update it:
+    /// each read finds it, with its secret, or does not find it; each update lands or finds
+    /// nothing. Neither reports an error.
+    @Test func readsAndUpdatesRacingDeletesFailOnlyAsNotFound() throws {
+        try withTarget { target in
+            let backend = KernelKeyringBackend(testingIn: target)
+            let service = uniqueService("read-delete")
+            try backend.add(genericItem(service, "acct", Data("secret".utf8)))
+            let finished = Atomic<Bool>(false)
+            let failures = Mutex<[String]>([])
+            let done = DispatchSemaphore(value: 0)
+            for role in ["read", "update"] {
+                Thread.detachNewThread {
+                    while !finished.load(ordering: .acquiring) {
+                        do {
+                            if role == "read" {
+                                if let item = try backend.search(exactQuery(service, "acct", secrets: true)).first,
+                                   item.secret?.makeData() != Data("secret".utf8) {
+                                    failures.withLock { $0.append("read another secret") }
+                                }
+                            } else {
+                                _ = try backend.update(exactQuery(service, "acct", secrets: false),
+                                                       with: ItemChanges(attributes: ItemAttributes([.label: .string("l")]),
+                                                                         secret: SecretBytes(Data("secret".utf8))))
+                            }
+                        } catch {
+                            failures.withLock { $0.append("\(role): \(error)") }
+                        }
+                    }
+                    done.signal()
+                }
+            }
+            for _ in 0..<400 {
+                _ = try backend.delete(exactQuery(service, "acct", secrets: false))
+                try backend.add(genericItem(service, "acct", Data("secret".utf8)))
+            }
+            finished.store(true, ordering: .releasing)
+            done.wait()
+            done.wait()
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0.count }) failures, e.g. \(failures.withLock { $0.prefix(2) })")
+        }
+    }
 }
