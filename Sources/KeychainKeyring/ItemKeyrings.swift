@@ -141,16 +141,23 @@ struct ItemKeyrings: Sendable {
             // then found with it, and one whose entry is gone was deleted after the listing.
             let entries = try allRecordEntries(in: target)
             var sawVanished = false
+            // Keys that were no item with these entries: a layout-2 item's secret key, say,
+            // whose item is rewritten in layout 3 meanwhile (its entry written, then its
+            // attributes key unlinked), is its item key by the next round.
+            var notItems: Set<key_serial_t> = []
             for serial in serials where examined.insert(serial).inserted {
                 do {
                     if let item = try examine(serial, in: target, leadingText, wanted, entries) {
                         byDescription[Array(item.description.text.utf8)] = item
+                    } else {
+                        notItems.insert(serial)
                     }
                 } catch is ItemVanished {
                     sawVanished = true
                 }
             }
             if !sawVanished { return Listing(items: Array(byDescription.values), serials: examined) }
+            examined.subtract(notItems)
         }
         throw KeychainError.keyring(errSecIO,
             "The items in keyring \(target) kept changing during \(Self.listingRounds) attempts to read them; try again.")

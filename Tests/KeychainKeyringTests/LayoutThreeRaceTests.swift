@@ -224,4 +224,43 @@ struct LayoutThreeRaceTests {
             #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0.count }) failures, e.g. \(failures.withLock { $0.prefix(2) })")
         }
     }
+
+    /// Listings while layout-2 items are updated, and so rewritten in layout 3: every item is
+    /// in every listing.
+    @Test func aListingFindsEveryLayoutTwoItemWhileTheyAreRewritten() throws {
+        try withTarget { target in
+            let backend = KernelKeyringBackend(testingIn: target)
+            let store = ItemKeyrings(kernel: kernel)
+            let service = uniqueService("list-rewrite")
+            let count = 40
+            for index in 0..<count {
+                let item = genericItem(service, "a\(index)", Data("secret".utf8))
+                try store.addLayout2(item, as: try ItemKeyDescription(item.primaryKey), into: target)
+            }
+            let finished = Atomic<Bool>(false)
+            let short = Mutex<[Int]>([])
+            let listerDone = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                let all = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
+                                    limit: .all, includeSecrets: false)
+                while !finished.load(ordering: .acquiring) {
+                    do {
+                        let listed = try backend.search(all).count
+                        if listed != count { short.withLock { $0.append(listed) } }
+                    } catch {
+                        short.withLock { $0.append(-1) }
+                    }
+                }
+                listerDone.signal()
+            }
+            for index in 0..<count {
+                _ = try backend.update(exactQuery(service, "a\(index)", secrets: false),
+                                       with: ItemChanges(attributes: ItemAttributes([.label: .string("new")])))
+                usleep(500)
+            }
+            finished.store(true, ordering: .releasing)
+            listerDone.wait()
+            #expect(short.withLock { $0 }.isEmpty, "listings of \(short.withLock { $0 }) items instead of \(count)")
+        }
+    }
 }
