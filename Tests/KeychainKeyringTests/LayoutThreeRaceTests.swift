@@ -21,6 +21,16 @@ struct LayoutThreeRaceTests {
 
     private static let largeComment = String(repeating: "c", count: 3000)
 
+    /// Items `service`, accounts a0, a1, ..., secret "secret", written in layout 2 as the
+    /// previous version wrote them, with the attributes `extra` gives each index.
+    private func addLayoutTwoItems(_ service: String, _ count: Int, in target: key_serial_t,
+                                   _ extra: (Int) -> [AttributeKey: AttributeValue]) throws {
+        for index in 0..<count {
+            let item = genericItem(service, "a\(index)", Data("secret".utf8), extra(index))
+            try ItemKeyrings(kernel: kernel).addLayout2(item, as: try ItemKeyDescription(item.primaryKey), into: target)
+        }
+    }
+
     private func text(_ secret: SecretBytes?) -> String? { secret.map { String(decoding: $0.makeData(), as: UTF8.self) } }
 
     /// A delete unlinks the item key first, and the entry and attributes key after, under the
@@ -94,14 +104,9 @@ struct LayoutThreeRaceTests {
     @Test func aLayoutTwoItemStaysFoundWithItsSecretWhileRewritten() throws {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
-            let store = ItemKeyrings(kernel: kernel)
             let service = uniqueService("rewrite-large")
             let count = 60
-            for index in 0..<count {
-                let item = genericItem(service, "a\(index)", Data("secret".utf8),
-                                       index.isMultiple(of: 2) ? [.comment: .string(Self.largeComment)] : [:])
-                try store.addLayout2(item, as: try ItemKeyDescription(item.primaryKey), into: target)
-            }
+            try addLayoutTwoItems(service, count, in: target) { $0.isMultiple(of: 2) ? [.comment: .string(Self.largeComment)] : [:] }
             let current = Atomic<Int>(0)
             let finished = Atomic<Bool>(false)
             let wrong = Mutex<[String]>([])
@@ -230,13 +235,9 @@ struct LayoutThreeRaceTests {
     @Test func aListingFindsEveryLayoutTwoItemWhileTheyAreRewritten() throws {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
-            let store = ItemKeyrings(kernel: kernel)
             let service = uniqueService("list-rewrite")
             let count = 40
-            for index in 0..<count {
-                let item = genericItem(service, "a\(index)", Data("secret".utf8))
-                try store.addLayout2(item, as: try ItemKeyDescription(item.primaryKey), into: target)
-            }
+            try addLayoutTwoItems(service, count, in: target) { _ in [:] }
             let finished = Atomic<Bool>(false)
             let short = Mutex<[Int]>([])
             let listerDone = DispatchSemaphore(value: 0)
