@@ -199,6 +199,9 @@ struct ItemKeyrings: Sendable {
                 }
                 return try layout3Item(description, key: key, entry: entry, in: target)
             }
+            // Once every item has its item key (`LayoutThreeRecord`), an attributes key without
+            // one is no item, as for a lookup by name: left by an add or a delete that died.
+            if isLayoutThreeKnown(target), try searchItemKey(description, in: target) == nil { return nil }
             return try loadLayout2(serial, description, in: target)
         case "keyring":
             // By bytes: a name that begins with a combining mark forms one Character with the ':' before it.

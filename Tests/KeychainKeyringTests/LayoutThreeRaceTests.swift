@@ -264,4 +264,27 @@ struct LayoutThreeRaceTests {
             #expect(short.withLock { $0 }.isEmpty, "listings of \(short.withLock { $0 }) items instead of \(count)")
         }
     }
+
+    /// A delete killed after it removed a large item's entry, before it unlinked the
+    /// attributes key: the item is gone (a lookup by name says so), and a listing does not
+    /// bring it back, with an empty secret, as a layout-2 item.
+    @Test func anAttributesKeyLeftAloneByADeleteIsNoItemInAListing() throws {
+        try withTarget { target in
+            let backend = KernelKeyringBackend(testingIn: target)
+            let service = uniqueService("ghost")
+            try backend.add(genericItem(service, "acct", Data("secret".utf8), [.comment: .string(Self.largeComment)]))
+            let store = ItemKeyrings(kernel: kernel)
+            let description = try ItemKeyDescription(genericItem(service, "acct", Data()).primaryKey)
+            // The delete's steps but the last: the item key, then the entry.
+            try kernel.unlink(try kernel.search(target, type: "user", description: description.text), from: target)
+            try KeyringRecordLock(kernel: kernel).withLock(in: target) {
+                try store.changeRecordEntryLocked(ItemKeyrings.nameHash(description), in: target) { _ in nil }
+            }
+            #expect(try backend.search(exactQuery(service, "acct", secrets: true)).isEmpty)
+            let all = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
+                                limit: .all, includeSecrets: true)
+            let listed = try backend.search(all)
+            #expect(listed.isEmpty, "a deleted item was listed again, secret '\(listed.first.flatMap { text($0.secret) } ?? "")'")
+        }
+    }
 }
