@@ -147,13 +147,22 @@ extension ItemKeyrings {
                     attributesKey = try placeAttributesKey(of: item, as: description, in: target)
                     entry = .pointingToAttributesKey(nameHash: hash, itemKey: itemKey, secretIsEmpty: secretIsEmpty)
                 }
-                try changeRecordEntryLocked(hash, in: target) { _ in entry }
+                // An entry there is no item's (checked above): one a delete left, perhaps with
+                // the attributes key it points to.
+                var leftoverAttributesKey = false
+                try changeRecordEntryLocked(hash, in: target) { old in
+                    leftoverAttributesKey = old?.inAttributesKey == true && attributesKey == nil
+                    return entry
+                }
                 do {
                     // Displacing a key of that name that is no item (checked above).
                     try kernel.move(itemKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
                 } catch {
                     try? changeRecordEntryLocked(hash, in: target) { $0?.itemKey == itemKey ? nil : $0 }
                     throw error
+                }
+                if leftoverAttributesKey, let leftover = try? searchAttributesKeyIfAny(description, in: target) {
+                    try? kernel.unlink(leftover, from: target)
                 }
             }
         } catch {

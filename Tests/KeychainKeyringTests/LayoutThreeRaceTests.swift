@@ -287,4 +287,21 @@ struct LayoutThreeRaceTests {
             #expect(listed.isEmpty, "a deleted item was listed again, secret '\(listed.first.flatMap { text($0.secret) } ?? "")'")
         }
     }
+
+    /// An add over what a delete left (the entry of a large item, and its attributes key) does
+    /// not leave the old attributes key behind, where it would cost quota for good.
+    @Test func anAddOverALeftoverEntryTakesItsAttributesKeyAway() throws {
+        try withTarget { target in
+            let backend = KernelKeyringBackend(testingIn: target)
+            let service = uniqueService("leftover-quota")
+            try backend.add(genericItem(service, "acct", Data("old".utf8), [.comment: .string(Self.largeComment)]))
+            let description = try ItemKeyDescription(genericItem(service, "acct", Data()).primaryKey)
+            // The delete's first step only, as when an add of the name overtakes it.
+            try kernel.unlink(try kernel.search(target, type: "user", description: description.text), from: target)
+            try backend.add(genericItem(service, "acct", Data("new".utf8)))
+            #expect((try? kernel.search(target, type: "user", description: ItemKeyrings.attributesDescription(description))) == nil,
+                    "the old attributes key is still there")
+            #expect(text(try backend.search(exactQuery(service, "acct", secrets: true)).first?.secret) == "new")
+        }
+    }
 }
