@@ -74,7 +74,19 @@ extension ItemKeyrings {
         var attributesKey: key_serial_t?
         let item: KeychainItem
         if entry.inAttributesKey {
-            guard let found = try layout2Item(named: description, in: target) else { return nil }
+            let inKey: FoundItem?
+            do {
+                inKey = try layout2Item(named: description, in: target)
+            } catch is ItemVanished {
+                inKey = nil
+            }
+            guard let found = inKey else {
+                // An update made the attributes small since the entry was read: the entry it
+                // wrote, before it unlinked the attributes key, keeps them.
+                guard let current = try recordEntry(named: description, in: target), !current.inAttributesKey,
+                      current.itemKey == entry.itemKey else { return nil }
+                return try layout3Item(description, key: key, entry: current, in: target)
+            }
             attributesKey = found.anchor
             item = found.item
         } else {

@@ -304,4 +304,33 @@ struct LayoutThreeRaceTests {
             #expect(text(try backend.search(exactQuery(service, "acct", secrets: true)).first?.secret) == "new")
         }
     }
+
+    /// An item updated from large attributes to small ones and back, over and over, while
+    /// another thread reads it by name: the reader always finds it.
+    @Test func anItemWhoseAttributesKeyComesAndGoesStaysFound() throws {
+        try withTarget { target in
+            let backend = KernelKeyringBackend(testingIn: target)
+            let service = uniqueService("toggle")
+            try backend.add(genericItem(service, "acct", Data("secret".utf8), [.comment: .string(Self.largeComment)]))
+            let finished = Atomic<Bool>(false)
+            let misses = Atomic<Int>(0)
+            let readerDone = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                while !finished.load(ordering: .acquiring) {
+                    if (try? backend.search(exactQuery(service, "acct", secrets: false)).first) == nil {
+                        misses.add(1, ordering: .relaxed)
+                    }
+                }
+                readerDone.signal()
+            }
+            for round in 0..<300 {
+                let comment = round.isMultiple(of: 2) ? "small" : Self.largeComment
+                _ = try backend.update(exactQuery(service, "acct", secrets: false),
+                                       with: ItemChanges(attributes: ItemAttributes([.comment: .string(comment)])))
+            }
+            finished.store(true, ordering: .releasing)
+            readerDone.wait()
+            #expect(misses.load(ordering: .relaxed) == 0, "the reader missed the item \(misses.load(ordering: .relaxed)) times")
+        }
+    }
 }
