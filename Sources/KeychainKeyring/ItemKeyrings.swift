@@ -180,10 +180,11 @@ struct ItemKeyrings: Sendable {
         switch record.type {
         case "user":
             if record.description.utf8.starts(with: leadingText.utf8) {
-                // An item key: a layout-3 item when it has an entry that keeps its attributes
-                // (one that points to an attributes key is listed with that key, below).
+                // An item key: a layout-3 item when it has an entry (one that points to an
+                // attributes key is also listed with that key, below, unless an update placed
+                // the key after the keyring's contents were read).
                 guard let description = ItemKeyDescription(parsing: record.description), wanted(description.primaryKey),
-                      let entry = entries[Self.nameHash(description)], !entry.inAttributesKey else { return nil }
+                      let entry = entries[Self.nameHash(description)] else { return nil }
                 return try layout3Item(description, key: serial, entry: entry, in: target)
             }
             guard record.description.utf8.starts(with: (Self.attributesPrefix + leadingText.dropFirst(ItemKeyDescription.prefix.count)).utf8),

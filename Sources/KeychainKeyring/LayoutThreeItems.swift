@@ -74,19 +74,22 @@ extension ItemKeyrings {
         var attributesKey: key_serial_t?
         let item: KeychainItem
         if entry.inAttributesKey {
-            let inKey: FoundItem?
-            do {
-                inKey = try layout2Item(named: description, in: target)
-            } catch is ItemVanished {
-                inKey = nil
-            }
-            guard let found = inKey else {
-                // An update made the attributes small since the entry was read: the entry it
-                // wrote, before it unlinked the attributes key, keeps them.
-                guard let current = try recordEntry(named: description, in: target), !current.inAttributesKey,
+            var inKey: FoundItem?
+            for _ in 0..<3 {
+                do {
+                    inKey = try layout2Item(named: description, in: target)
+                } catch is ItemVanished {
+                    inKey = nil
+                }
+                if inKey != nil { break }
+                // An update made the attributes small since the entry was read (and perhaps
+                // large again): the entry it wrote before it unlinked the key says where they are.
+                guard let current = try recordEntry(named: description, in: target),
                       current.itemKey == entry.itemKey else { return nil }
-                return try layout3Item(description, key: key, entry: current, in: target)
+                if !current.inAttributesKey { return try layout3Item(description, key: key, entry: current, in: target) }
             }
+            // An entry pointing to no attributes key: the item cannot be read.
+            guard let found = inKey else { return nil }
             attributesKey = found.anchor
             item = found.item
         } else {

@@ -306,24 +306,31 @@ struct LayoutThreeRaceTests {
     }
 
     /// An item updated from large attributes to small ones and back, over and over, while
-    /// another thread reads it by name: the reader always finds it.
-    @Test func anItemWhoseAttributesKeyComesAndGoesStaysFound() throws {
+    /// another thread reads it by name, or lists the keyring: the reader always finds it.
+    @Test(arguments: [false, true])
+    func anItemWhoseAttributesKeyComesAndGoesStaysFound(listing: Bool) throws {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("toggle")
             try backend.add(genericItem(service, "acct", Data("secret".utf8), [.comment: .string(Self.largeComment)]))
             let finished = Atomic<Bool>(false)
             let misses = Atomic<Int>(0)
+            let failures = Mutex<[String]>([])
             let readerDone = DispatchSemaphore(value: 0)
+            let query = listing
+                ? ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]), limit: .all)
+                : exactQuery(service, "acct", secrets: false)
             Thread.detachNewThread {
                 while !finished.load(ordering: .acquiring) {
-                    if (try? backend.search(exactQuery(service, "acct", secrets: false)).first) == nil {
-                        misses.add(1, ordering: .relaxed)
+                    do {
+                        if try backend.search(query).first == nil { misses.add(1, ordering: .relaxed) }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
                     }
                 }
                 readerDone.signal()
             }
-            for round in 0..<300 {
+            for round in 0..<1000 {
                 let comment = round.isMultiple(of: 2) ? "small" : Self.largeComment
                 _ = try backend.update(exactQuery(service, "acct", secrets: false),
                                        with: ItemChanges(attributes: ItemAttributes([.comment: .string(comment)])))
@@ -331,6 +338,7 @@ struct LayoutThreeRaceTests {
             finished.store(true, ordering: .releasing)
             readerDone.wait()
             #expect(misses.load(ordering: .relaxed) == 0, "the reader missed the item \(misses.load(ordering: .relaxed)) times")
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0.prefix(2) })")
         }
     }
 }
