@@ -122,7 +122,13 @@ extension ItemKeyrings {
             throw failure.keychainError("reading the secret of the item with \(found.description.primaryKey.readableName)")
         }
         // A placeholder changed by hand (`keyctl update`) is a secret.
-        if emptySecret, secret.withUnsafeBytes({ $0.elementsEqual(Self.emptySecretPlaceholder) }) {
+        guard secret.withUnsafeBytes({ $0.elementsEqual(Self.emptySecretPlaceholder) }) else { return secret }
+        if emptySecret { return SecretBytes(Data()) }
+        // An update to an empty secret writes the entry that says so, then the placeholder: one
+        // that came after the entry was read is found saying so now.
+        if case .itemKey(_, let entryKey, _, _) = found.storage,
+           let current = try recordEntry(named: found.description, in: target),
+           current.itemKey == entryKey, current.secretIsEmpty {
             return SecretBytes(Data())
         }
         return secret
@@ -202,9 +208,11 @@ extension ItemKeyrings {
                     // Gone, or replaced by another add, since it was found.
                     guard let current, current.itemKey == entryKey else { throw ItemVanished() }
                     // Under the lock, so that two updates land one after the other, secret and all.
-                    if let secret {
-                        let payload = secret.isEmpty ? SecretBytes(Data(Self.emptySecretPlaceholder)) : secret
-                        try payload.withUnsafeBytes { try kernel.update(key, payload: $0) }
+                    // An empty secret goes after the entry that says so: a reader takes the
+                    // placeholder for an empty secret only then, and the old secret, which is
+                    // no placeholder, for itself until the key is rewritten.
+                    if let secret, !secret.isEmpty {
+                        try secret.withUnsafeBytes { try kernel.update(key, payload: $0) }
                     }
                     // The attributes key as it is now: another update may have placed or dropped
                     // one since the item was found.
@@ -222,6 +230,9 @@ extension ItemKeyrings {
                         _ = try placeAttributesKey(of: item, as: found.description, in: target)
                     }
                     return .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty)
+                }
+                if let secret, secret.isEmpty {
+                    try Self.emptySecretPlaceholder.withUnsafeBytes { try kernel.update(key, payload: $0) }
                 }
                 // Under the lock: the kernel unlinks whichever key of that name the target holds,
                 // which after the lock could be one another update placed.

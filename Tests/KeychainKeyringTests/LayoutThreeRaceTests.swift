@@ -31,6 +31,25 @@ struct LayoutThreeRaceTests {
         }
     }
 
+    /// Runs `read` over and over on `threads` other threads (passing each its index) while
+    /// `write` runs on this one, then stops them and waits for them.
+    private func reading(on threads: Int = 1, _ read: @escaping @Sendable (Int) -> Void,
+                         while write: () throws -> Void) throws {
+        let finished = Atomic<Bool>(false)
+        let done = DispatchSemaphore(value: 0)
+        for thread in 0..<threads {
+            Thread.detachNewThread {
+                while !finished.load(ordering: .acquiring) { read(thread) }
+                done.signal()
+            }
+        }
+        defer {
+            finished.store(true, ordering: .releasing)
+            for _ in 0..<threads { done.wait() }
+        }
+        try write()
+    }
+
     private func text(_ secret: SecretBytes?) -> String? { secret.map { String(decoding: $0.makeData(), as: UTF8.self) } }
 
     /// A delete unlinks the item key first, and the entry and attributes key after, under the
@@ -108,38 +127,32 @@ struct LayoutThreeRaceTests {
             let count = 60
             try addLayoutTwoItems(service, count, in: target) { $0.isMultiple(of: 2) ? [.comment: .string(Self.largeComment)] : [:] }
             let current = Atomic<Int>(0)
-            let finished = Atomic<Bool>(false)
             let wrong = Mutex<[String]>([])
-            let readerDone = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                while !finished.load(ordering: .acquiring) {
-                    let index = current.load(ordering: .acquiring)
-                    let found: KeychainItem?
-                    do {
-                        found = try backend.search(exactQuery(service, "a\(index)", secrets: true)).first
-                    } catch {
-                        wrong.withLock { $0.append("a\(index): \(error)") }
-                        continue
-                    }
-                    guard let item = found else {
-                        wrong.withLock { $0.append("a\(index): not found") }
-                        continue
-                    }
-                    if item.secret?.makeData() != Data("secret".utf8) {
-                        wrong.withLock { $0.append("a\(index): '\(self.text(item.secret) ?? "none")'") }
-                    }
+            try reading({ _ in
+                let index = current.load(ordering: .acquiring)
+                let found: KeychainItem?
+                do {
+                    found = try backend.search(exactQuery(service, "a\(index)", secrets: true)).first
+                } catch {
+                    wrong.withLock { $0.append("a\(index): \(error)") }
+                    return
                 }
-                readerDone.signal()
-            }
-            for index in 0..<count {
-                current.store(index, ordering: .releasing)
-                usleep(200)
-                _ = try backend.update(exactQuery(service, "a\(index)", secrets: false),
-                                       with: ItemChanges(attributes: ItemAttributes([.label: .string("new")])))
-                usleep(200)
-            }
-            finished.store(true, ordering: .releasing)
-            readerDone.wait()
+                guard let item = found else {
+                    wrong.withLock { $0.append("a\(index): not found") }
+                    return
+                }
+                if item.secret?.makeData() != Data("secret".utf8) {
+                    wrong.withLock { $0.append("a\(index): '\(self.text(item.secret) ?? "none")'") }
+                }
+            }, while: {
+                for index in 0..<count {
+                    current.store(index, ordering: .releasing)
+                    usleep(200)
+                    _ = try backend.update(exactQuery(service, "a\(index)", secrets: false),
+                                           with: ItemChanges(attributes: ItemAttributes([.label: .string("new")])))
+                    usleep(200)
+                }
+            })
             #expect(wrong.withLock { $0 }.isEmpty, "a reader got no item or another secret: \(wrong.withLock { $0.prefix(3) })")
             for index in 0..<count {
                 let item = try #require(try backend.search(exactQuery(service, "a\(index)", secrets: true)).first)
@@ -195,37 +208,28 @@ struct LayoutThreeRaceTests {
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("read-delete")
             try backend.add(genericItem(service, "acct", Data("secret".utf8)))
-            let finished = Atomic<Bool>(false)
             let failures = Mutex<[String]>([])
-            let done = DispatchSemaphore(value: 0)
-            for role in ["read", "update"] {
-                Thread.detachNewThread {
-                    while !finished.load(ordering: .acquiring) {
-                        do {
-                            if role == "read" {
-                                if let item = try backend.search(exactQuery(service, "acct", secrets: true)).first,
-                                   item.secret?.makeData() != Data("secret".utf8) {
-                                    failures.withLock { $0.append("read another secret") }
-                                }
-                            } else {
-                                _ = try backend.update(exactQuery(service, "acct", secrets: false),
-                                                       with: ItemChanges(attributes: ItemAttributes([.label: .string("l")]),
-                                                                         secret: SecretBytes(Data("secret".utf8))))
-                            }
-                        } catch {
-                            failures.withLock { $0.append("\(role): \(error)") }
+            try reading(on: 2, { thread in
+                do {
+                    if thread == 0 {
+                        if let item = try backend.search(exactQuery(service, "acct", secrets: true)).first,
+                           item.secret?.makeData() != Data("secret".utf8) {
+                            failures.withLock { $0.append("read another secret") }
                         }
+                    } else {
+                        _ = try backend.update(exactQuery(service, "acct", secrets: false),
+                                               with: ItemChanges(attributes: ItemAttributes([.label: .string("l")]),
+                                                                 secret: SecretBytes(Data("secret".utf8))))
                     }
-                    done.signal()
+                } catch {
+                    failures.withLock { $0.append("\(thread == 0 ? "read" : "update"): \(error)") }
                 }
-            }
-            for _ in 0..<400 {
-                _ = try backend.delete(exactQuery(service, "acct", secrets: false))
-                try backend.add(genericItem(service, "acct", Data("secret".utf8)))
-            }
-            finished.store(true, ordering: .releasing)
-            done.wait()
-            done.wait()
+            }, while: {
+                for _ in 0..<400 {
+                    _ = try backend.delete(exactQuery(service, "acct", secrets: false))
+                    try backend.add(genericItem(service, "acct", Data("secret".utf8)))
+                }
+            })
             #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0.count }) failures, e.g. \(failures.withLock { $0.prefix(2) })")
         }
     }
@@ -238,29 +242,23 @@ struct LayoutThreeRaceTests {
             let service = uniqueService("list-rewrite")
             let count = 40
             try addLayoutTwoItems(service, count, in: target) { _ in [:] }
-            let finished = Atomic<Bool>(false)
             let short = Mutex<[Int]>([])
-            let listerDone = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                let all = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
-                                    limit: .all, includeSecrets: false)
-                while !finished.load(ordering: .acquiring) {
-                    do {
-                        let listed = try backend.search(all).count
-                        if listed != count { short.withLock { $0.append(listed) } }
-                    } catch {
-                        short.withLock { $0.append(-1) }
-                    }
+            let all = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
+                                limit: .all, includeSecrets: false)
+            try reading({ _ in
+                do {
+                    let listed = try backend.search(all).count
+                    if listed != count { short.withLock { $0.append(listed) } }
+                } catch {
+                    short.withLock { $0.append(-1) }
                 }
-                listerDone.signal()
-            }
-            for index in 0..<count {
-                _ = try backend.update(exactQuery(service, "a\(index)", secrets: false),
-                                       with: ItemChanges(attributes: ItemAttributes([.label: .string("new")])))
-                usleep(500)
-            }
-            finished.store(true, ordering: .releasing)
-            listerDone.wait()
+            }, while: {
+                for index in 0..<count {
+                    _ = try backend.update(exactQuery(service, "a\(index)", secrets: false),
+                                           with: ItemChanges(attributes: ItemAttributes([.label: .string("new")])))
+                    usleep(500)
+                }
+            })
             #expect(short.withLock { $0 }.isEmpty, "listings of \(short.withLock { $0 }) items instead of \(count)")
         }
     }
@@ -313,32 +311,50 @@ struct LayoutThreeRaceTests {
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("toggle")
             try backend.add(genericItem(service, "acct", Data("secret".utf8), [.comment: .string(Self.largeComment)]))
-            let finished = Atomic<Bool>(false)
             let misses = Atomic<Int>(0)
             let failures = Mutex<[String]>([])
-            let readerDone = DispatchSemaphore(value: 0)
             let query = listing
                 ? ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]), limit: .all)
                 : exactQuery(service, "acct", secrets: false)
-            Thread.detachNewThread {
-                while !finished.load(ordering: .acquiring) {
-                    do {
-                        if try backend.search(query).first == nil { misses.add(1, ordering: .relaxed) }
-                    } catch {
-                        failures.withLock { $0.append("\(error)") }
-                    }
+            try reading({ _ in
+                do {
+                    if try backend.search(query).first == nil { misses.add(1, ordering: .relaxed) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
                 }
-                readerDone.signal()
-            }
-            for round in 0..<1000 {
-                let comment = round.isMultiple(of: 2) ? "small" : Self.largeComment
-                _ = try backend.update(exactQuery(service, "acct", secrets: false),
-                                       with: ItemChanges(attributes: ItemAttributes([.comment: .string(comment)])))
-            }
-            finished.store(true, ordering: .releasing)
-            readerDone.wait()
+            }, while: {
+                for round in 0..<1000 {
+                    let comment = round.isMultiple(of: 2) ? "small" : Self.largeComment
+                    _ = try backend.update(exactQuery(service, "acct", secrets: false),
+                                           with: ItemChanges(attributes: ItemAttributes([.comment: .string(comment)])))
+                }
+            })
             #expect(misses.load(ordering: .relaxed) == 0, "the reader missed the item \(misses.load(ordering: .relaxed)) times")
             #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0.prefix(2) })")
+        }
+    }
+
+    /// An item whose secret is updated to empty and back, over and over, while another thread
+    /// reads it: the reader gets the empty secret or the other one, never the placeholder byte
+    /// that stands for an empty secret in the item key.
+    @Test func aSecretUpdatedToEmptyNeverReadsAsThePlaceholder() throws {
+        try withTarget { target in
+            let backend = KernelKeyringBackend(testingIn: target)
+            let service = uniqueService("empty-toggle")
+            try backend.add(genericItem(service, "acct", Data("x".utf8)))
+            let wrong = Mutex<[Data]>([])
+            try reading({ _ in
+                guard let secret = try? backend.search(exactQuery(service, "acct", secrets: true)).first?.secret?.makeData() else {
+                    return
+                }
+                if secret != Data() && secret != Data("x".utf8) { wrong.withLock { $0.append(secret) } }
+            }, while: {
+                for round in 0..<1000 {
+                    let secret = round.isMultiple(of: 2) ? Data() : Data("x".utf8)
+                    _ = try backend.update(exactQuery(service, "acct", secrets: false), with: ItemChanges(secret: SecretBytes(secret)))
+                }
+            })
+            #expect(wrong.withLock { $0.count } == 0, "the reader got \(wrong.withLock { $0.count }) wrong secrets, the first \(wrong.withLock { $0.first.map { Array($0) } ?? [] })")
         }
     }
 }
