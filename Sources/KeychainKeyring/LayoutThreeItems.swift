@@ -122,14 +122,35 @@ extension ItemKeyrings {
             throw failure.keychainError("reading the secret of the item with \(found.description.primaryKey.readableName)")
         }
         // A placeholder changed by hand (`keyctl update`) is a secret.
-        guard secret.withUnsafeBytes({ $0.elementsEqual(Self.emptySecretPlaceholder) }) else { return secret }
-        if emptySecret { return SecretBytes(Data()) }
-        // An update to an empty secret writes the entry that says so, then the placeholder: one
-        // that came after the entry was read is found saying so now.
-        if case .itemKey(_, let entryKey, _, _) = found.storage,
-           let current = try recordEntry(named: found.description, in: target),
-           current.itemKey == entryKey, current.secretIsEmpty {
-            return SecretBytes(Data())
+        if emptySecret, Self.isPlaceholder(secret) { return SecretBytes(Data()) }
+        guard case .itemKey(_, let entryKey, _, _) = found.storage else { return secret }
+        return try secretReadingPlaceholders(secret, of: found.description, itemKey: entryKey, in: target, key: key)
+    }
+
+    static func isPlaceholder(_ secret: SecretBytes) -> Bool {
+        secret.withUnsafeBytes { $0.elementsEqual(emptySecretPlaceholder) }
+    }
+
+    /// `secret`, just read from the item key `itemKey` of an item whose entry, read before,
+    /// said the secret is not empty; or the empty secret, when it is the placeholder that an
+    /// update to an empty secret wrote since. Such an update writes its entry first, so the
+    /// entry says so now, unless a later update has changed the secret again: then the key,
+    /// read again from `key`, holds that later secret.
+    func secretReadingPlaceholders(_ secret: SecretBytes, of description: ItemKeyDescription, itemKey: key_serial_t,
+                                   in target: key_serial_t, key: key_serial_t) throws -> SecretBytes {
+        var secret = secret
+        for _ in 0..<3 {
+            guard Self.isPlaceholder(secret) else { return secret }
+            if let current = try recordEntry(named: description, in: target), current.itemKey == itemKey,
+               current.secretIsEmpty {
+                return SecretBytes(Data())
+            }
+            // A key gone between the two reads: the item changed under the read.
+            guard let again = try? kernel.readSecretOnce(key) else { throw ItemVanished() }
+            // Still the placeholder, and the entry says it is no empty secret: a secret of one
+            // zero byte.
+            if Self.isPlaceholder(again) { return again }
+            secret = again
         }
         return secret
     }
@@ -279,8 +300,15 @@ extension ItemKeyrings {
                 guard try searchAttributesKeyIfAny(found.description, in: target) == attributesKey,
                       try recordEntry(named: found.description, in: target) == nil else { throw ItemVanished() }
                 let key: key_serial_t
+                // An empty secret goes into a key there after the entry that says so, as in
+                // `replaceLayout3`: until then the key's old secret reads as what it is.
+                var placeholderLast = false
                 if let existing = try searchItemKey(found.description, in: target), isLinked(existing, in: target) {
-                    try payload.withUnsafeBytes { try kernel.update(existing, payload: $0) }
+                    if newSecret.isEmpty {
+                        placeholderLast = true
+                    } else {
+                        try payload.withUnsafeBytes { try kernel.update(existing, payload: $0) }
+                    }
                     key = existing
                 } else {
                     key = try payload.withUnsafeBytes {
@@ -301,6 +329,7 @@ extension ItemKeyrings {
                         .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: newSecret.isEmpty)
                     }
                 }
+                if placeholderLast { try payload.withUnsafeBytes { try kernel.update(key, payload: $0) } }
             }
         } catch let failure as KeyctlFailure {
             if failure.isNoSuchKey { throw ItemVanished() }

@@ -357,4 +357,33 @@ struct LayoutThreeRaceTests {
             #expect(wrong.withLock { $0.count } == 0, "the reader got \(wrong.withLock { $0.count }) wrong secrets, the first \(wrong.withLock { $0.first.map { Array($0) } ?? [] })")
         }
     }
+
+    /// Layout-2 items whose secret is updated to empty (and so rewritten in layout 3) while
+    /// another thread reads them: the reader gets the old secret or the empty one, never the
+    /// placeholder byte.
+    @Test func aLayoutTwoSecretUpdatedToEmptyNeverReadsAsThePlaceholder() throws {
+        try withTarget { target in
+            let backend = KernelKeyringBackend(testingIn: target)
+            let service = uniqueService("rewrite-empty")
+            let count = 100
+            try addLayoutTwoItems(service, count, in: target) { _ in [:] }
+            let current = Atomic<Int>(0)
+            let wrong = Mutex<[String]>([])
+            try reading({ _ in
+                let index = current.load(ordering: .acquiring)
+                guard let secret = try? backend.search(exactQuery(service, "a\(index)", secrets: true)).first?.secret?.makeData() else {
+                    return
+                }
+                if secret != Data() && secret != Data("secret".utf8) { wrong.withLock { $0.append("a\(index): \(Array(secret))") } }
+            }, while: {
+                for index in 0..<count {
+                    current.store(index, ordering: .releasing)
+                    usleep(100)
+                    _ = try backend.update(exactQuery(service, "a\(index)", secrets: false), with: ItemChanges(secret: SecretBytes(Data())))
+                    usleep(100)
+                }
+            })
+            #expect(wrong.withLock { $0.count } == 0, "\(wrong.withLock { $0.count }) wrong secrets, e.g. \(wrong.withLock { $0.first ?? "" })")
+        }
+    }
 }
