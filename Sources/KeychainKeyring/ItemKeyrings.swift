@@ -141,16 +141,23 @@ struct ItemKeyrings: Sendable {
             // then found with it, and one whose entry is gone was deleted after the listing.
             let entries = try allRecordEntries(in: target)
             var sawVanished = false
+            // Keys that were no item with these entries: a layout-2 item's secret key, say,
+            // whose item is rewritten in layout 3 meanwhile (its entry written, then its
+            // attributes key unlinked), is its item key by the next round.
+            var notItems: Set<key_serial_t> = []
             for serial in serials where examined.insert(serial).inserted {
                 do {
                     if let item = try examine(serial, in: target, leadingText, wanted, entries) {
                         byDescription[Array(item.description.text.utf8)] = item
+                    } else {
+                        notItems.insert(serial)
                     }
                 } catch is ItemVanished {
                     sawVanished = true
                 }
             }
             if !sawVanished { return Listing(items: Array(byDescription.values), serials: examined) }
+            examined.subtract(notItems)
         }
         throw KeychainError.keyring(errSecIO,
             "The items in keyring \(target) kept changing during \(Self.listingRounds) attempts to read them; try again.")
@@ -173,20 +180,29 @@ struct ItemKeyrings: Sendable {
         switch record.type {
         case "user":
             if record.description.utf8.starts(with: leadingText.utf8) {
-                // An item key: a layout-3 item when it has an entry that keeps its attributes
-                // (one that points to an attributes key is listed with that key, below).
+                // An item key: a layout-3 item when it has an entry (one that points to an
+                // attributes key is also listed with that key, below, unless an update placed
+                // the key after the keyring's contents were read).
                 guard let description = ItemKeyDescription(parsing: record.description), wanted(description.primaryKey),
-                      let entry = entries[Self.nameHash(description)], !entry.inAttributesKey else { return nil }
+                      let entry = entries[Self.nameHash(description)] else { return nil }
                 return try layout3Item(description, key: serial, entry: entry, in: target)
             }
             guard record.description.utf8.starts(with: (Self.attributesPrefix + leadingText.dropFirst(ItemKeyDescription.prefix.count)).utf8),
                   let description = Self.itemDescription(ofAttributesKey: record.description),
                   wanted(description.primaryKey) else { return nil }
-            if let entry = entries[Self.nameHash(description)], entry.inAttributesKey {
-                // A layout-3 item whose attributes are too large for an entry.
-                guard let key = try searchItemKey(description, in: target) else { throw ItemVanished() }
+            if let entry = entries[Self.nameHash(description)] {
+                // A layout-3 item whose attributes are too large for an entry; or, with an entry
+                // that keeps them, an attributes key left over (by an update that made them
+                // smaller, or a delete overtaken by an add), which is not the item.
+                guard let key = try searchItemKey(description, in: target) else {
+                    if entry.inAttributesKey { throw ItemVanished() }
+                    return nil
+                }
                 return try layout3Item(description, key: key, entry: entry, in: target)
             }
+            // Once every item has its item key (`LayoutThreeRecord`), an attributes key without
+            // one is no item, as for a lookup by name: left by an add or a delete that died.
+            if isLayoutThreeKnown(target), try searchItemKey(description, in: target) == nil { return nil }
             return try loadLayout2(serial, description, in: target)
         case "keyring":
             // By bytes: a name that begins with a combining mark forms one Character with the ':' before it.
@@ -233,7 +249,7 @@ struct ItemKeyrings: Sendable {
         let keyring: key_serial_t
         switch found.storage {
         case .itemKey(let key, _, let emptySecret, _):
-            return try layout3Secret(of: found, key: key, emptySecret: emptySecret)
+            return try layout3Secret(of: found, key: key, emptySecret: emptySecret, in: target)
         case .keys(let attributes, let secret):
             return try layout2Secret(of: found, attributesKey: attributes, secretKey: secret, in: target)
         case .itemKeyring(let serial):

@@ -146,7 +146,10 @@ extension ItemKeyrings {
                        in target: key_serial_t) throws -> SecretBytes {
         guard let secretKey else { return SecretBytes(Data()) }
         var name: String { found.description.primaryKey.readableName }
-        if let secret = try? kernel.readSecretOnce(secretKey) { return secret }
+        if let secret = try? kernel.readSecretOnce(secretKey) {
+            // Perhaps rewritten in layout 3 with an empty secret since it was found.
+            return try secretReadingPlaceholders(secret, of: found.description, itemKey: secretKey, in: target, key: secretKey)
+        }
         guard (try? searchAttributesKey(found.description, in: target)) == attributesKey else { throw ItemVanished() }
         let byName: key_serial_t
         do {

@@ -101,7 +101,9 @@ struct ItemRecord: Equatable, Sendable {
 
     /// Parses a record payload; nil for bytes this format does not describe.
     init?(decoding payload: [UInt8]) {
-        guard payload.count >= 5, payload.prefix(4).elementsEqual(Self.magic), payload[4] < 32 else { return nil }
+        // A count beyond any a writer makes would have a listing look for that many records.
+        guard payload.count >= 5, payload.prefix(4).elementsEqual(Self.magic),
+              payload[4] <= ItemKeyrings.maximumLog2BucketCount else { return nil }
         var reader = Reader(bytes: payload, offset: 5)
         var spans: [(hash: UInt64, range: Range<Int>)] = []
         while !reader.isAtEnd {

@@ -54,10 +54,15 @@ extension ItemKeyrings {
         guard let key = found else {
             return checkAttributesKeyAlone ? try layout2Item(named: description, in: target) : nil
         }
-        guard let entry = try recordEntry(named: description, in: target) else {
+        var entry = try recordEntry(named: description, in: target)
+        if entry == nil {
             // Written in layout 2, or no item (a key made by hand, or one left by a delete that died).
-            return try layout2Item(named: description, in: target)
+            if let found = try layout2Item(named: description, in: target) { return found }
+            // Or a layout-2 item rewritten in layout 3 since the entry was read: its entry was
+            // written before its attributes key went.
+            entry = try recordEntry(named: description, in: target)
         }
+        guard let entry else { return nil }
         // A key of that name in a keyring nested in the target belongs to another store.
         guard entry.itemKey == key || isLinked(key, in: target) else { return nil }
         return try layout3Item(description, key: key, entry: entry, in: target)
@@ -69,7 +74,22 @@ extension ItemKeyrings {
         var attributesKey: key_serial_t?
         let item: KeychainItem
         if entry.inAttributesKey {
-            guard let found = try layout2Item(named: description, in: target) else { return nil }
+            var inKey: FoundItem?
+            for _ in 0..<3 {
+                do {
+                    inKey = try layout2Item(named: description, in: target)
+                } catch is ItemVanished {
+                    inKey = nil
+                }
+                if inKey != nil { break }
+                // An update made the attributes small since the entry was read (and perhaps
+                // large again): the entry it wrote before it unlinked the key says where they are.
+                guard let current = try recordEntry(named: description, in: target),
+                      current.itemKey == entry.itemKey else { return nil }
+                if !current.inAttributesKey { return try layout3Item(description, key: key, entry: current, in: target) }
+            }
+            // An entry pointing to no attributes key: the item cannot be read.
+            guard let found = inKey else { return nil }
             attributesKey = found.anchor
             item = found.item
         } else {
@@ -93,19 +113,53 @@ extension ItemKeyrings {
     }
 
     /// The secret of the layout-3 item `found`: one read of its item key `key`.
-    func layout3Secret(of found: FoundItem, key: key_serial_t, emptySecret: Bool) throws -> SecretBytes {
+    func layout3Secret(of found: FoundItem, key: key_serial_t, emptySecret: Bool, in target: key_serial_t) throws -> SecretBytes {
         let secret: SecretBytes
         do {
             secret = try kernel.readSecretOnce(key)
         } catch let failure as KeyctlFailure {
-            if failure.isNoSuchKey { throw ItemVanished() }
+            if isUnlinkedKey(failure, key, in: target) { throw ItemVanished() }
             throw failure.keychainError("reading the secret of the item with \(found.description.primaryKey.readableName)")
         }
         // A placeholder changed by hand (`keyctl update`) is a secret.
-        if emptySecret, secret.withUnsafeBytes({ $0.elementsEqual(Self.emptySecretPlaceholder) }) {
-            return SecretBytes(Data())
+        if emptySecret, Self.isPlaceholder(secret) { return SecretBytes(Data()) }
+        guard case .itemKey(_, let entryKey, _, _) = found.storage else { return secret }
+        return try secretReadingPlaceholders(secret, of: found.description, itemKey: entryKey, in: target, key: key)
+    }
+
+    static func isPlaceholder(_ secret: SecretBytes) -> Bool {
+        secret.withUnsafeBytes { $0.elementsEqual(emptySecretPlaceholder) }
+    }
+
+    /// `secret`, just read from the item key `itemKey` of an item whose entry, read before,
+    /// said the secret is not empty; or the empty secret, when it is the placeholder that an
+    /// update to an empty secret wrote since. Such an update writes its entry first, so the
+    /// entry says so now, unless a later update has changed the secret again: then the key,
+    /// read again from `key`, holds that later secret.
+    func secretReadingPlaceholders(_ secret: SecretBytes, of description: ItemKeyDescription, itemKey: key_serial_t,
+                                   in target: key_serial_t, key: key_serial_t) throws -> SecretBytes {
+        var secret = secret
+        for _ in 0..<3 {
+            guard Self.isPlaceholder(secret) else { return secret }
+            if let current = try recordEntry(named: description, in: target), current.itemKey == itemKey,
+               current.secretIsEmpty {
+                return SecretBytes(Data())
+            }
+            // A key gone between the two reads: the item changed under the read.
+            guard let again = try? kernel.readSecretOnce(key) else { throw ItemVanished() }
+            // Still the placeholder, and the entry says it is no empty secret: a secret of one
+            // zero byte.
+            if Self.isPlaceholder(again) { return again }
+            secret = again
         }
         return secret
+    }
+
+    /// Whether `failure`, of a call on the item key `key`, means that a delete unlinked it: the
+    /// kernel says "no such key", or, for a moment before the key is gone, refuses access to a
+    /// key this thread no longer possesses.
+    func isUnlinkedKey(_ failure: KeyctlFailure, _ key: key_serial_t, in target: key_serial_t) -> Bool {
+        failure.isNoSuchKey || (failure.code == EACCES && !isLinked(key, in: target))
     }
 
     // MARK: - Writing
@@ -135,13 +189,22 @@ extension ItemKeyrings {
                     attributesKey = try placeAttributesKey(of: item, as: description, in: target)
                     entry = .pointingToAttributesKey(nameHash: hash, itemKey: itemKey, secretIsEmpty: secretIsEmpty)
                 }
-                try changeRecordEntryLocked(hash, in: target) { _ in entry }
+                // An entry there is no item's (checked above): one a delete left, perhaps with
+                // the attributes key it points to.
+                var leftoverAttributesKey = false
+                try changeRecordEntryLocked(hash, in: target) { old in
+                    leftoverAttributesKey = old?.inAttributesKey == true && attributesKey == nil
+                    return entry
+                }
                 do {
                     // Displacing a key of that name that is no item (checked above).
                     try kernel.move(itemKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
                 } catch {
                     try? changeRecordEntryLocked(hash, in: target) { $0?.itemKey == itemKey ? nil : $0 }
                     throw error
+                }
+                if leftoverAttributesKey, let leftover = try? searchAttributesKeyIfAny(description, in: target) {
+                    try? kernel.unlink(leftover, from: target)
                 }
             }
         } catch {
@@ -156,37 +219,48 @@ extension ItemKeyrings {
     /// keeps the secret. The secret goes first, then the attributes. Throws `ItemVanished`
     /// when the item was deleted (or deleted and added again) since it was found.
     func replaceLayout3(_ found: FoundItem, with item: KeychainItem, secret: SecretBytes?, in target: key_serial_t) throws {
-        guard case .itemKey(let key, let entryKey, _, let oldAttributesKey) = found.storage else { return }
+        guard case .itemKey(let key, let entryKey, _, _) = found.storage else { return }
         func doing() -> String { "updating the item with \(found.description.primaryKey.readableName)" }
         let hash = Self.nameHash(found.description)
         do {
-            if let secret {
-                let payload = secret.isEmpty ? SecretBytes(Data(Self.emptySecretPlaceholder)) : secret
-                try payload.withUnsafeBytes { try kernel.update(key, payload: $0) }
-            }
-            var superseded: key_serial_t?
             try KeyringRecordLock(kernel: kernel).withLock(in: target) {
+                var superseded: key_serial_t?
                 try changeRecordEntryLocked(hash, in: target) { current in
                     // Gone, or replaced by another add, since it was found.
                     guard let current, current.itemKey == entryKey else { throw ItemVanished() }
+                    // Under the lock, so that two updates land one after the other, secret and all.
+                    // An empty secret goes after the entry that says so: a reader takes the
+                    // placeholder for an empty secret only then, and the old secret, which is
+                    // no placeholder, for itself until the key is rewritten.
+                    if let secret, !secret.isEmpty {
+                        try secret.withUnsafeBytes { try kernel.update(key, payload: $0) }
+                    }
+                    // The attributes key as it is now: another update may have placed or dropped
+                    // one since the item was found.
+                    let attributesKey = current.inAttributesKey ? try searchAttributesKeyIfAny(found.description, in: target) : nil
                     let secretIsEmpty = secret.map(\.isEmpty) ?? current.secretIsEmpty
                     if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty) {
-                        superseded = oldAttributesKey
+                        superseded = attributesKey
                         return entry
                     }
                     // Too large for an entry: the attributes key first, then the entry says so.
-                    if let oldAttributesKey {
+                    if let attributesKey {
                         let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
-                        try payload.withUnsafeBytes { try kernel.update(oldAttributesKey, payload: $0) }
+                        try payload.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
                     } else {
                         _ = try placeAttributesKey(of: item, as: found.description, in: target)
                     }
                     return .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty)
                 }
+                if let secret, secret.isEmpty {
+                    try Self.emptySecretPlaceholder.withUnsafeBytes { try kernel.update(key, payload: $0) }
+                }
+                // Under the lock: the kernel unlinks whichever key of that name the target holds,
+                // which after the lock could be one another update placed.
+                if let superseded { try? kernel.unlink(superseded, from: target) }
             }
-            if let superseded { try? kernel.unlink(superseded, from: target) }
         } catch let failure as KeyctlFailure {
-            if failure.isNoSuchKey { throw ItemVanished() }
+            if isUnlinkedKey(failure, key, in: target) { throw ItemVanished() }
             throw failure.keychainError(doing())
         }
     }
@@ -226,8 +300,15 @@ extension ItemKeyrings {
                 guard try searchAttributesKeyIfAny(found.description, in: target) == attributesKey,
                       try recordEntry(named: found.description, in: target) == nil else { throw ItemVanished() }
                 let key: key_serial_t
+                // An empty secret goes into a key there after the entry that says so, as in
+                // `replaceLayout3`: until then the key's old secret reads as what it is.
+                var placeholderLast = false
                 if let existing = try searchItemKey(found.description, in: target), isLinked(existing, in: target) {
-                    try payload.withUnsafeBytes { try kernel.update(existing, payload: $0) }
+                    if newSecret.isEmpty {
+                        placeholderLast = true
+                    } else {
+                        try payload.withUnsafeBytes { try kernel.update(existing, payload: $0) }
+                    }
                     key = existing
                 } else {
                     key = try payload.withUnsafeBytes {
@@ -239,12 +320,16 @@ extension ItemKeyrings {
                     try changeRecordEntryLocked(hash, in: target) { _ in entry }
                     try kernel.unlink(attributesKey, from: target)
                 } else {
-                    let attributes = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
+                    // Naming the item key as its secret key: until the entry points to it, a
+                    // reader takes the attributes key for a layout-2 item, whose secret is there.
+                    let attributes = try Self.checkedLayout2Payload(of: item, storedIn: target,
+                                                                    secretKey: newSecret.isEmpty ? nil : key)
                     try attributes.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
                     try changeRecordEntryLocked(hash, in: target) { _ in
                         .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: newSecret.isEmpty)
                     }
                 }
+                if placeholderLast { try payload.withUnsafeBytes { try kernel.update(key, payload: $0) } }
             }
         } catch let failure as KeyctlFailure {
             if failure.isNoSuchKey { throw ItemVanished() }

@@ -156,6 +156,24 @@ struct ItemRecordsTests {
         try expectEveryItem(own.backend, service, count: 81)
     }
 
+    /// A record stating a bucket count beyond any this version makes (changed by hand, or
+    /// damaged) is not valid: a listing says so at once, rather than searching for a billion
+    /// records first.
+    @Test func aRecordStatingAnImpossibleBucketCountIsADecodeErrorNotAHang() throws {
+        let own = try ownKeyring("huge-count")
+        defer { own.remove() }
+        let service = uniqueService("huge")
+        try own.backend.add(KeychainKeyringTests.genericItem(service, "acct", Data("s".utf8)))
+        let key = try kernel.search(own.serial, type: "user", description: ItemKeyrings.recordDescription(own.serial, bucket: 0))
+        var payload = try kernel.readPublicPayload(key)
+        payload[4] = 30
+        try payload.withUnsafeBytes { try kernel.update(key, payload: $0) }
+        let all = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]), limit: .all)
+        let start = ContinuousClock.now
+        expectKeychainError(errSecDecode) { try own.backend.search(all) }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
     // MARK: - Processes
 
     /// Four `keychain` processes add items to one keyring at once, splitting its records as they

@@ -183,11 +183,7 @@ struct KeyringRecordLockTests {
     /// Runs `body` with a fresh keyring linked in the session keyring, which every thread and
     /// child process possesses.
     private func withTarget(_ body: (key_serial_t) throws -> Void) throws {
-        let session = keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0)
-        try #require(session > 0)
-        let target = try kernel.addKeyring(uniqueService("lock"), to: session)
-        defer { try? kernel.unlink(target, from: session) }
-        try body(target)
+        try kernel.withSessionKeyring("lock", body)
     }
 
     private func makeCounter(in target: key_serial_t) throws -> key_serial_t {
