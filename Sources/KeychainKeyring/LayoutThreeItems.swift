@@ -177,39 +177,47 @@ extension ItemKeyrings {
             throw failure.keychainError(doing())
         }
         let hash = Self.nameHash(description)
-        var attributesKey: key_serial_t?
+        var moved = false
         do {
             try KeyringRecordLock(kernel: kernel).withLock(in: target) {
-                if try itemByItemKey(named: description, in: target, checkAttributesKeyAlone: !isLayoutThreeKnown(target)) != nil {
-                    throw KeychainError.keyring(errSecDuplicateItem,
-                        "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.")
-                }
-                var entry = ItemRecordEntry(item, nameHash: hash, itemKey: itemKey, secretIsEmpty: secretIsEmpty)
-                if entry == nil {
-                    attributesKey = try placeAttributesKey(of: item, as: description, in: target)
-                    entry = .pointingToAttributesKey(nameHash: hash, itemKey: itemKey, secretIsEmpty: secretIsEmpty)
-                }
-                // An entry there is no item's (checked above): one a delete left, perhaps with
-                // the attributes key it points to.
-                var leftoverAttributesKey = false
-                try changeRecordEntryLocked(hash, in: target) { old in
-                    leftoverAttributesKey = old?.inAttributesKey == true && attributesKey == nil
-                    return entry
-                }
+                var attributesKey: key_serial_t?
                 do {
-                    // Displacing a key of that name that is no item (checked above).
-                    try kernel.move(itemKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
+                    if try itemByItemKey(named: description, in: target, checkAttributesKeyAlone: !isLayoutThreeKnown(target)) != nil {
+                        throw KeychainError.keyring(errSecDuplicateItem,
+                            "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.")
+                    }
+                    var entry = ItemRecordEntry(item, nameHash: hash, itemKey: itemKey, secretIsEmpty: secretIsEmpty)
+                    if entry == nil {
+                        attributesKey = try placeAttributesKey(of: item, as: description, in: target)
+                        entry = .pointingToAttributesKey(nameHash: hash, itemKey: itemKey, secretIsEmpty: secretIsEmpty)
+                    }
+                    // An entry there is no item's (checked above): one a delete left, perhaps with
+                    // the attributes key it points to.
+                    var leftoverAttributesKey = false
+                    try changeRecordEntryLocked(hash, in: target) { old in
+                        leftoverAttributesKey = old?.inAttributesKey == true && attributesKey == nil
+                        return entry
+                    }
+                    do {
+                        // Displacing a key of that name that is no item (checked above).
+                        try kernel.move(itemKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
+                    } catch {
+                        try? changeRecordEntryLocked(hash, in: target) { $0?.itemKey == itemKey ? nil : $0 }
+                        throw error
+                    }
+                    moved = true
+                    if leftoverAttributesKey, let leftover = try? searchAttributesKeyIfAny(description, in: target) {
+                        try? kernel.unlink(leftover, from: target)
+                    }
                 } catch {
-                    try? changeRecordEntryLocked(hash, in: target) { $0?.itemKey == itemKey ? nil : $0 }
+                    // Still under the lock, so that the key unlinked by its name is this add's.
+                    if !moved, let attributesKey { try? kernel.unlink(attributesKey, from: target) }
                     throw error
-                }
-                if leftoverAttributesKey, let leftover = try? searchAttributesKeyIfAny(description, in: target) {
-                    try? kernel.unlink(leftover, from: target)
                 }
             }
         } catch {
-            discardStaged(itemKey)
-            if let attributesKey { try? kernel.unlink(attributesKey, from: target) }
+            // Once the item key is in, the item is added, whatever the lock's release said.
+            if !moved { discardStaged(itemKey) }
             if let failure = error as? KeyctlFailure { throw failure.keychainError(doing()) }
             throw error
         }
