@@ -233,32 +233,44 @@ extension ItemKeyrings {
         do {
             try KeyringRecordLock(kernel: kernel).withLock(in: target) {
                 var superseded: key_serial_t?
-                try changeRecordEntryLocked(hash, in: target) { current in
-                    // Gone, or replaced by another add, since it was found.
-                    guard let current, current.itemKey == entryKey else { throw ItemVanished() }
-                    // Under the lock, so that two updates land one after the other, secret and all.
-                    // An empty secret goes after the entry that says so: a reader takes the
-                    // placeholder for an empty secret only then, and the old secret, which is
-                    // no placeholder, for itself until the key is rewritten.
-                    if let secret, !secret.isEmpty {
-                        try secret.withUnsafeBytes { try kernel.update(key, payload: $0) }
+                var previousSecret: SecretBytes?
+                var placedAttributesKey: key_serial_t?
+                do {
+                    try changeRecordEntryLocked(hash, in: target) { current in
+                        // Gone, or replaced by another add, since it was found.
+                        guard let current, current.itemKey == entryKey else { throw ItemVanished() }
+                        // Under the lock, so that two updates land one after the other, secret and all.
+                        // An empty secret goes after the entry that says so: a reader takes the
+                        // placeholder for an empty secret only then, and the old secret, which is
+                        // no placeholder, for itself until the key is rewritten.
+                        if let secret, !secret.isEmpty {
+                            previousSecret = try kernel.readSecretOnce(key)
+                            try secret.withUnsafeBytes { try kernel.update(key, payload: $0) }
+                        }
+                        // The attributes key as it is now: another update may have placed or dropped
+                        // one since the item was found.
+                        let attributesKey = current.inAttributesKey ? try searchAttributesKeyIfAny(found.description, in: target) : nil
+                        let secretIsEmpty = secret.map(\.isEmpty) ?? current.secretIsEmpty
+                        if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty) {
+                            superseded = attributesKey
+                            return entry
+                        }
+                        // Too large for an entry: the attributes key first, then the entry says so.
+                        if let attributesKey {
+                            let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
+                            try payload.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
+                        } else {
+                            placedAttributesKey = try placeAttributesKey(of: item, as: found.description, in: target)
+                        }
+                        return .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty)
                     }
-                    // The attributes key as it is now: another update may have placed or dropped
-                    // one since the item was found.
-                    let attributesKey = current.inAttributesKey ? try searchAttributesKeyIfAny(found.description, in: target) : nil
-                    let secretIsEmpty = secret.map(\.isEmpty) ?? current.secretIsEmpty
-                    if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty) {
-                        superseded = attributesKey
-                        return entry
-                    }
-                    // Too large for an entry: the attributes key first, then the entry says so.
-                    if let attributesKey {
-                        let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: nil)
-                        try payload.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
-                    } else {
-                        _ = try placeAttributesKey(of: item, as: found.description, in: target)
-                    }
-                    return .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty)
+                } catch {
+                    // Refused before the entry was written (the quota, say): the item keeps its
+                    // old secret, and an attributes key placed for it goes, still under the lock
+                    // so that the key unlinked by its name is this update's.
+                    if let previousSecret { try? previousSecret.withUnsafeBytes { try kernel.update(key, payload: $0) } }
+                    if let placedAttributesKey { try? kernel.unlink(placedAttributesKey, from: target) }
+                    throw error
                 }
                 if let secret, secret.isEmpty {
                     try Self.emptySecretPlaceholder.withUnsafeBytes { try kernel.update(key, payload: $0) }

@@ -127,4 +127,47 @@ struct KeyringQuotaTests {
         print("capacity: \(count) items; \(result.errorText)")
         #expect(lines.contains(String(format: "secret-%025d", count - 1)), "keyctl pipe printed \(lines)")
     }
+
+    /// A session keyring of the throwaway user's own, filled with items until the kernel
+    /// refuses one (labels long enough that the bytes quota runs out first), then two deleted;
+    /// then `script` runs. `$1` is the CLI, `$L` a 100-character label.
+    func runInFullKeyring(_ cli: URL, _ script: String) throws -> KeychainCLIProcess.Result {
+        let fill = """
+        set -u
+        export KEYCHAIN_KEYRING=session
+        L=$(printf 'L%.0s' $(seq 1 100))
+        n=0; fails=0
+        while [ "$n" -lt 400 ] && [ "$fails" -lt 3 ]; do
+            if printf 'secret-%d' "$n" | "$1" --backend keyring set svc "user$n" --label "$L$n" 2>/dev/null; then
+                fails=0; else fails=$((fails + 1)); fi
+            n=$((n + 1))
+        done
+        "$1" --backend keyring delete svc user1 2>/dev/null; "$1" --backend keyring delete svc user2 2>/dev/null
+        sleep 0.3
+
+        """
+        return try run("/usr/sbin/runuser", ["-u", Self.userName, "--", "keyctl", "session", "-", "/bin/sh", "-c",
+                                             fill + script, "sh", cli.path])
+    }
+
+    /// An update refused for want of quota (its entry grows past the room left, its secret
+    /// would still fit) leaves the item as it was: the old secret, the old label.
+    @Test func anUpdateRefusedByTheQuotaLeavesTheItemAsItWas() throws {
+        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        try ensureUser()
+        let cli = try copyOfCLI()
+        defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
+        let result = try runInFullKeyring(cli, """
+        big=$(printf 'B%.0s' $(seq 1 900))
+        printf 'secret-5-grown' | "$1" --backend keyring set svc user5 --label "$big" 2>&1 >/dev/null | head -c 300
+        echo
+        echo "secret: $("$1" --backend keyring get svc user5)"
+        echo "label: $("$1" --backend keyring list svc 2>/dev/null | grep -c 'user5  *(shared)  *L')"
+        """)
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        try #require(lines.first?.contains("Disk quota exceeded") == true,
+                     "the update was not refused by the quota: \(lines) \(result.errorText)")
+        #expect(lines.contains("secret: secret-5"), "a refused update changed the secret: \(lines)")
+        #expect(lines.contains("label: 1"), "a refused update changed the label: \(lines)")
+    }
 }
