@@ -320,6 +320,18 @@ extension ItemKeyrings {
                 guard try searchAttributesKeyIfAny(found.description, in: target) == attributesKey,
                       try recordEntry(named: found.description, in: target) == nil else { throw ItemVanished() }
                 let key: key_serial_t
+                // What to put back if the entry cannot be written (the quota, say), so that the
+                // layout-2 item reads as it was: its old secret, its old attributes, and no key
+                // this rewrite added. Still under the lock, so that a key unlinked by its name
+                // is this rewrite's.
+                var previousSecret: SecretBytes?
+                var addedKey: key_serial_t?
+                var previousAttributes: [UInt8]?
+                func putBack() {
+                    if let previousSecret { try? previousSecret.withUnsafeBytes { try kernel.update(key, payload: $0) } }
+                    if let addedKey { try? kernel.unlink(addedKey, from: target) }
+                    if let previousAttributes { try? previousAttributes.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) } }
+                }
                 // An empty secret goes into a key there after the entry that says so, as in
                 // `replaceLayout3`: until then the key's old secret reads as what it is.
                 var placeholderLast = false
@@ -327,6 +339,7 @@ extension ItemKeyrings {
                     if newSecret.isEmpty {
                         placeholderLast = true
                     } else {
+                        previousSecret = try kernel.readSecretOnce(existing)
                         try payload.withUnsafeBytes { try kernel.update(existing, payload: $0) }
                     }
                     key = existing
@@ -335,20 +348,28 @@ extension ItemKeyrings {
                         try addKey(found.description.text, payload: $0, to: target, exclusive: false,
                                    permissions: Self.keyPermissions)
                     }
+                    addedKey = key
                 }
-                if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: newSecret.isEmpty) {
-                    try changeRecordEntryLocked(hash, in: target) { _ in entry }
-                    try kernel.unlink(attributesKey, from: target)
-                } else {
-                    // Naming the item key as its secret key: until the entry points to it, a
-                    // reader takes the attributes key for a layout-2 item, whose secret is there.
-                    let attributes = try Self.checkedLayout2Payload(of: item, storedIn: target,
-                                                                    secretKey: newSecret.isEmpty ? nil : key)
-                    try attributes.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
-                    try changeRecordEntryLocked(hash, in: target) { _ in
-                        .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: newSecret.isEmpty)
+                let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: newSecret.isEmpty)
+                do {
+                    if let entry {
+                        try changeRecordEntryLocked(hash, in: target) { _ in entry }
+                    } else {
+                        // Naming the item key as its secret key: until the entry points to it, a
+                        // reader takes the attributes key for a layout-2 item, whose secret is there.
+                        let attributes = try Self.checkedLayout2Payload(of: item, storedIn: target,
+                                                                        secretKey: newSecret.isEmpty ? nil : key)
+                        previousAttributes = try kernel.readPublicPayload(attributesKey)
+                        try attributes.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
+                        try changeRecordEntryLocked(hash, in: target) { _ in
+                            .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: newSecret.isEmpty)
+                        }
                     }
+                } catch {
+                    putBack()
+                    throw error
                 }
+                if entry != nil { try kernel.unlink(attributesKey, from: target) }
                 if placeholderLast { try payload.withUnsafeBytes { try kernel.update(key, payload: $0) } }
             }
         } catch let failure as KeyctlFailure {

@@ -130,9 +130,11 @@ struct KeyringQuotaTests {
 
     /// A session keyring of the throwaway user's own, filled with items until the kernel
     /// refuses one (labels long enough that the bytes quota runs out first), then two deleted;
-    /// then `script` runs. `$1` is the CLI, `$L` a 100-character label.
-    func runInFullKeyring(_ cli: URL, _ script: String) throws -> KeychainCLIProcess.Result {
-        let fill = """
+    /// then `script` runs; `before` runs in the empty keyring. `$1` is the CLI, `$L` a
+    /// 100-character label.
+    func runInFullKeyring(_ cli: URL, before: String = "", _ script: String) throws -> KeychainCLIProcess.Result {
+        let fill = before + """
+
         set -u
         export KEYCHAIN_KEYRING=session
         L=$(printf 'L%.0s' $(seq 1 100))
@@ -168,6 +170,31 @@ struct KeyringQuotaTests {
         try #require(lines.first?.contains("Disk quota exceeded") == true,
                      "the update was not refused by the quota: \(lines) \(result.errorText)")
         #expect(lines.contains("secret: secret-5"), "a refused update changed the secret: \(lines)")
+        #expect(lines.contains("label: 1"), "a refused update changed the label: \(lines)")
+    }
+
+    /// The same for an item of layout 2 (as the previous version wrote it), which an update
+    /// rewrites in layout 3: its secret key keeps the old secret, its attributes key the old label.
+    @Test func anUpdateOfALayoutTwoItemRefusedByTheQuotaLeavesTheItemAsItWas() throws {
+        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        try ensureUser()
+        let cli = try copyOfCLI()
+        defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
+        let result = try runInFullKeyring(cli, before: """
+        secret=$(keyctl add user linux-keychain:genp:svc:legacy 'legacy-secret' @s)
+        keyctl add user linux-keychain-attributes:genp:svc:legacy \
+            '{"attributes":{"cdat":"1700000000.125","labl":"Legacy"},"format":2,"keyring":'"$(keyctl id @s)"',"secret":'"$secret"',"unset":"agrp,sync"}' @s >/dev/null
+        """, """
+        big=$(printf 'B%.0s' $(seq 1 900))
+        printf 'legacy-secret-grown' | "$1" --backend keyring set svc legacy --label "$big" 2>&1 >/dev/null | head -c 300
+        echo
+        echo "secret: $("$1" --backend keyring get svc legacy)"
+        echo "label: $("$1" --backend keyring list svc 2>/dev/null | grep -c 'legacy  *(shared)  *Legacy')"
+        """)
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        try #require(lines.first?.contains("Disk quota exceeded") == true,
+                     "the update was not refused by the quota: \(lines) \(result.errorText)")
+        #expect(lines.contains("secret: legacy-secret"), "a refused update changed the secret: \(lines)")
         #expect(lines.contains("label: 1"), "a refused update changed the label: \(lines)")
     }
 }
