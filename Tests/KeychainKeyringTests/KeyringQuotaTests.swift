@@ -152,49 +152,41 @@ struct KeyringQuotaTests {
                                              fill + script, "sh", cli.path])
     }
 
-    /// An update refused for want of quota (its entry grows past the room left, its secret
-    /// would still fit) leaves the item as it was: the old secret, the old label.
-    @Test func anUpdateRefusedByTheQuotaLeavesTheItemAsItWas() throws {
+    /// Fills the user's keyring (`runInFullKeyring`, after `before`), then updates the item
+    /// `account` with a secret a few bytes longer and a 900-character label: its entry grows
+    /// past the room left, its secret would still fit. The update must be refused by the quota
+    /// and leave the item as it was: `secret`, and a label starting with `label`.
+    func expectAnUpdateRefusedByTheQuota(of account: String, before: String = "", keeps secret: String,
+                                         label: String) throws {
         guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
         try ensureUser()
         let cli = try copyOfCLI()
         defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
-        let result = try runInFullKeyring(cli, """
+        let result = try runInFullKeyring(cli, before: before, """
         big=$(printf 'B%.0s' $(seq 1 900))
-        printf 'secret-5-grown' | "$1" --backend keyring set svc user5 --label "$big" 2>&1 >/dev/null | head -c 300
+        printf '\(secret)-grown' | "$1" --backend keyring set svc \(account) --label "$big" 2>&1 >/dev/null | head -c 300
         echo
-        echo "secret: $("$1" --backend keyring get svc user5)"
-        echo "label: $("$1" --backend keyring list svc 2>/dev/null | grep -c 'user5  *(shared)  *L')"
+        echo "secret: $("$1" --backend keyring get svc \(account))"
+        echo "label: $("$1" --backend keyring list svc 2>/dev/null | grep -c '\(account)  *(shared)  *\(label)')"
         """)
         let lines = result.outputText.split(separator: "\n").map(String.init)
         try #require(lines.first?.contains("Disk quota exceeded") == true,
                      "the update was not refused by the quota: \(lines) \(result.errorText)")
-        #expect(lines.contains("secret: secret-5"), "a refused update changed the secret: \(lines)")
+        #expect(lines.contains("secret: \(secret)"), "a refused update changed the secret: \(lines)")
         #expect(lines.contains("label: 1"), "a refused update changed the label: \(lines)")
+    }
+
+    @Test func anUpdateRefusedByTheQuotaLeavesTheItemAsItWas() throws {
+        try expectAnUpdateRefusedByTheQuota(of: "user5", keeps: "secret-5", label: "L")
     }
 
     /// The same for an item of layout 2 (as the previous version wrote it), which an update
     /// rewrites in layout 3: its secret key keeps the old secret, its attributes key the old label.
     @Test func anUpdateOfALayoutTwoItemRefusedByTheQuotaLeavesTheItemAsItWas() throws {
-        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
-        try ensureUser()
-        let cli = try copyOfCLI()
-        defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
-        let result = try runInFullKeyring(cli, before: """
+        try expectAnUpdateRefusedByTheQuota(of: "legacy", before: """
         secret=$(keyctl add user linux-keychain:genp:svc:legacy 'legacy-secret' @s)
-        keyctl add user linux-keychain-attributes:genp:svc:legacy \
+        keyctl add user linux-keychain-attributes:genp:svc:legacy \\
             '{"attributes":{"cdat":"1700000000.125","labl":"Legacy"},"format":2,"keyring":'"$(keyctl id @s)"',"secret":'"$secret"',"unset":"agrp,sync"}' @s >/dev/null
-        """, """
-        big=$(printf 'B%.0s' $(seq 1 900))
-        printf 'legacy-secret-grown' | "$1" --backend keyring set svc legacy --label "$big" 2>&1 >/dev/null | head -c 300
-        echo
-        echo "secret: $("$1" --backend keyring get svc legacy)"
-        echo "label: $("$1" --backend keyring list svc 2>/dev/null | grep -c 'legacy  *(shared)  *Legacy')"
-        """)
-        let lines = result.outputText.split(separator: "\n").map(String.init)
-        try #require(lines.first?.contains("Disk quota exceeded") == true,
-                     "the update was not refused by the quota: \(lines) \(result.errorText)")
-        #expect(lines.contains("secret: legacy-secret"), "a refused update changed the secret: \(lines)")
-        #expect(lines.contains("label: 1"), "a refused update changed the label: \(lines)")
+        """, keeps: "legacy-secret", label: "Legacy")
     }
 }
