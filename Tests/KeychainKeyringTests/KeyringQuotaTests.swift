@@ -74,6 +74,8 @@ struct KeyringQuotaTests {
         #expect(refused.status == 1, "a 25 KB secret as \(Self.userName) exited \(refused.status)")
         #expect(refused.errorText.contains("/proc/sys/kernel/keys/maxbytes") && refused.errorText.contains("maxkeys"),
                 "the quota error does not name the limits: \(refused.errorText)")
+        // Layout 3: what an item costs, as docs/keyring.md says.
+        #expect(refused.errorText.contains("An item takes one key"), "the quota error misstates an item's cost: \(refused.errorText)")
         let leftover = try asUser(cli, ["get", service, "large"])
         #expect(leftover.status == CLIExit.notFound, "the refused item left something behind: \(leftover.errorText)")
     }
