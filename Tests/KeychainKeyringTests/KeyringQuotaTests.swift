@@ -191,4 +191,62 @@ struct KeyringQuotaTests {
             '{"attributes":{"cdat":"1700000000.125","labl":"Legacy"},"format":2,"keyring":'"$(keyctl id @s)"',"secret":'"$secret"',"unset":"agrp,sync"}' @s >/dev/null
         """, keeps: "legacy-secret", label: "Legacy")
     }
+
+    /// Sets (adds and updates, labels of 10 to 400 characters) and deletes in a random order,
+    /// the user's quota full most of the time: each one that fails changes nothing, each one
+    /// that succeeds is there, and the listing agrees.
+    @Test func setsAndDeletesAgainstAFullQuotaChangeNothingWhenTheyFail() throws {
+        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        try ensureUser()
+        let cli = try copyOfCLI()
+        defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
+        let driver = #"""
+        import os, random, subprocess, sys, time
+        cli = sys.argv[1]
+        env = dict(os.environ, KEYCHAIN_KEYRING="session", KEYCHAIN_BACKEND="keyring")
+        def run(args, data=None, retrying=False):
+            # A process needs room for its thread keyring even to read: until the kernel has
+            # collected the keys of the one before, a read or a delete may be refused too.
+            for attempt in range(40 if retrying else 1):
+                done = subprocess.run([cli] + args, input=data, capture_output=True, env=env)
+                error = done.stderr.decode(errors="replace")
+                if "Disk quota exceeded" not in error: break
+                time.sleep(0.05)
+            return done.returncode, done.stdout, error
+        random.seed(1)
+        model, refused = {}, 0
+        for step in range(600):
+            name = "user%d" % random.randrange(140)
+            setting = random.random() < 0.6
+            label = "L" * random.choice([10, 60, 120, 400]) + str(step)
+            if setting:
+                secret = ("s%d-%s" % (step, name)).encode() * random.choice([1, 2, 5])
+                status, _, error = run(["set", "svc", name, "--label", label], secret)
+                if status == 0: model[name] = secret
+                elif "Disk quota exceeded" in error: refused += 1
+                else: print("bad: set %s: %s" % (name, error))
+            else:
+                status, _, error = run(["delete", "svc", name], retrying=True)
+                if status == 0 and name in model: del model[name]
+                elif not (status == 3 and name not in model): print("bad: delete %s: %d %s" % (name, status, error))
+        for index in range(140):
+            name = "user%d" % index
+            status, output, error = run(["get", "svc", name], retrying=True)
+            if name in model and (status != 0 or output != model[name]):
+                print("bad: %s reads %d %r, not %r %s" % (name, status, output[:40], model[name][:40], error[:200]))
+            if name not in model and status != 3:
+                print("bad: %s is there, or not readable: %d %s" % (name, status, error[:200]))
+        status, output, _ = run(["list", "svc"], retrying=True)
+        print("refused %d" % refused)
+        print("items %d listed %d" % (len(model), len(output.decode().strip().splitlines()) - 1))
+        """#
+        let result = try run("/usr/sbin/runuser", ["-u", Self.userName, "--", "keyctl", "session", "-",
+                                                   "python3", "-c", driver, cli.path])
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("bad") }.isEmpty, "\(lines.filter { $0.hasPrefix("bad") })")
+        let refused = lines.first { $0.hasPrefix("refused ") }.flatMap { Int($0.dropFirst(8)) } ?? 0
+        #expect(refused >= 10, "the quota refused only \(refused) sets, so this tested little: \(result.errorText)")
+        let counts = lines.first { $0.hasPrefix("items ") }?.split(separator: " ")
+        #expect(counts?.count == 4 && counts?[1] == counts?[3], "the listing disagrees: \(lines.last ?? "") \(result.errorText)")
+    }
 }
