@@ -43,7 +43,7 @@ extension ItemKeyrings {
     /// key (an empty secret, written before layout 3).
     func itemByItemKey(named description: ItemKeyDescription, in target: key_serial_t,
                        checkAttributesKeyAlone: Bool) throws -> FoundItem? {
-        let found: key_serial_t?
+        var found: key_serial_t?
         do {
             found = try searchItemKey(description, in: target)
         } catch where checkAttributesKeyAlone && (try? searchItemKeyring(description, in: target)) != nil {
@@ -51,9 +51,14 @@ extension ItemKeyrings {
             // the item key's name: a broken one is the layout-1 item's, which reports it when read.
             return nil
         }
-        guard let key = found else {
-            return checkAttributesKeyAlone ? try layout2Item(named: description, in: target) : nil
+        if found == nil, checkAttributesKeyAlone {
+            guard hasLayoutThreeRecordNoted(target) else { return try layout2Item(named: description, in: target) }
+            // Once the record holds, an attributes key alone is one a delete left (killed, or
+            // refused the record lock), not an item. The listing that wrote the record may have
+            // given a layout-2 item with an empty secret its item key since the search.
+            found = try searchItemKey(description, in: target)
         }
+        guard let key = found else { return nil }
         var entry = try recordEntry(named: description, in: target)
         if entry == nil {
             // Written in layout 2, or no item (a key made by hand, or one left by a delete that died).

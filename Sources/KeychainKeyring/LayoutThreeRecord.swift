@@ -60,16 +60,21 @@ extension ItemKeyrings {
     /// `gone` when `target`'s record was found now or earlier in this process, or when listing
     /// it (once per process) proved it, after migrating the items it held, and left the record.
     func layoutThreeState(_ target: key_serial_t) -> LayoutThreeState {
-        if LayoutThreeKnowledge.isKnown(target) { return .gone }
-        if hasLayoutThreeRecord(target) {
-            LayoutThreeKnowledge.recordKnown(target)
-            return .gone
-        }
+        if hasLayoutThreeRecordNoted(target) { return .gone }
         guard LayoutThreeKnowledge.claimListing(of: target),
               (try? giveEveryItemItsItemKey(in: target)) == true else { return .mayRemain }
         placeLayoutThreeRecord(in: target)
         LayoutThreeKnowledge.recordKnown(target)
         return .gone
+    }
+
+    /// Whether `target` has the record (known before, or found now, and then remembered). Does
+    /// not list the target, so it may be called holding the record lock.
+    func hasLayoutThreeRecordNoted(_ target: key_serial_t) -> Bool {
+        if LayoutThreeKnowledge.isKnown(target) { return true }
+        guard hasLayoutThreeRecord(target) else { return false }
+        LayoutThreeKnowledge.recordKnown(target)
+        return true
     }
 
     private func hasLayoutThreeRecord(_ target: key_serial_t) -> Bool {
