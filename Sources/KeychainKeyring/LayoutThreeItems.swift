@@ -296,15 +296,24 @@ extension ItemKeyrings {
     func removeLayout3(_ storage: FoundItem.Storage, of description: ItemKeyDescription, from target: key_serial_t) throws {
         guard case .itemKey(let key, let entryKey, _, let attributesKey) = storage else { return }
         try kernel.unlink(key, from: target)
-        // A failure leaves an entry (and attributes key) of no item, which a later add replaces.
-        try? KeyringRecordLock(kernel: kernel).withLock(in: target) {
-            var removed = false
-            try changeRecordEntryLocked(Self.nameHash(description), in: target) { current in
-                guard let current, current.itemKey == entryKey else { return current }
-                removed = true
-                return nil
+        var attributesKeyDone = attributesKey == nil
+        do {
+            try KeyringRecordLock(kernel: kernel).withLock(in: target) {
+                var removed = false
+                try changeRecordEntryLocked(Self.nameHash(description), in: target) { current in
+                    guard let current, current.itemKey == entryKey else { return current }
+                    removed = true
+                    return nil
+                }
+                attributesKeyDone = true
+                if removed, let attributesKey { try? kernel.unlink(attributesKey, from: target) }
             }
-            if removed, let attributesKey { try? kernel.unlink(attributesKey, from: target) }
+        } catch {
+            // The entry stays, no item's, until an add of the name replaces it. The attributes
+            // key, perhaps many bytes of the quota (which may be why the lock could not be
+            // made), goes now: invalidated, as unlinking by its name without the lock could take
+            // the one a later add of the name placed.
+            if !attributesKeyDone, let attributesKey { try? kernel.invalidate(attributesKey) }
         }
     }
 

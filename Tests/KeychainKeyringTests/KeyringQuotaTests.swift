@@ -130,12 +130,21 @@ struct KeyringQuotaTests {
         #expect(lines.contains(String(format: "secret-%025d", count - 1)), "keyctl pipe printed \(lines)")
     }
 
+    /// Shell lines that wait (at most five seconds) until the kernel has collected the keys of
+    /// the user's earlier processes and tests, so that a test starts from an empty quota.
+    static let waitForAnEmptyQuota = """
+    tries=0
+    while [ "$(awk -v user="$(id -u):" '$1 == user { split($4, keys, "/"); print keys[1] }' /proc/key-users)" -gt 40 ] \\
+        && [ "$tries" -lt 50 ]; do tries=$((tries + 1)); sleep 0.1; done
+
+    """
+
     /// A session keyring of the throwaway user's own, filled with items until the kernel
     /// refuses one (labels long enough that the bytes quota runs out first), then two deleted;
     /// then `script` runs; `before` runs in the empty keyring. `$1` is the CLI, `$L` a
     /// 100-character label.
     func runInFullKeyring(_ cli: URL, before: String = "", _ script: String) throws -> KeychainCLIProcess.Result {
-        let fill = before + """
+        let fill = Self.waitForAnEmptyQuota + before + """
 
         set -u
         export KEYCHAIN_KEYRING=session
@@ -240,13 +249,52 @@ struct KeyringQuotaTests {
         print("refused %d" % refused)
         print("items %d listed %d" % (len(model), len(output.decode().strip().splitlines()) - 1))
         """#
-        let result = try run("/usr/sbin/runuser", ["-u", Self.userName, "--", "keyctl", "session", "-",
-                                                   "python3", "-c", driver, cli.path])
+        let result = try run("/usr/sbin/runuser", ["-u", Self.userName, "--", "keyctl", "session", "-", "/bin/sh", "-c",
+                                                   Self.waitForAnEmptyQuota + #"exec python3 -c "$1" "$2""#, "sh", driver, cli.path])
         let lines = result.outputText.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.hasPrefix("bad") }.isEmpty, "\(lines.filter { $0.hasPrefix("bad") })")
         let refused = lines.first { $0.hasPrefix("refused ") }.flatMap { Int($0.dropFirst(8)) } ?? 0
         #expect(refused >= 10, "the quota refused only \(refused) sets, so this tested little: \(result.errorText)")
         let counts = lines.first { $0.hasPrefix("items ") }?.split(separator: " ")
         #expect(counts?.count == 4 && counts?[1] == counts?[3], "the listing disagrees: \(lines.last ?? "") \(result.errorText)")
+    }
+
+    /// An item whose attributes take a key of their own (a 3,000-character comment), deleted
+    /// while the quota leaves room for the deleting process's thread keyring and no more (no
+    /// record lock key): the delete succeeds, and its attributes key goes with it, freeing
+    /// its bytes, rather than staying behind as no item's.
+    @Test func aDeleteWithNoRoomForTheRecordLockStillFreesTheAttributesKey() throws {
+        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        try ensureUser()
+        let cli = try copyOfCLI()
+        defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
+        let script = Self.waitForAnEmptyQuota + """
+        set -u
+        export KEYCHAIN_KEYRING=session
+        comment=$(head -c 3000 /dev/zero | tr '\\0' c)
+        # The keys of the tests before may not be collected yet.
+        tries=0
+        until printf 'large' | "$1" --backend keyring set svc large --comment "$comment" 2>/dev/null; do
+            tries=$((tries + 1)); [ "$tries" -lt 50 ] || { echo "bad: set large"; break; }
+            sleep 0.1
+        done
+        n=0
+        while [ "$n" -lt 400 ] && printf 's' | "$1" --backend keyring set svc "user$n" 2>/dev/null; do n=$((n + 1)); done
+        # The keys of the processes before collected, then every key but one taken.
+        sleep 0.5
+        i=0
+        while [ "$i" -lt 400 ] && keyctl add user "pad$i" x @s >/dev/null 2>&1; do i=$((i + 1)); done
+        keyctl unlink "$(keyctl search @s user pad0)" @s >/dev/null
+        sleep 0.3
+        "$1" --backend keyring delete svc large || echo "bad: delete large"
+        keyctl show @s | grep -q 'linux-keychain-attributes:genp:svc:large' && echo "bad: the attributes key is left"
+        "$1" --backend keyring get svc large >/dev/null 2>&1 && echo "bad: the item is still there"
+        echo "done"
+        """
+        let result = try run("/usr/sbin/runuser", ["-u", Self.userName, "--", "keyctl", "session", "-", "/bin/sh", "-c",
+                                                   script, "sh", cli.path])
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        #expect(lines.contains("done"), "\(lines) \(result.errorText)")
+        #expect(lines.filter { $0.hasPrefix("bad") }.isEmpty, "\(lines.filter { $0.hasPrefix("bad") }) \(result.errorText)")
     }
 }
