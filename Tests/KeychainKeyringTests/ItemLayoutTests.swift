@@ -177,6 +177,29 @@ struct ItemLayoutTests {
                 == Data("keyctl update".utf8))
     }
 
+    /// A layout-2 item that lost its secret key (by hand, or an earlier version's add that
+    /// died between its two moves) is broken, not an item with an empty secret, and it keeps
+    /// its keyring from being recorded as having every item key.
+    @Test func aLayoutTwoItemWithoutItsSecretKeyIsADecodeErrorNotAnEmptySecret() throws {
+        let parent = try target()
+        let own = try kernel.addKeyring(uniqueService("lost-secret-store"), to: parent)
+        defer { try? kernel.unlink(own, from: parent) }
+        let backend = KernelKeyringBackend(testingIn: own)
+        let service = uniqueService("lost-secret")
+        let item = genericItem(service, "acct", Data("secret".utf8))
+        let keys = try ItemKeyrings(kernel: kernel).addLayout2(item, as: try ItemKeyDescription(item.primaryKey), into: own)
+        #expect(keyctl_unlink(try #require(keys.secret), own) == 0)
+        expectKeychainError(errSecDecode) {
+            try backend.search(primaryKeyQuery(service, "acct", secrets: true))
+        }
+        #expect((try? kernel.search(own, type: "user", description: ItemKeyrings.layoutThreeDescription(own))) == nil,
+                "the keyring was recorded as having every item key")
+        // Its attributes are still there to be listed, and it can be deleted.
+        #expect(try backend.search(exactQuery(service, "acct", secrets: false)).count == 1)
+        #expect(try backend.delete(exactQuery(service, "acct", secrets: false)) == 1)
+        #expect(try backend.search(exactQuery(service, "acct", secrets: false)).isEmpty)
+    }
+
     @Test func anItemKeyUnlinkedByHandIsADeletedItemAndItsNameCanBeUsedAgain() throws {
         let stored = try addItem("unlinked")
         defer { remove(stored) }
