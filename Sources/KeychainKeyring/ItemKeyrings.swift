@@ -139,7 +139,7 @@ struct ItemKeyrings: Sendable {
             }
             // Read after the listing: an item key listed before its add wrote the entry is
             // then found with it, and one whose entry is gone was deleted after the listing.
-            let entries = try allRecordEntries(in: target)
+            let entries = recordReader(for: target)
             var sawVanished = false
             // Keys that were no item with these entries: a layout-2 item's secret key, say,
             // whose item is rewritten in layout 3 meanwhile (its entry written, then its
@@ -167,7 +167,7 @@ struct ItemKeyrings: Sendable {
 
     /// The item in `serial`, or nil for a key that is not an item `items(in:)` asks for.
     private func examine(_ serial: key_serial_t, in target: key_serial_t, _ leadingText: String,
-                         _ wanted: (PrimaryKey) -> Bool, _ entries: [UInt64: ItemRecordEntry]) throws -> FoundItem? {
+                         _ wanted: (PrimaryKey) -> Bool, _ entries: RecordReader) throws -> FoundItem? {
         let record: KeyDescriptionRecord
         do {
             record = try kernel.describe(serial)
@@ -184,13 +184,13 @@ struct ItemKeyrings: Sendable {
                 // attributes key is also listed with that key, below, unless an update placed
                 // the key after the keyring's contents were read).
                 guard let description = ItemKeyDescription(parsing: record.description), wanted(description.primaryKey),
-                      let entry = entries[Self.nameHash(description)] else { return nil }
+                      let entry = try entries.entry(Self.nameHash(description)) else { return nil }
                 return try layout3Item(description, key: serial, entry: entry, in: target)
             }
             guard record.description.utf8.starts(with: (Self.attributesPrefix + leadingText.dropFirst(ItemKeyDescription.prefix.count)).utf8),
                   let description = Self.itemDescription(ofAttributesKey: record.description),
                   wanted(description.primaryKey) else { return nil }
-            if let entry = entries[Self.nameHash(description)] {
+            if let entry = try entries.entry(Self.nameHash(description)) {
                 // A layout-3 item whose attributes are too large for an entry; or, with an entry
                 // that keeps them, an attributes key left over (by an update that made them
                 // smaller, or a delete overtaken by an add), which is not the item.

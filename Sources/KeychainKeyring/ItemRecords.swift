@@ -129,8 +129,38 @@ extension ItemKeyrings {
         return entries
     }
 
+    /// `target`'s records as one listing reads them: each record read once, when an entry in
+    /// it is first asked for, so that a listing pays for the records of the items it finds,
+    /// not for every record (a store that once held many items keeps its records).
+    func recordReader(for target: key_serial_t) -> RecordReader { RecordReader(store: self, target: target) }
+
+    final class RecordReader {
+        private let store: ItemKeyrings
+        private let target: key_serial_t
+        private var records: [Int: ItemRecord?] = [:]
+
+        fileprivate init(store: ItemKeyrings, target: key_serial_t) {
+            self.store = store
+            self.target = target
+        }
+
+        /// The entry `hash` names, where a reader would find it; nil when it has none.
+        func entry(_ hash: UInt64) throws -> ItemRecordEntry? {
+            guard let first = try record(0) else { return nil }
+            if case .found(let entry) = try ItemKeyrings.locate(hash, from: first.log2BucketCount, in: record) { return entry }
+            return nil
+        }
+
+        private func record(_ bucket: Int) throws -> ItemRecord? {
+            if let known = records[bucket] { return known }
+            let read = try store.readRecord(target, bucket: bucket)?.record
+            records[bucket] = read
+            return read
+        }
+    }
+
     /// The record of `bucket` in `target` and its serial, or nil when it has none.
-    private func readRecord(_ target: key_serial_t, bucket: Int) throws -> (serial: key_serial_t, record: ItemRecord)? {
+    fileprivate func readRecord(_ target: key_serial_t, bucket: Int) throws -> (serial: key_serial_t, record: ItemRecord)? {
         let description = Self.recordDescription(target, bucket: bucket)
         var serial = RecordKnowledge.serial(of: target, bucket: bucket)
         for _ in 0..<2 {

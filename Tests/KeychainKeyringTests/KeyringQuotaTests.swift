@@ -164,8 +164,11 @@ struct KeyringQuotaTests {
     }
 
     /// Fills the user's keyring (`runInFullKeyring`, after `before`), then updates the item
-    /// `account` with a secret a few bytes longer and a 900-character label: its entry grows
-    /// past the room left, its secret would still fit. The update must be refused by the quota
+    /// `account` with a secret a few bytes longer and a 3,000-character label, which goes to an
+    /// attributes key far larger than the room left (a label that only grows the entry leaves
+    /// the outcome to how much the kernel has collected by then; the random sets of
+    /// `setsAndDeletesAgainstAFullQuotaChangeNothingWhenTheyFail` cover that path), while its
+    /// secret would still fit. The update must be refused by the quota
     /// and leave the item as it was: `secret`, and a label starting with `label`.
     func expectAnUpdateRefusedByTheQuota(of account: String, before: String = "", keeps secret: String,
                                          label: String) throws {
@@ -174,7 +177,7 @@ struct KeyringQuotaTests {
         let cli = try copyOfCLI()
         defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
         let result = try runInFullKeyring(cli, before: before, """
-        big=$(printf 'B%.0s' $(seq 1 900))
+        big=$(printf 'B%.0s' $(seq 1 3000))
         printf '\(secret)-grown' | "$1" --backend keyring set svc \(account) --label "$big" 2>&1 >/dev/null | head -c 300
         echo
         echo "secret: $("$1" --backend keyring get svc \(account))"
