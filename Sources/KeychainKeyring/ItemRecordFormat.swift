@@ -123,6 +123,8 @@ struct ItemRecord: Equatable, Sendable {
 
     func encoded() -> [UInt8] { bytes }
 
+    var isEmpty: Bool { spans.isEmpty }
+
     /// Every entry, decoded; nil entries (text that is not UTF-8) are left out.
     var entries: [ItemRecordEntry] { spans.compactMap { decode($0.range) } }
 

@@ -33,7 +33,9 @@ import Synchronization
 ///   writes. Until then no entry of a rewritten record was written (every writer finishes
 ///   first), so the upper records it made are still right; a lower record that still states
 ///   the old count is authoritative, and its upper record is made again from it.
-/// - Records are never removed, and a target's first write creates record 0.
+/// - A record other than record 0 that loses its last entry is unlinked (a missing record reads
+///   as an empty one), unless it states another count than record 0 (a split is under way).
+///   A target's first write creates record 0, which stays.
 extension ItemKeyrings {
     static func recordDescription(_ target: key_serial_t, bucket: Int) -> String {
         "linux-keychain:records:\(target):\(bucket)"
@@ -208,6 +210,14 @@ extension ItemKeyrings {
         if new == old { return }
         var record = current?.record ?? ItemRecord(log2BucketCount: log2, entries: [])
         record.replace(hash, with: new)
+        if record.isEmpty, bucket != 0, let current, current.record.log2BucketCount == log2,
+           (try? kernel.unlink(current.serial, from: target)) != nil {
+            // A missing record reads as an empty one: taken away, it gives its key back to the
+            // quota and costs listings nothing. (Not record 0, which states the count, nor one
+            // a split left stating another count.)
+            RecordKnowledge.forget(target, bucket: bucket)
+            return
+        }
         var payload = record.encoded()
         if payload.count > Self.splitThreshold, log2 < Self.maximumLog2BucketCount,
            (try? split(target, to: log2 + 1)) != nil {

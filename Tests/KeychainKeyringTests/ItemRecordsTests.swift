@@ -98,6 +98,13 @@ struct ItemRecordsTests {
                                limit: .all, includeSecrets: false)
         #expect(try own.backend.delete(listed) == 300)
         #expect(try ItemKeyrings(kernel: kernel).allRecordEntries(in: own.serial).isEmpty, "entries outlived their items")
+        // The emptied records gave their keys back; record 0, which states the count, stays.
+        let records = try kernel.contents(of: own.serial).filter {
+            (try? kernel.describe($0).description.hasPrefix("linux-keychain:records:")) == true
+        }
+        #expect(records.count == 1, "\(records.count) records left after every item was deleted")
+        try fill(own.backend, service, count: 40)
+        try expectEveryItem(own.backend, service, count: 40)
     }
 
     /// A process killed in the middle of a split leaves a lower record rewritten (stating the
