@@ -99,8 +99,14 @@ struct ItemKeyrings: Sendable {
     /// The item keyring `description` names, in `target` or a keyring nested in it; nil when
     /// the kernel says there is none.
     func searchItemKeyring(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        try searchByName(description, type: "keyring", in: target)
+    }
+
+    /// The key of `type` that `description` names, in `target` or a keyring nested in it; nil
+    /// when the kernel says there is none.
+    func searchByName(_ description: ItemKeyDescription, type: String, in target: key_serial_t) throws -> key_serial_t? {
         do {
-            return try kernel.search(target, type: "keyring", description: description.text)
+            return try kernel.search(target, type: type, description: description.text)
         } catch let failure as KeyctlFailure where failure.isNoSuchKey {
             return nil
         } catch let failure as KeyctlFailure {

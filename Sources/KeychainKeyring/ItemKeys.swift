@@ -264,7 +264,7 @@ extension ItemKeyrings {
     }
 
     /// A `user` key in the thread keyring with the layout's permissions.
-    private func stageKey(_ description: String, payload: UnsafeRawBufferPointer) throws -> key_serial_t {
+    func stageKey(_ description: String, payload: UnsafeRawBufferPointer) throws -> key_serial_t {
         let key = try kernel.addUserKey(description, payload: payload, to: KernelKeys.threadKeyring)
         do {
             try kernel.setPermissions(key, Self.keyPermissions)

@@ -108,13 +108,7 @@ extension ItemKeyrings {
 
     /// The serial of the key `description` names in `target` (or a keyring nested in it), or nil.
     func searchItemKey(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
-        do {
-            return try kernel.search(target, type: "user", description: description.text)
-        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
-            return nil
-        } catch let failure as KeyctlFailure {
-            throw failure.keychainError("looking up the item with \(description.primaryKey.readableName)")
-        }
+        try searchByName(description, type: "user", in: target)
     }
 
     /// The secret of the layout-3 item `found`: one read of its item key `key`.
@@ -413,13 +407,6 @@ extension ItemKeyrings {
     /// The item key of `secret`, built in the thread keyring.
     private func stageItemKey(_ secret: SecretBytes?, as description: ItemKeyDescription) throws -> key_serial_t {
         let payload = secret.flatMap { $0.isEmpty ? nil : $0 } ?? SecretBytes(Data(Self.emptySecretPlaceholder))
-        let key = try payload.withUnsafeBytes { try kernel.addUserKey(description.text, payload: $0, to: KernelKeys.threadKeyring) }
-        do {
-            try kernel.setPermissions(key, Self.keyPermissions)
-        } catch {
-            discardStaged(key)
-            throw error
-        }
-        return key
+        return try payload.withUnsafeBytes { try stageKey(description.text, payload: $0) }
     }
 }

@@ -53,6 +53,9 @@ struct SplitInterruptionTests {
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             let backend = KernelKeyringBackend(testingIn: target)
             do {
+                // The test's keyring is nested in the default target, which a thread possesses
+                // only once it has linked it into its thread keyring (`resolve`).
+                _ = try KernelKeys().resolve(nil)
                 for index in 0..<10 {
                     let account = "user\(80 + thread * 10 + index)"
                     try backend.add(genericItem(service, account, Data("secret-\(80 + thread * 10 + index)".utf8),
