@@ -219,11 +219,7 @@ struct ItemRecordsTests {
         echo "listed: $("$cli" --backend keyring list 2>/dev/null | grep -c proc)"
         """#
         let perProcess = 40, processes = 4
-        let unblockAndRun = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
-        let result = try KeychainCLIProcess.run("/usr/bin/env",
-                                                ["python3", "-c", unblockAndRun, "keyctl", "session", "-", "/bin/sh", "-c", script,
-                                                 "sh", cli, "\(perProcess)", "\(processes)"],
-                                                environment: ["KEYCHAIN_KEYRING": "session"], timeout: 120)
+        let result = try runInOwnSessionKeyring(script, cli: cli, ["\(perProcess)", "\(processes)"], timeout: 120)
         #expect(result.status == 0, "the script failed: \(result.status) timed out \(result.timedOut) \(result.errorText)")
         let lines = result.outputText.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("bad") }.isEmpty, "\(lines.filter { $0.hasPrefix("bad") })")

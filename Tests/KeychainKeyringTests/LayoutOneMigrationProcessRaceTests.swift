@@ -54,13 +54,7 @@ struct LayoutOneMigrationProcessRaceTests {
         echo "keys: $(keyctl rlist @s | wc -w)"
         """#
         let items = 20
-        // Through Python, which clears the signal mask the test process hands its children:
-        // with SIGCHLD blocked, the shell's `wait` never returns.
-        let unblockAndRun = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
-        let result = try KeychainCLIProcess.run("/usr/bin/env",
-                                                ["python3", "-c", unblockAndRun, "keyctl", "session", "-", "/bin/sh", "-c", script,
-                                                 "sh", cli, "\(items)", "4"],
-                                                environment: ["KEYCHAIN_KEYRING": "session"], timeout: 60)
+        let result = try runInOwnSessionKeyring(script, cli: cli, ["\(items)", "4"], timeout: 60)
         #expect(result.status == 0, "the script failed: \(result.status) timed out \(result.timedOut) \(result.errorText) \(result.outputText)")
         let lines = result.outputText.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("bad") }.isEmpty, "\(lines.filter { $0.hasPrefix("bad") })")
