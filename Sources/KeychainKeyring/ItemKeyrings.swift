@@ -53,16 +53,18 @@ struct ItemKeyrings: Sendable {
     /// moved, exclusively or displacing a key of the same name. (`add_key` would update a
     /// `user` key of the same name already in the thread keyring instead; there is none, as a
     /// read unlinks the keys it linked there before it returns.)
+    @discardableResult
     func addKey(_ description: String, payload: UnsafeRawBufferPointer, to keyring: key_serial_t,
-                exclusive: Bool = true) throws {
+                exclusive: Bool = true, permissions: key_perm_t = Self.permissions) throws -> key_serial_t {
         let key = try kernel.addUserKey(description, payload: payload, to: KernelKeys.threadKeyring)
         do {
-            try kernel.setPermissions(key, Self.permissions)
+            try kernel.setPermissions(key, permissions)
             try kernel.move(key, from: KernelKeys.threadKeyring, to: keyring, exclusive: exclusive)
         } catch {
             discardStaged(key)
             throw error
         }
+        return key
     }
 
     /// Unlinks a staged key from the thread keyring; the kernel then frees it and any key inside.
@@ -97,8 +99,14 @@ struct ItemKeyrings: Sendable {
     /// The item keyring `description` names, in `target` or a keyring nested in it; nil when
     /// the kernel says there is none.
     func searchItemKeyring(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+        try searchByName(description, type: "keyring", in: target)
+    }
+
+    /// The key of `type` that `description` names, in `target` or a keyring nested in it; nil
+    /// when the kernel says there is none.
+    func searchByName(_ description: ItemKeyDescription, type: String, in target: key_serial_t) throws -> key_serial_t? {
         do {
-            return try kernel.search(target, type: "keyring", description: description.text)
+            return try kernel.search(target, type: type, description: description.text)
         } catch let failure as KeyctlFailure where failure.isNoSuchKey {
             return nil
         } catch let failure as KeyctlFailure {
@@ -135,17 +143,27 @@ struct ItemKeyrings: Sendable {
             } catch let failure as KeyctlFailure {
                 throw failure.keychainError("listing keyring \(target)")
             }
+            // Read after the listing: an item key listed before its add wrote the entry is
+            // then found with it, and one whose entry is gone was deleted after the listing.
+            let entries = recordReader(for: target)
             var sawVanished = false
+            // Keys that were no item with these entries: a layout-2 item's secret key, say,
+            // whose item is rewritten in layout 3 meanwhile (its entry written, then its
+            // attributes key unlinked), is its item key by the next round.
+            var notItems: Set<key_serial_t> = []
             for serial in serials where examined.insert(serial).inserted {
                 do {
-                    if let item = try examine(serial, in: target, leadingText, wanted) {
+                    if let item = try examine(serial, in: target, leadingText, wanted, entries) {
                         byDescription[Array(item.description.text.utf8)] = item
+                    } else {
+                        notItems.insert(serial)
                     }
                 } catch is ItemVanished {
                     sawVanished = true
                 }
             }
             if !sawVanished { return Listing(items: Array(byDescription.values), serials: examined) }
+            examined.subtract(notItems)
         }
         throw KeychainError.keyring(errSecIO,
             "The items in keyring \(target) kept changing during \(Self.listingRounds) attempts to read them; try again.")
@@ -155,7 +173,7 @@ struct ItemKeyrings: Sendable {
 
     /// The item in `serial`, or nil for a key that is not an item `items(in:)` asks for.
     private func examine(_ serial: key_serial_t, in target: key_serial_t, _ leadingText: String,
-                         _ wanted: (PrimaryKey) -> Bool) throws -> FoundItem? {
+                         _ wanted: (PrimaryKey) -> Bool, _ entries: RecordReader) throws -> FoundItem? {
         let record: KeyDescriptionRecord
         do {
             record = try kernel.describe(serial)
@@ -167,9 +185,30 @@ struct ItemKeyrings: Sendable {
         }
         switch record.type {
         case "user":
+            if record.description.utf8.starts(with: leadingText.utf8) {
+                // An item key: a layout-3 item when it has an entry (one that points to an
+                // attributes key is also listed with that key, below, unless an update placed
+                // the key after the keyring's contents were read).
+                guard let description = ItemKeyDescription(parsing: record.description), wanted(description.primaryKey),
+                      let entry = try entries.entry(Self.nameHash(description)) else { return nil }
+                return try layout3Item(description, key: serial, entry: entry, in: target)
+            }
             guard record.description.utf8.starts(with: (Self.attributesPrefix + leadingText.dropFirst(ItemKeyDescription.prefix.count)).utf8),
                   let description = Self.itemDescription(ofAttributesKey: record.description),
                   wanted(description.primaryKey) else { return nil }
+            if let entry = try entries.entry(Self.nameHash(description)) {
+                // A layout-3 item whose attributes are too large for an entry; or, with an entry
+                // that keeps them, an attributes key left over (by an update that made them
+                // smaller, or a delete overtaken by an add), which is not the item.
+                guard let key = try searchItemKey(description, in: target) else {
+                    if entry.inAttributesKey { throw ItemVanished() }
+                    return nil
+                }
+                return try layout3Item(description, key: key, entry: entry, in: target)
+            }
+            // Once every item has its item key (`LayoutThreeRecord`), an attributes key without
+            // one is no item, as for a lookup by name: left by an add or a delete that died.
+            if isLayoutThreeKnown(target), try searchItemKey(description, in: target) == nil { return nil }
             return try loadLayout2(serial, description, in: target)
         case "keyring":
             // By bytes: a name that begins with a combining mark forms one Character with the ':' before it.
@@ -215,6 +254,8 @@ struct ItemKeyrings: Sendable {
         if found.secretIsEmpty { return SecretBytes(Data()) }
         let keyring: key_serial_t
         switch found.storage {
+        case .itemKey(let key, _, let emptySecret, _):
+            return try layout3Secret(of: found, key: key, emptySecret: emptySecret, in: target)
         case .keys(let attributes, let secret):
             return try layout2Secret(of: found, attributesKey: attributes, secretKey: secret, in: target)
         case .itemKeyring(let serial):
@@ -272,6 +313,10 @@ struct ItemKeyrings: Sendable {
 struct FoundItem: Sendable {
     /// Where the item's keys are.
     enum Storage: Sendable, Equatable {
+        /// Layout 3: its item key as found, and as its entry names it (the two differ for a key
+        /// replaced by hand); whether the secret is empty (the key holds a placeholder); its
+        /// attributes key when the attributes are too large for an entry.
+        case itemKey(key_serial_t, entryKey: key_serial_t, emptySecret: Bool, attributesKey: key_serial_t?)
         /// Layout 2: its attributes key and its secret key (nil for an empty secret).
         case keys(attributes: key_serial_t, secret: key_serial_t?)
         /// Layout 1: its item keyring.
@@ -289,9 +334,18 @@ struct FoundItem: Sendable {
     /// The serial whose link in the target makes the item exist.
     var anchor: key_serial_t {
         switch storage {
+        case .itemKey(let key, _, _, _): return key
         case .keys(let attributes, _): return attributes
         case .itemKeyring(let keyring): return keyring
         }
+    }
+}
+
+extension FoundItem.Storage {
+    /// Written by a version before layout 3: migrated when it is written.
+    var isFromEarlierLayout: Bool {
+        if case .itemKey = self { return false }
+        return true
     }
 }
 

@@ -7,41 +7,29 @@ import Musl
 import Foundation
 import KeychainCore
 
-/// Layout 2, the one this version writes: an item is two `user` keys linked directly in the
-/// target keyring, with no keyring of its own.
+/// Layout 2, which the previous version wrote, and the lookup by name of every layout: an item
+/// is two `user` keys linked directly in the target keyring.
 ///
 /// - The **secret key**, described by the item's `ItemKeyDescription`
-///   (`linux-keychain:genp:SERVICE:ACCOUNT`), whose payload is exactly the secret, so that
-///   `keyctl search @s user NAME` finds it and `keyctl pipe` prints it. An item with an empty
-///   secret has none (the kernel refuses an empty `user` key).
+///   (`linux-keychain:genp:SERVICE:ACCOUNT`), whose payload is exactly the secret. An item
+///   with an empty secret has none (the kernel refuses an empty `user` key), until
+///   `LayoutThreeRecord` gives it a placeholder.
 /// - The **attributes key**, described by the same name with the prefix
 ///   `linux-keychain-attributes` (`attributesDescription`), holding `StoredAttributes` in
 ///   format 2: the attributes outside the primary key (dates, label, ...), the target's serial
-///   and the secret key's serial. It is the item: an item exists exactly while its attributes
-///   key is linked in the target.
+///   and the secret key's serial. It is the item: a layout-2 item exists exactly while its
+///   attributes key is linked in the target.
 ///
-/// Why this shape: every key directly in the target is found by the kernel at once, by name
-/// (`keyctl_search`) or by serial (the possession check), whatever the number of items, and a
-/// miss costs one search, because the target holds no keyring per item for the kernel to look
-/// into. A read takes three calls: search the attributes key, read it, read the secret by
-/// the serial it names. Two keys per item, not three, leave room for more items in the
-/// kernel's per-user quota.
-///
-/// Writes:
-///
-/// - **Add** stages both keys in the thread keyring, then moves the attributes key in with
-///   `KEYCTL_MOVE_EXCL` (the kernel decides which of racing adds wins) and, only then, the
-///   secret key (displacing a secret key left by an add that died before its attributes key
-///   landed). A reader that finds the attributes key in the instant before its secret key
-///   lands finds no secret key and retries (`ItemVanished`).
-/// - **An update that keeps the name** rewrites the secret key and then the attributes key
-///   in place with `keyctl_update`: each replacement is atomic, so a reader always finds the
-///   item, with the old secret or the new one.
-/// - **A rename** adds the new item exclusively and then removes the old one.
-/// - **Delete** unlinks the attributes key (the item is gone), then the secret key.
+/// This version reads layout-2 items, deletes them (the attributes key, then the secret key),
+/// and rewrites one in layout 3 when it is updated (`rewriteInLayout3`). It writes layout 3
+/// (`LayoutThreeItems`), whose item key has the name of the layout-2 secret key, so a lookup
+/// by name searches that name first: the item key of a layout-3 item with its entry, or the
+/// secret key of a layout-2 item, whose attributes key is searched next. Attributes keys
+/// are still written for layout-3 items whose attributes are too large for an entry.
+/// `addLayout2` is kept to build the previous version's items in tests.
 ///
 /// Items in layout 1 (`ItemKeyrings`, a keyring per item) are still read, and an item read by
-/// name is rewritten in layout 2 on the spot (`migrate`).
+/// name is rewritten in layout 3 on the spot (`migrate`).
 extension ItemKeyrings {
     static let attributesPrefix = "linux-keychain-attributes"
 
@@ -70,7 +58,7 @@ extension ItemKeyrings {
     /// The item `description` names in `target`, in either layout; nil when `target` has none.
     /// An item in layout 1 is migrated to layout 2 first, where the quota allows.
     func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
-        try inEitherLayout(target, layout2: { try layout2Item(named: description, in: target) },
+        try inEitherLayout(target, current: { try itemByItemKey(named: description, in: target, checkAttributesKeyAlone: $0) },
                            layout1: { try migratedLegacyItem(named: description, in: target) })
     }
 
@@ -88,44 +76,35 @@ extension ItemKeyrings {
     /// attributes key, or its item keyring in layout 1), or nil; throws the item's own error
     /// when it is there but revoked, expired or not accessible.
     func anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
-        try inEitherLayout(target, layout2: { try layout2Anchor(named: description, in: target) },
+        try inEitherLayout(target, current: { try itemByItemKey(named: description, in: target, checkAttributesKeyAlone: $0)?.anchor },
                            layout1: { try itemKeyring(named: description, in: target) })
     }
 
-    /// What `layout2` finds, else what `layout1` finds while `target` may hold layout-1 items.
+    /// What `current` (layouts 3 and 2) finds, else what `layout1` finds while `target` may
+    /// hold layout-1 items. `current` is told whether the target may still hold a layout-2 item
+    /// without an item key (`LayoutThreeRecord`).
     ///
-    /// Another process (or thread) may migrate the item between the search in layout 2 and the
-    /// look at layout 1: a migration moves the layout-2 item in before it unlinks the item
-    /// keyring, and a listing writes the `layout-1-gone` record after its last migration. So,
-    /// unless the record was known before the first search, a miss in both layouts searches
-    /// layout 2 once more, which then finds any item migrated in between.
-    private func inEitherLayout<Found>(_ target: key_serial_t, layout2: () throws -> Found?,
+    /// Another process (or thread) may migrate the item between the search by item key and the
+    /// look at layout 1: a migration moves the new item in before it unlinks the item keyring,
+    /// and a listing writes the `layout-3` record after its last migration. So, unless the
+    /// record was known before the first search, a miss in both searches the current layouts
+    /// once more, which then finds any item migrated in between.
+    private func inEitherLayout<Found>(_ target: key_serial_t, current: (_ mayHoldKeylessItems: Bool) throws -> Found?,
                                        layout1: () throws -> Found?) throws -> Found? {
-        let goneBefore = isLayoutOneKnownGone(target)
-        if let found = try layout2() { return found }
+        let goneBefore = isLayoutThreeKnown(target)
+        if let found = try current(!goneBefore) { return found }
         if goneBefore { return nil }
-        if layoutOneState(target) == .mayRemain, let found = try layout1() { return found }
-        return try layout2()
+        if layoutThreeState(target) == .mayRemain, let found = try layout1() { return found }
+        // An item migrated meanwhile has its item key.
+        return try current(!isLayoutThreeKnown(target))
     }
 
-    private func layout2Anchor(named description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
-        guard let key = try searchAttributesKey(description, in: target), isLinkedHere(key, in: target, description) else {
-            return nil
-        }
-        return key
-    }
-
-    private func layout2Item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
+    func layout2Item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
         guard let key = try searchAttributesKey(description, in: target) else { return nil }
         let found = try loadLayout2(key, description, in: target)
         // The recorded keyring confirms it cheaply; a key of that name in a keyring nested in
         // the target belongs to another store.
         return found.storedIn == target || isLinked(key, in: target) ? found : nil
-    }
-
-    private func isLinkedHere(_ key: key_serial_t, in target: key_serial_t, _ description: ItemKeyDescription) -> Bool {
-        guard let found = try? loadLayout2(key, description, in: target) else { return isLinked(key, in: target) }
-        return found.storedIn == target || isLinked(key, in: target)
     }
 
     private func searchAttributesKey(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
@@ -167,7 +146,10 @@ extension ItemKeyrings {
                        in target: key_serial_t) throws -> SecretBytes {
         guard let secretKey else { return SecretBytes(Data()) }
         var name: String { found.description.primaryKey.readableName }
-        if let secret = try? kernel.readSecretOnce(secretKey) { return secret }
+        if let secret = try? kernel.readSecretOnce(secretKey) {
+            // Perhaps rewritten in layout 3 with an empty secret since it was found.
+            return try secretReadingPlaceholders(secret, of: found.description, itemKey: secretKey, in: target, key: secretKey)
+        }
         guard (try? searchAttributesKey(found.description, in: target)) == attributesKey else { throw ItemVanished() }
         let byName: key_serial_t
         do {
@@ -187,9 +169,9 @@ extension ItemKeyrings {
 
     // MARK: - Writing
 
-    /// Adds `item` to `target`, failing with `errSecDuplicateItem` when an item of its name is
-    /// there. The caller has recorded the write (`recordWrite`) and checked the size. Returns
-    /// the serials of the keys it linked in `target`.
+    /// Adds `item` to `target` in layout 2, as the previous version did (for tests that this
+    /// version reads such items), failing with `errSecDuplicateItem` when a layout-2 item of its
+    /// name is there. Returns the serials of the keys it linked in `target`.
     @discardableResult
     func addLayout2(_ item: KeychainItem, as description: ItemKeyDescription,
                     into target: key_serial_t) throws -> (attributes: key_serial_t, secret: key_serial_t?) {
@@ -227,83 +209,15 @@ extension ItemKeyrings {
         return (attributes, secretKey)
     }
 
-    /// Rewrites in place the layout-2 item found as `found` with `item` (same primary key).
-    /// With `secret` nil the secret stays; otherwise it is replaced first, so that the new
-    /// attributes never name a secret key that is not there yet.
-    func replaceLayout2(_ found: FoundItem, attributesKey: key_serial_t, secretKey: key_serial_t?,
-                        with item: KeychainItem, secret: SecretBytes?, in target: key_serial_t) throws {
-        func doing() -> String { "updating the item with \(found.description.primaryKey.readableName)" }
-        do {
-            var newSecretKey = secretKey
-            if let secret {
-                func wrote(_ key: key_serial_t) -> Bool {
-                    (try? secret.withUnsafeBytes { try kernel.update(key, payload: $0) }) != nil
-                }
-                if secret.isEmpty {
-                    newSecretKey = nil
-                } else if let secretKey,
-                          wrote(secretKey) || (awaitLanding(of: secretKey, found.description, in: target) && wrote(secretKey)) {
-                    // The second try: an add (or a migration) of the item was between its two moves.
-                    newSecretKey = secretKey
-                } else {
-                    // No secret key yet (the secret was empty), or one this process may not write.
-                    let staged = try secret.withUnsafeBytes { try stageKey(found.description.text, payload: $0) }
-                    do {
-                        try kernel.move(staged, from: KernelKeys.threadKeyring, to: target, exclusive: false)
-                    } catch {
-                        discardStaged(staged)
-                        throw error
-                    }
-                    newSecretKey = staged
-                }
-            }
-            let payload = try Self.checkedLayout2Payload(of: item, storedIn: target, secretKey: newSecretKey)
-            try payload.withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
-            if secret?.isEmpty == true, let secretKey { try? kernel.unlink(secretKey, from: target) }
-        } catch let failure as KeyctlFailure {
-            if failure.isNoSuchKey || !isLinked(attributesKey, in: target) { throw ItemVanished() }
-            throw failure.keychainError(doing())
-        }
-    }
-
-    /// Whether `secretKey`, which the item's attributes name, is now linked in `target`, after
-    /// waiting as long as a reader would for it to land. An add (or a migration) moves the
-    /// attributes key in and then the secret key, displacing any key of that name: an update
-    /// that came in between must write the add's key once it lands, since a key of its own
-    /// would be displaced, and the update lost. False at once when another key holds the name
-    /// (one replaced by hand), and after the wait when none lands (an add that died between).
-    private func awaitLanding(of secretKey: key_serial_t, _ description: ItemKeyDescription,
-                              in target: key_serial_t) -> Bool {
-        for attempt in 0..<Self.landingWaits {
-            switch try? kernel.search(target, type: "user", description: description.text) {
-            case secretKey?: return true
-            case .some: return false
-            case nil: Self.pauseForLanding(attempt)
-            }
-        }
-        return false
-    }
-
-    /// As many looks as `KernelKeyringBackend`'s readers make for a missing secret key.
-    private static let landingWaits = 20
-
     /// Unlinks the layout-2 item `description` names from `target`: its attributes key first,
-    /// which ends the item, then its secret key. Throws `KeyctlFailure` when the attributes key
-    /// is no longer linked there.
-    ///
-    /// A secret key not linked yet belongs to an add between its two moves: it is unlinked once
-    /// it lands (`awaitLanding`), so that no deleted secret is left for `keyctl pipe` to print.
+    /// which ends the item, then its secret key (or the placeholder item key `LayoutThreeRecord`
+    /// gave an empty secret). Throws `KeyctlFailure` when the attributes key is no longer
+    /// linked there.
     func removeLayout2(attributesKey: key_serial_t, secretKey: key_serial_t?, of description: ItemKeyDescription,
                        from target: key_serial_t) throws {
         try kernel.unlink(attributesKey, from: target)
-        guard let secretKey else { return }
-        do {
-            try kernel.unlink(secretKey, from: target)
-        } catch let failure as KeyctlFailure where failure.code == ENOENT {
-            if awaitLanding(of: secretKey, description, in: target) { try? kernel.unlink(secretKey, from: target) }
-        } catch {
-            // The item is gone with its attributes key; a secret key left over is no item.
-        }
+        // The item is gone with its attributes key; a key left over is no item.
+        if let key = secretKey ?? (try? searchItemKey(description, in: target)) { try? kernel.unlink(key, from: target) }
     }
 
     /// Rewrites the layout-1 item `legacy` in layout 2 and unlinks its item keyring; nil when
@@ -315,8 +229,8 @@ extension ItemKeyrings {
         item.secret = try secret(of: legacy, in: target)
         // A tagged layout-1 item is about to become a tagged layout-2 item (`TaggedItemsMarker`).
         try recordWrite(of: legacy.description, in: target)
-        let added = try addLayout2(item, as: legacy.description, into: target)
-        // From here the layout-2 item is the item; the keyring is left over.
+        try addLayout3(item, as: legacy.description, into: target)
+        // From here the layout-3 item is the item; the keyring is left over.
         do {
             try kernel.unlink(keyring, from: target)
         } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
@@ -324,14 +238,15 @@ extension ItemKeyrings {
             // was read, and this copy would bring the item back. Unless the keyring is still
             // reachable (moved by hand below the target, `legacyItem`), the copy goes too.
             if (try? searchItemKeyring(legacy.description, in: target)) != keyring {
-                try? removeLayout2(attributesKey: added.attributes, secretKey: added.secret, of: legacy.description,
-                                   from: target)
+                if let copy = try? itemByItemKey(named: legacy.description, in: target, checkAttributesKeyAlone: false) {
+                    try? removeLayout3(copy.storage, of: legacy.description, from: target)
+                }
                 throw ItemVanished()
             }
         } catch {
-            // Not unlinked for another reason: the layout-2 item is the item all the same.
+            // Not unlinked for another reason: the layout-3 item is the item all the same.
         }
-        return try layout2Item(named: legacy.description, in: target)
+        return try itemByItemKey(named: legacy.description, in: target, checkAttributesKeyAlone: false)
     }
 
     // MARK: - Staging
@@ -349,7 +264,7 @@ extension ItemKeyrings {
     }
 
     /// A `user` key in the thread keyring with the layout's permissions.
-    private func stageKey(_ description: String, payload: UnsafeRawBufferPointer) throws -> key_serial_t {
+    func stageKey(_ description: String, payload: UnsafeRawBufferPointer) throws -> key_serial_t {
         let key = try kernel.addUserKey(description, payload: payload, to: KernelKeys.threadKeyring)
         do {
             try kernel.setPermissions(key, Self.keyPermissions)

@@ -109,17 +109,17 @@ public final class KernelKeyringBackend: KeychainBackend {
         try add(item, as: description, into: keyring)
     }
 
-    /// Adds `item` in layout 2, unless an item of its name exists in either layout.
+    /// Adds `item` in layout 3, unless an item of its name exists in any layout.
     private func add(_ item: KeychainItem, as description: ItemKeyDescription, into keyring: ResolvedKeyring) throws {
-        // A layout-2 item of that name makes the exclusive move below fail.
-        if store.layoutOneState(keyring.serial) == .mayRemain,
+        // `addLayout3` checks layouts 3 and 2.
+        if store.layoutThreeState(keyring.serial) == .mayRemain,
            try store.itemKeyring(named: description, in: keyring.serial) != nil {
             throw KeychainError.keyring(errSecDuplicateItem,
                 "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.")
         }
         // Before the item can be seen: readers rely on it (`TaggedItemsMarker`).
         try store.recordWrite(of: description, in: keyring.serial)
-        try store.addLayout2(item, as: description, into: keyring.serial)
+        try store.addLayout3(item, as: description, into: keyring.serial)
     }
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
@@ -164,11 +164,11 @@ public final class KernelKeyringBackend: KeychainBackend {
                 try rewrite(entry, as: change.new, secret: changes.secret, in: keyring)
             } catch is ItemVanished {
                 // Another process deleted the item since it was read: as if that delete came
-                // second. Or it migrated the item, read in layout 1, to layout 2: the update
-                // goes to that copy.
-                guard case .itemKeyring = entry.storage,
+                // second. Or it migrated the item, read in layout 1 or 2, to layout 3: the
+                // update goes to that copy.
+                guard entry.storage.isFromEarlierLayout,
                       let current = try currentItem(named: entry.description, in: keyring),
-                      case .keys = current.storage else { continue }
+                      case .itemKey = current.storage else { continue }
                 do {
                     try rewrite(current, as: change.new, secret: changes.secret, in: keyring)
                 } catch is ItemVanished {
@@ -190,21 +190,28 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     /// Writes `new` over the item read as `entry`; `secret` nil keeps the item's secret.
     private func rewrite(_ entry: FoundItem, as new: KeychainItem, secret: SecretBytes?, in keyring: ResolvedKeyring) throws {
-        if new.primaryKey == entry.description.primaryKey, case .keys(let attributes, let secretKey) = entry.storage {
-            try store.replaceLayout2(entry, attributesKey: attributes, secretKey: secretKey, with: new,
-                                     secret: secret, in: keyring.serial)
-            return
+        if new.primaryKey == entry.description.primaryKey {
+            switch entry.storage {
+            case .itemKey:
+                try store.replaceLayout3(entry, with: new, secret: secret, in: keyring.serial)
+                return
+            case .keys(let attributes, _):
+                try store.rewriteInLayout3(entry, attributesKey: attributes, with: new, secret: secret, in: keyring.serial)
+                return
+            case .itemKeyring:
+                break
+            }
         }
         var complete = new
         complete.secret = try secret ?? store.secret(of: entry, in: keyring.serial)
         let description = try ItemKeyDescription(new.primaryKey)
         if new.primaryKey == entry.description.primaryKey {
-            // A layout-1 item keeps its name: its layout-2 keys do not collide with its keyring.
+            // A layout-1 item keeps its name: its item key does not collide with its keyring.
             try store.recordWrite(of: description, in: keyring.serial)
             do {
-                try store.addLayout2(complete, as: description, into: keyring.serial)
+                try store.addLayout3(complete, as: description, into: keyring.serial)
             } catch let error as KeychainError where error.status == errSecDuplicateItem {
-                // Another process migrated it to layout 2 since it was read (`update`).
+                // Another process migrated it to layout 3 since it was read (`update`).
                 throw ItemVanished()
             }
         } else {
@@ -234,6 +241,8 @@ public final class KernelKeyringBackend: KeychainBackend {
         for _ in 0..<Self.readAttempts {
             do {
                 switch storage {
+                case .itemKey:
+                    try store.removeLayout3(storage, of: entry.description, from: keyring.serial)
                 case .keys(let attributes, let secret):
                     try store.removeLayout2(attributesKey: attributes, secretKey: secret, of: entry.description,
                                             from: keyring.serial)

@@ -99,7 +99,18 @@ struct KernelKeys: Sendable {
         try perform("keyctl_unlink") { () throws(SystemCallError) in try KernelKeyCalls.unlink(key, from: keyring) }
     }
 
+    /// Makes `key` itself unusable at once (needs search permission); the kernel's collector
+    /// then drops its links from every keyring, whatever else those keyrings hold by then.
+    func invalidate(_ key: key_serial_t) throws {
+        try perform("keyctl_invalidate") { () throws(SystemCallError) in try KernelKeyCalls.invalidate(key) }
+    }
+
     // MARK: - Finding keyrings
+
+    /// The serial of the calling thread's thread keyring, created if the thread has none yet.
+    func threadKeyringSerial() throws -> key_serial_t {
+        try serial(of: Self.threadKeyring, create: true)
+    }
 
     /// The caller's persistent keyring, linked into the thread keyring so that this thread
     /// possesses it. Each call also restarts the keyring's expiry timer.

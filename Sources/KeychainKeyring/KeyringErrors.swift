@@ -23,7 +23,7 @@ extension KeyctlFailure {
                 ? "/proc/sys/kernel/keys/root_maxkeys and /proc/sys/kernel/keys/root_maxbytes (the maxkeys and maxbytes of root)"
                 : "/proc/sys/kernel/keys/maxkeys and /proc/sys/kernel/keys/maxbytes"
             return error(
-                "The kernel key quota of uid \(getuid()) has no room left (\(reason)) while \(doing). An item takes two keys plus the bytes of its names, attributes and secret; delete items you no longer need, or raise \(limits) (by default 200 keys and 20000 bytes for users other than root).")
+                "The kernel key quota of uid \(getuid()) has no room left (\(reason)) while \(doing). An item takes one key (two when its attributes exceed 1 KiB) plus the bytes of its names, attributes and secret; delete items you no longer need, or raise \(limits) (by default 200 keys and 20000 bytes for users other than root).")
         case .keyRevoked:
             return error(
                 "The kernel key is revoked (\(reason)) while \(doing). Delete the item and add it again; the kernel removes revoked keys after /proc/sys/kernel/keys/gc_delay seconds.")

@@ -89,7 +89,7 @@ extension ItemKeyrings {
 
     private func placeMarker(saying state: String, in target: key_serial_t, exclusive: Bool) throws {
         try Data("\(state) \(target)".utf8).withUnsafeBytes {
-            try addKey(Self.taggedItemsMarkerDescription, payload: $0, to: target, exclusive: exclusive)
+            _ = try addKey(Self.taggedItemsMarkerDescription, payload: $0, to: target, exclusive: exclusive)
         }
     }
 

@@ -17,7 +17,7 @@ struct BrokenKeyTests {
     let kernel = KernelKeys()
     /// The test's own keyring, nested in the default target: items built by hand in layout 1
     /// are looked up by name only in a target not yet shown to hold none
-    /// (`LayoutOneGoneRecord.swift`).
+    /// (`LayoutThreeRecord.swift`).
     let ownKeyring: key_serial_t
     let parent: key_serial_t
     let backend: KernelKeyringBackend

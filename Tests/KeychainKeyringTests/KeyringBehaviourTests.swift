@@ -51,23 +51,25 @@ struct KeyringBehaviourTests {
         let name = "linux-keychain:genp:\(service):al%3Aice"
         let secretKey = try kernel.search(target, type: "user", description: name)
         #expect(try kernel.readSecret(secretKey).makeData() == secret)
-        let attributesKey = try kernel.search(target, type: "user",
-                                              description: "linux-keychain-attributes:genp:\(service):al%3Aice")
+        #expect((try? kernel.search(target, type: "user", description: "linux-keychain-attributes:genp:\(service):al%3Aice")) == nil,
+                "a small item has an attributes key")
+        let recordKey = try kernel.search(target, type: "user", description: "linux-keychain:records:\(target):0")
         let contents = try kernel.contents(of: target)
-        #expect(contents.contains(secretKey) && contents.contains(attributesKey), "the keys are not directly in the target")
+        #expect(contents.contains(secretKey) && contents.contains(recordKey), "the keys are not directly in the target")
         #expect((try? kernel.search(target, type: "keyring", description: name)) == nil, "an item keyring was made")
 
         let userGroupOther: key_perm_t = 0x00FF_FFFF
-        for key in [secretKey, attributesKey] {
+        for key in [secretKey, recordKey] {
             let record = try kernel.describe(key)
             #expect(record.permissions & userGroupOther == 0, "key \(key) grants \(String(record.permissions, radix: 16))")
             #expect(record.permissions & key_perm_t(KEY_POS_READ | KEY_POS_SEARCH | KEY_POS_VIEW) != 0)
             #expect(record.permissions & key_perm_t(KEY_POS_SETATTR) == 0)
         }
-        let stored = String(decoding: try kernel.readPublicPayload(attributesKey), as: UTF8.self)
-        #expect(stored.contains("\"labl\":\"Shown label\""), "attributes key holds \(stored)")
-        #expect(stored.contains("\"secret\":\(secretKey)"), "attributes key does not name the secret key: \(stored)")
-        #expect(!stored.contains("svce"), "attributes key repeats the name: \(stored)")
+        let description = try ItemKeyDescription(genericItem(service, "al:ice", Data()).primaryKey)
+        let entry = try #require(try ItemKeyrings(kernel: kernel).recordEntry(named: description, in: target))
+        #expect(entry.attributes["labl"] == "Shown label")
+        #expect(entry.itemKey == secretKey)
+        #expect(entry.attributes["svce"] == nil && entry.attributes["acct"] == nil, "the entry repeats the name")
     }
 
     @Test func theLargestUserKeyRoundTripsAndOneByteMoreIsRefusedBeforeTheKernel() throws {

@@ -42,6 +42,31 @@ struct KeyringCLITests {
         #expect(again.output.isEmpty)
     }
 
+    /// A delete that ends after unlinking the item key (killed, or refused the record lock by
+    /// the quota) leaves the attributes key of an item with long attributes. In a keyring with
+    /// the layout-3 record, that key alone is no item: a new process's first lookup does not
+    /// take it for a layout-2 item with an empty secret.
+    @Test func anAttributesKeyADeleteLeftIsNoItemToTheNextProcess() throws {
+        let service = uniqueService("cli-leftover")
+        let set = try keychain(["set", service, "alice", "--comment", String(repeating: "c", count: 3000)],
+                               input: Data("long".utf8))
+        try #require(set.status == 0, "set failed: \(set.errorText)")
+        let kernel = KernelKeys()
+        let target = try kernel.resolve(nil).serial
+        let description = try ItemKeyDescription(KeychainKeyringTests.genericItem(service, "alice", Data()).primaryKey)
+        try kernel.unlink(try kernel.search(target, type: "user", description: description.text), from: target)
+        let attributesKey = try kernel.search(target, type: "user", description: ItemKeyrings.attributesDescription(description))
+        defer { try? kernel.unlink(attributesKey, from: target) }
+
+        let get = try keychain(["get", service, "alice"])
+        #expect(get.status == CLIExit.notFound, "a deleted item read back: \(get.status) \(get.output) \(get.errorText)")
+        #expect(!(try keychain(["list", service])).outputText.contains("alice"), "a deleted item is listed")
+        let again = try keychain(["set", service, "alice"], input: Data("again".utf8))
+        #expect(again.status == 0, "add over the leftover failed: \(again.errorText)")
+        #expect(try keychain(["get", service, "alice"]).output == Data("again".utf8))
+        _ = try keychain(["delete", service, "alice"])
+    }
+
     @Test func keyctlFindsTheItemAndPrintsExactlyTheSecret() throws {
         let service = uniqueService("interop:keyctl")
         let secret = Data("s3cret with spaces\u{0}and a NUL\n".utf8)

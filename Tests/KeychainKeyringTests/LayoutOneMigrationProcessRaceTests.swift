@@ -4,13 +4,13 @@ import Testing
 
 /// Several `keychain` processes start at once on a session keyring full of layout-1 items, as
 /// after an upgrade: each one's first lookup lists the keyring and migrates what it finds
-/// (`LayoutOneGoneRecord.swift`), while the others read the items. In the end every item is
-/// there once, in layout 2, with its secret, no item keyring is left, and the record is there.
+/// (`LayoutThreeRecord.swift`), while the others read the items. In the end every item is
+/// there once, in layout 3, with its secret, no item keyring is left, and the record is there.
 /// (The narrow windows of a lookup racing a migration are hit far more often by threads of one
 /// process: `LayoutOneMigrationRaceTests`.)
 @Suite("kernel keyring: processes racing the first listing")
 struct LayoutOneMigrationProcessRaceTests {
-    @Test func processesRacingTheFirstListingLeaveEveryItemOnceInLayoutTwo() throws {
+    @Test func processesRacingTheFirstListingLeaveEveryItemOnceInLayoutThree() throws {
         guard let cli = ConformanceContext.locateCLI() else {
             if ConformanceCase.unavailableIsFailure { Issue.record("the keychain executable was not built") }
             try Test.cancel("the keychain executable was not built")
@@ -45,25 +45,21 @@ struct LayoutOneMigrationProcessRaceTests {
         wait
         j=0
         while [ "$j" -lt "$items" ]; do
-            keyctl search @s user "linux-keychain-attributes:genp:race$j:acct" >/dev/null 2>&1 || echo "bad: race$j not in layout 2"
+            keyctl search @s user "linux-keychain:genp:race$j:acct" >/dev/null 2>&1 || echo "bad: race$j has no item key"
+            keyctl search @s user "linux-keychain-attributes:genp:race$j:acct" >/dev/null 2>&1 && echo "bad: race$j has an attributes key"
             keyctl search @s keyring "linux-keychain:genp:race$j:acct" >/dev/null 2>&1 && echo "bad: race$j still has its item keyring"
             j=$((j + 1))
         done
-        keyctl search @s user "linux-keychain:layout-1-gone:$target" >/dev/null 2>&1 || echo "bad: no layout-1-gone record"
+        keyctl search @s user "linux-keychain:layout-3:$target" >/dev/null 2>&1 || echo "bad: no layout-3 record"
         echo "keys: $(keyctl rlist @s | wc -w)"
         """#
         let items = 20
-        // Through Python, which clears the signal mask the test process hands its children:
-        // with SIGCHLD blocked, the shell's `wait` never returns.
-        let unblockAndRun = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
-        let result = try KeychainCLIProcess.run("/usr/bin/env",
-                                                ["python3", "-c", unblockAndRun, "keyctl", "session", "-", "/bin/sh", "-c", script,
-                                                 "sh", cli, "\(items)", "4"],
-                                                environment: ["KEYCHAIN_KEYRING": "session"], timeout: 60)
+        let result = try runInOwnSessionKeyring(script, cli: cli, ["\(items)", "4"], timeout: 60)
         #expect(result.status == 0, "the script failed: \(result.status) timed out \(result.timedOut) \(result.errorText) \(result.outputText)")
         let lines = result.outputText.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("bad") }.isEmpty, "\(lines.filter { $0.hasPrefix("bad") })")
-        // Two keys per item, the tagged-items marker and the record: nothing twice.
-        #expect(lines.contains("keys: \(2 * items + 2)"), "\(lines.last ?? "")")
+        // One key per item, the tagged-items marker, the layout-3 record and one item record:
+        // nothing twice, and no lock left behind.
+        #expect(lines.contains("keys: \(items + 3)"), "\(lines.last ?? "")")
     }
 }

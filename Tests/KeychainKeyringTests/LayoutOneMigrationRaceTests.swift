@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// Lookups, updates and deletes by name while another thread's first listing migrates the
-/// keyring's layout-1 items (`LayoutOneGoneRecord.swift`). A migration adds the layout-2 item
+/// keyring's layout-1 items (`LayoutThreeRecord.swift`). A migration adds the layout-3 item
 /// and then unlinks the item keyring, and the listing writes the record after the last one:
 /// a lookup whose layout-2 search came before an item's move and whose layout-1 check (the
 /// record, or the item keyring) came after must still find the item, which existed

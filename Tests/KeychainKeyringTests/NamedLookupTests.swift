@@ -101,9 +101,9 @@ struct NamedLookupTests {
     }
 
     /// Items written in layout 1 (a keyring per item) before the library recorded their
-    /// keyring, whose keys do not grant link: read, and migrated to layout 2 when first touched.
+    /// keyring, whose keys do not grant link: read, and migrated to layout 3 when first touched.
     @Test func anItemWrittenByAnEarlierVersionIsReadUpdatedAndDeleted() throws {
-        // In a keyring of its own, not yet shown to hold no layout-1 item (`LayoutOneGoneRecord.swift`).
+        // In a keyring of its own, not yet shown to hold no layout-1 item (`LayoutThreeRecord.swift`).
         let parent = try kernel.resolve(nil).serial
         let target = try kernel.addKeyring(uniqueService("earlier-store"), to: parent)
         defer { try? kernel.unlink(target, from: parent) }
@@ -120,10 +120,10 @@ struct NamedLookupTests {
         let description = try ItemKeyDescription(genericItem(crafted.service, "acct", Data()).primaryKey)
         #expect((try? kernel.search(target, type: "keyring", description: description.text)) == nil,
                 "the item keyring is still there after the item was read")
-        let attributesKey = try kernel.search(target, type: "user", description: ItemKeyrings.attributesDescription(description))
-        let stored = String(decoding: try kernel.readPublicPayload(attributesKey), as: UTF8.self)
-        #expect(stored.contains("\"keyring\":\(target)") && stored.contains("\"format\":2"),
-                "the migrated item does not record its keyring: \(stored)")
+        let itemKey = try kernel.search(target, type: "user", description: description.text)
+        #expect(try kernel.contents(of: target).contains(itemKey), "the migrated item key is not in the target")
+        #expect(try ItemKeyrings(kernel: kernel).recordEntry(named: description, in: target)?.itemKey == itemKey,
+                "the migrated item has no entry")
         #expect(try backend.update(named, with: ItemChanges(secret: SecretBytes(Data("new".utf8)))) == 1)
         #expect(try backend.search(named).first?.secret?.makeData() == Data("new".utf8))
         #expect(try backend.delete(named) == 1)

@@ -106,20 +106,20 @@ struct PinnedKeyringFormatTests {
     /// the attributes key), reads back through the backend exactly.
     @Test func anItemBuiltFromThePinnedLiteralsReadsBack() throws {
         let kernel = KernelKeys()
-        let target = try kernel.resolve(nil).serial
+        // In a keyring of its own: in one where another test's first lookup has proved that no
+        // layout-1 item is left (`LayoutThreeRecord.swift`), lookups by name no longer see one.
+        let parent = try kernel.resolve(nil).serial
+        let target = try kernel.addKeyring(uniqueService("pinned-store"), to: parent)
+        defer { try? kernel.unlink(target, from: parent) }
+        let backend = KernelKeyringBackend(testingIn: target)
         let service = uniqueService("pinned")
         let description = "linux-keychain:genp:\(service):alice"
         let payload = #"{"attributes":{"acct":"alice","cdat":"1700000000.125","gena":"AAEC/v8=","labl":"L","mdat":"1700000000.625","svce":"\#(service)"},"format":1,"keyring":\#(target),"secretIsEmpty":false}"#
         let keyring = try kernel.addKeyring(description, to: target)
-        defer {
-            try? kernel.unlink(keyring, from: target)
-            // Reading it migrated it to layout 2.
-            _ = try? KernelKeyringBackend(keyring: nil).delete(exactQuery(service, "alice", secrets: false))
-        }
         _ = try Data("pinned secret".utf8).withUnsafeBytes { try kernel.addUserKey(description, payload: $0, to: keyring) }
         _ = try Data(payload.utf8).withUnsafeBytes { try kernel.addUserKey("linux-keychain-attributes", payload: $0, to: keyring) }
 
-        let found = try KernelKeyringBackend(keyring: nil).search(exactQuery(service, "alice", secrets: true))
+        let found = try backend.search(exactQuery(service, "alice", secrets: true))
         #expect(found.count == 1)
         #expect(found.first?.secret?.makeData() == Data("pinned secret".utf8))
         #expect(found.first?.attributes == ItemAttributes([

@@ -74,4 +74,14 @@ extension KernelKeys {
         return CraftedItem(service: service, parent: parent, keyring: keyring, secretKey: secretKey,
                            attributesKey: attributesKey)
     }
+
+    /// Runs `body` with a new keyring of its own, linked in the session keyring so that every
+    /// thread of the process possesses it, and unlinks it after.
+    func withSessionKeyring(_ purpose: String, _ body: (key_serial_t) throws -> Void) throws {
+        let session = keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0)
+        try #require(session > 0)
+        let keyring = try addKeyring(uniqueService(purpose), to: session)
+        defer { try? unlink(keyring, from: session) }
+        try body(keyring)
+    }
 }

@@ -5,14 +5,15 @@ import KeychainCore
 @testable import KeychainKeyring
 import Testing
 
-/// The record that a target holds no layout-1 item (`LayoutOneGoneRecord.swift`): written once
-/// a listing proved it, after migrating the layout-1 items it found, and from then on the
-/// reason a lookup by name that misses in layout 2 looks no further.
+/// The record that every item of a target has its item key (`LayoutThreeRecord.swift`): written
+/// once a listing proved it, after migrating the layout-1 items it found and giving layout-2
+/// items with an empty secret a placeholder item key, and from then on the reason a lookup by
+/// name that finds no item key looks no further.
 ///
 /// Each test works in a keyring of its own, nested in the default target, whose serial no
 /// other test has seen (the process remembers what it learned per serial).
-@Suite("kernel keyring record that layout 1 is gone")
-struct LayoutOneGoneRecordTests {
+@Suite("kernel keyring record that every item has its item key")
+struct LayoutThreeRecordTests {
     let kernel = KernelKeys()
 
     /// A fresh keyring in the default target, a backend storing in it, and its cleanup.
@@ -24,7 +25,7 @@ struct LayoutOneGoneRecordTests {
     }
 
     func recordSerial(in keyring: key_serial_t) -> key_serial_t? {
-        try? kernel.search(keyring, type: "user", description: ItemKeyrings.layoutOneGoneDescription(keyring))
+        try? kernel.search(keyring, type: "user", description: ItemKeyrings.layoutThreeDescription(keyring))
     }
 
     @Test func aMissInAKeyringWithoutLayoutOneItemsRecordsItAndStopsLookingThere() throws {
@@ -72,6 +73,32 @@ struct LayoutOneGoneRecordTests {
             #expect(try own.backend.search(primaryKeyQuery(service, "acct", secrets: true)).first?.secret?.makeData()
                     == Data("secret".utf8))
         }
+    }
+
+    @Test func aLayoutTwoItemWithAnEmptySecretGetsAPlaceholderAndThePreviousRecordGoes() throws {
+        let own = try ownKeyring("empty-layout-two")
+        defer { own.remove() }
+        let service = uniqueService("empty")
+        let item = genericItem(service, "acct", Data(), [.label: .string("Empty")])
+        let description = try ItemKeyDescription(item.primaryKey)
+        let store = ItemKeyrings(kernel: kernel)
+        let keys = try store.addLayout2(item, as: description, into: own.serial)
+        #expect(keys.secret == nil)
+        let previous = try Data("none".utf8).withUnsafeBytes {
+            try store.addKey(ItemKeyrings.layoutOneGoneDescription(own.serial), payload: $0, to: own.serial)
+        }
+        defer { _ = try? own.backend.delete(exactQuery(service, "acct", secrets: false)) }
+
+        #expect(try own.backend.search(primaryKeyQuery(uniqueService("other"), "acct", secrets: false)).isEmpty)
+        #expect(recordSerial(in: own.serial) != nil, "no record after the empty layout-2 item got its item key")
+        let placeholder = try kernel.search(own.serial, type: "user", description: description.text)
+        #expect(try kernel.readSecret(placeholder).makeData() == Data([0]))
+        #expect(!(try kernel.contents(of: own.serial)).contains(previous), "the layout-1-gone record is left")
+        let found = try #require(try own.backend.search(primaryKeyQuery(service, "acct", secrets: true)).first)
+        #expect(found.secret?.isEmpty == true)
+        #expect(found.attributes[.label] == .string("Empty"))
+        #expect(try own.backend.delete(exactQuery(service, "acct", secrets: false)) == 1)
+        #expect((try? kernel.search(own.serial, type: "user", description: description.text)) == nil, "the placeholder is left")
     }
 
     /// The first lookup of a process may be the one that migrates the item it names.

@@ -1,0 +1,240 @@
+import CKeyutils
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import KeychainCore
+
+/// A lock on one target keyring, shared by every thread of every process that possesses the
+/// target, built from kernel keys alone, which a holder that dies cannot leave taken.
+///
+/// The kernel has no compare-and-swap of a key's payload, so writers of records shared by
+/// several items take this lock around their read-modify-write.
+///
+/// **The lock key.** Each thread that takes the lock on target `T` has its own `user` key
+/// described `linux-keychain:lock:T` (`lockDescription`), whose payload is the decimal serial
+/// of that thread's thread keyring, and whose permissions are `ItemKeyrings.permissions`
+/// (possessor view, read, search and link; nothing for anyone else). It lives in the thread's
+/// thread keyring while the thread does not hold the lock, and in `T` while it does.
+///
+/// **Taking it** is one `keyctl_move` of the thread's lock key from its thread keyring into `T`
+/// with `KEYCTL_MOVE_EXCL`, which the kernel refuses with `EEXIST` while `T` holds any key of
+/// that type and description: the lock is held exactly while `T` holds a lock key. **Letting
+/// go** is the move back. Uncontended, the two are the only kernel calls.
+///
+/// **A dead holder.** On `EEXIST` the waiter finds the lock key in `T`, reads its holder's
+/// thread-keyring serial and describes that serial. When the kernel says there is no such key
+/// (or it is revoked, expired, or no longer a thread keyring, `keyring` described `_tid`), the
+/// holder thread is gone, and the waiter invalidates *that lock key*: `keyctl_invalidate` acts
+/// on the key itself, so two waiters that both saw it dead cannot take away a lock another
+/// thread has taken since. (An unlink or a move out of `T` would not do: the kernel removes
+/// whichever key of that description `T` holds, not the serial named.) Anything else,
+/// including `EACCES` (a holder of another user), counts as alive. A lock key whose payload is
+/// not a serial (made by hand) counts as alive too; `keyctl unlink` frees it.
+///
+/// **When the kernel drops a thread keyring** (the contract this rests on; the tests pin the
+/// killed and the zombie holder): a thread's keyring goes when the thread's credentials are
+/// released, a short moment (an RCU grace period or two) after
+/// - a thread other than the main one exits, even while its process lives on or is a zombie;
+/// - a process has been killed (SIGKILL included) *and reaped* by its parent, for its main
+///   thread. While the process is an unreaped zombie, its main thread's keyring still exists,
+///   and a lock that thread holds is held until the parent reaps it (a parent that never
+///   reaps makes the others time out). The same holds for a main thread that has called
+///   `pthread_exit` while other threads of its process run.
+///
+/// Thread-keyring serials are random 31-bit numbers, so a dead holder's serial naming a new
+/// thread keyring by the time it is checked is not guarded against.
+///
+/// **Waiting.** While the holder lives, the waiter sleeps (20 µs, doubling up to 1 ms) and
+/// tries again, for at most `timeout` (by default `defaultTimeout`); then it fails with
+/// `errSecIO`, as the encrypted-file store does when its lock stays taken, with a message
+/// naming the lock key.
+///
+/// **The body** runs on the calling thread and must not take the same lock again (the lock is
+/// not reentrant: it would wait for itself until the timeout). The lock is let go when the
+/// body returns or throws. If it was taken from the thread meanwhile (another thread judged
+/// this one dead, say because its thread keyring was revoked), the body's writes may have
+/// raced another writer's: `withLock` then throws `errSecIO` instead of returning the body's
+/// result (a body that threw keeps its own error).
+///
+/// Each thread keeps the serial of its lock key for each target (`ThreadLockKeys`), and makes
+/// a new one when the kernel says it is gone. The key costs the thread's owner one key of
+/// quota per target while the thread lives.
+struct KeyringRecordLock: Sendable {
+    let kernel: KernelKeys
+    /// How long `withLock` waits for a live holder.
+    let timeout: Duration
+
+    /// Five seconds: a record write holds the lock for a few kernel calls, and a dead holder
+    /// is noticed within a fraction of a second, so only a holder that is stopped (^Z,
+    /// SIGSTOP, a debugger) or whose zombie is not reaped keeps the others waiting that long.
+    static let defaultTimeout = Duration.seconds(5)
+
+    init(kernel: KernelKeys, timeout: Duration = defaultTimeout) {
+        self.kernel = kernel
+        self.timeout = timeout
+    }
+
+    /// The description of the lock keys of `target`.
+    static func lockDescription(_ target: key_serial_t) -> String { "linux-keychain:lock:\(target)" }
+
+    /// Runs `body` holding the lock on `target`, which the calling thread must possess.
+    func withLock<Result>(in target: key_serial_t, _ body: () throws -> Result) throws -> Result {
+        let key = try acquire(target)
+        var released = false
+        defer { if !released { try? release(key, from: target) } }
+        let result = try body()
+        released = true
+        try release(key, from: target)
+        return result
+    }
+
+    // MARK: - Taking the lock
+
+    private func acquire(_ target: key_serial_t) throws -> key_serial_t {
+        let keys = ThreadLockKeys.current
+        let deadline = ContinuousClock.now + timeout
+        var pause = Self.firstPause
+        var madeNewKey = false
+        while true {
+            let key = try keys.keys[target] ?? makeLockKey(for: target, recordingIn: keys)
+            do {
+                try kernel.move(key, from: KernelKeys.threadKeyring, to: target, exclusive: true)
+                return key
+            } catch let failure as KeyctlFailure where failure.code == EEXIST {
+                invalidateIfHolderIsDead(in: target)
+            } catch let failure as KeyctlFailure where !madeNewKey && (failure.isNoSuchKey || failure.code == ENOENT) {
+                // The key is gone (invalidated by a waiter that judged this thread dead) or no
+                // longer in the thread keyring: make another, once. A second failure is the
+                // target's own.
+                keys.keys[target] = nil
+                madeNewKey = true
+                continue
+            } catch let failure as KeyctlFailure {
+                throw failure.keychainError("taking the record lock of keyring \(target)")
+            }
+            let now = ContinuousClock.now
+            guard now < deadline else { throw timeoutError(target) }
+            let wait = min(pause, deadline - now).components
+            usleep(useconds_t(wait.seconds * 1_000_000 + wait.attoseconds / 1_000_000_000_000))
+            pause = min(pause * 2, Self.longestPause)
+        }
+    }
+
+    private static let firstPause = Duration.microseconds(20)
+    private static let longestPause = Duration.milliseconds(1)
+
+    /// Creates the calling thread's lock key for `target` in its thread keyring.
+    private func makeLockKey(for target: key_serial_t, recordingIn keys: ThreadLockKeys) throws -> key_serial_t {
+        do {
+            let holder = try kernel.threadKeyringSerial()
+            let key = try Data(String(holder).utf8).withUnsafeBytes {
+                try kernel.addUserKey(Self.lockDescription(target), payload: $0, to: KernelKeys.threadKeyring)
+            }
+            do {
+                try kernel.setPermissions(key, ItemKeyrings.permissions)
+            } catch {
+                ItemKeyrings(kernel: kernel).discardStaged(key)
+                throw error
+            }
+            keys.keys[target] = key
+            return key
+        } catch let failure as KeyctlFailure {
+            throw failure.keychainError("making the record lock key of keyring \(target)")
+        }
+    }
+
+    /// Invalidates the lock key in `target` when its holder thread is gone. Any doubt counts
+    /// as a live holder.
+    private func invalidateIfHolderIsDead(in target: key_serial_t) {
+        guard let held = try? kernel.search(target, type: "user", description: Self.lockDescription(target)),
+              let payload = try? kernel.readPublicPayload(held),
+              let holder = key_serial_t(String(decoding: payload, as: UTF8.self)), holder > 0,
+              holderIsGone(holder) else { return }
+        takeFromDeadHolder(held)
+    }
+
+    /// Frees the lock from `held`, the lock key of a holder found dead, by invalidating that
+    /// key: by the time this runs, another waiter may have freed it already and a live thread
+    /// taken the lock with its own key, which must stay. Unlinking `held` from the target would
+    /// remove that key instead, whenever `held` still exists (the kernel unlinks by type and
+    /// description). Failing changes nothing: the next try looks again.
+    func takeFromDeadHolder(_ held: key_serial_t) {
+        try? kernel.invalidate(held)
+    }
+
+    private func holderIsGone(_ threadKeyring: key_serial_t) -> Bool {
+        do {
+            let record = try kernel.describe(threadKeyring)
+            return record.type != "keyring" || record.description != "_tid"
+        } catch let failure as KeyctlFailure {
+            return failure.isNoSuchKey || failure.errno == .keyRevoked || failure.errno == .keyExpired
+        } catch {
+            return false
+        }
+    }
+
+    private func timeoutError(_ target: key_serial_t) -> KeychainError {
+        let components = timeout.components
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let secondsText = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        return KeychainError.keyring(errSecIO,
+            "Another process or thread has held the record lock of keyring \(target) (the kernel key '\(Self.lockDescription(target))') for \(secondsText) s, so this write gave up waiting for it. A process stopped while it writes (^Z, SIGSTOP, a debugger) keeps it: resume it or end it. A holder that has ended frees it by itself once it is reaped.")
+    }
+
+    // MARK: - Letting go
+
+    private func release(_ key: key_serial_t, from target: key_serial_t) throws {
+        do {
+            try kernel.move(key, from: target, to: KernelKeys.threadKeyring, exclusive: false)
+        } catch let failure as KeyctlFailure {
+            ThreadLockKeys.current.keys[target] = nil
+            // A key taken away may also fail with EACCES: it exists until the kernel has
+            // dropped its last link, but nothing this thread possesses holds it any more.
+            let lost = failure.isNoSuchKey || failure.errno == .keyRevoked || failure.errno == .keyExpired
+                || !ItemKeyrings(kernel: kernel).isLinked(key, in: target)
+            if lost {
+                throw KeychainError.keyring(errSecIO,
+                    "The record lock of keyring \(target) (the kernel key '\(Self.lockDescription(target))') was taken from this thread while it held it, so what it wrote may have raced another writer; read the items again before relying on them.",
+                    failedCall: failure.call)
+            }
+            // Still held, and could not be moved back: invalidating it lets the others in.
+            do {
+                try kernel.invalidate(key)
+            } catch {
+                throw failure.keychainError("letting go of the record lock of keyring \(target)")
+            }
+        }
+    }
+}
+
+/// The lock keys the calling thread has made, by target keyring. Each thread has its own, as
+/// it has its own thread keyring; a record made in another process (before a `fork`, whose
+/// child starts without a thread keyring) or under another effective user is not used.
+private final class ThreadLockKeys {
+    var keys: [key_serial_t: key_serial_t] = [:]
+    private let process = CurrentProcess.id
+    private let user = geteuid()
+
+    static var current: ThreadLockKeys {
+        if let stored = pthread_getspecific(storageKey) {
+            let keys = Unmanaged<ThreadLockKeys>.fromOpaque(stored).takeUnretainedValue()
+            if keys.process == CurrentProcess.id && keys.user == geteuid() { return keys }
+            Unmanaged<ThreadLockKeys>.fromOpaque(stored).release()
+        }
+        let created = ThreadLockKeys()
+        pthread_setspecific(storageKey, Unmanaged.passRetained(created).toOpaque())
+        return created
+    }
+
+    private static let storageKey: pthread_key_t = {
+        var key = pthread_key_t()
+        // Releases a thread's record when the thread exits.
+        pthread_key_create(&key) { stored in
+            if let stored { Unmanaged<ThreadLockKeys>.fromOpaque(stored).release() }
+        }
+        return key
+    }()
+}
