@@ -50,6 +50,14 @@ extension ItemKeyrings {
             // The kernel's search also looks into layout-1 item keyrings, whose secret keys have
             // the item key's name: a broken one is the layout-1 item's, which reports it when read.
             return nil
+        } catch let error as KeychainError where error.status == errSecDataNotAvailable {
+            // An item key revoked or expired by hand (its possessor may `keyctl revoke` it) is
+            // still the item, named by its entry: its attributes read, and it can be deleted;
+            // its secret is "not available" when read.
+            guard let entry = try? recordEntry(named: description, in: target), isLinked(entry.itemKey, in: target) else {
+                throw error
+            }
+            return try layout3Item(description, key: entry.itemKey, entry: entry, in: target)
         }
         if found == nil, checkAttributesKeyAlone {
             guard hasLayoutThreeRecordNoted(target) else { return try layout2Item(named: description, in: target) }

@@ -225,20 +225,23 @@ struct ItemLayoutTests {
         #expect(!(try kernel.contents(of: target)).contains(byHand), "the key made by hand was not replaced")
     }
 
-    @Test func aRevokedSecretKeyIsNotAvailable() throws {
+    /// `keyctl revoke` of an item key (its possessor may: the key grants write) makes the
+    /// secret unavailable, not missing; the item is still listed and can be deleted, and its
+    /// name used again.
+    @Test func aRevokedItemKeyIsNotAvailableAndCanBeDeleted() throws {
         let stored = try addItem("revoked")
         defer { remove(stored) }
-        // The library's keys do not grant setattr, so revoking needs a key of our own making:
-        // the test gives the item a secret key with the kernel's default permissions.
-        let target = try target()
-        let description = try ItemKeyDescription(genericItem(stored.service, "acct", Data()).primaryKey)
-        #expect(keyctl_unlink(stored.secretKey, target) == 0)
-        let ours = try Data("x".utf8).withUnsafeBytes { try kernel.addUserKey(description.text, payload: $0, to: target) }
-        defer { _ = keyctl_unlink(ours, target) }
-        #expect(keyctl_revoke(ours) == 0)
-        expectKeychainError(errSecDataNotAvailable) {
+        #expect(keyctl_revoke(stored.secretKey) == 0)
+        let error = expectKeychainError(errSecDataNotAvailable) {
             try backend.search(primaryKeyQuery(stored.service, "acct", secrets: true))
         }
+        #expect(error?.message.contains("revoked") == true)
+        #expect(try backend.search(primaryKeyQuery(stored.service, "acct", secrets: false)).count == 1)
+        #expect(try backend.delete(primaryKeyQuery(stored.service, "acct", secrets: false)) == 1)
+        #expect(try backend.search(primaryKeyQuery(stored.service, "acct", secrets: false)).isEmpty)
+        try backend.add(genericItem(stored.service, "acct", Data("again".utf8)))
+        #expect(try backend.search(primaryKeyQuery(stored.service, "acct", secrets: true)).first?.secret?.makeData()
+                == Data("again".utf8))
     }
 
     @Test func malformedLayoutTwoAttributesAreADecodeError() throws {
