@@ -221,8 +221,9 @@ struct ItemKeyrings: Sendable {
         }
     }
 
-    /// How long a reader or writer waits before its `attempt`-th look again for an add between
-    /// its two moves (`ItemKeys`): 50 µs more each time, about 10 ms over 20 attempts.
+    /// How long a reader waits before its `attempt`-th look again for a layout-2 item's secret
+    /// key (an earlier version's add between its two moves, `ItemKeys`): 50 µs more each time,
+    /// about 10 ms over 20 attempts.
     static func pauseForLanding(_ attempt: Int) { usleep(useconds_t(50 * (attempt + 1))) }
 
     /// Whether `key` is linked in `target` now; true when that cannot be read, so that a

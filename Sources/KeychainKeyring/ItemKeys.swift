@@ -107,7 +107,8 @@ extension ItemKeyrings {
         return found.storedIn == target || isLinked(key, in: target) ? found : nil
     }
 
-    private func searchAttributesKey(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
+    /// The attributes key `description` names in `target` (or a keyring nested in it), or nil.
+    func searchAttributesKey(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
         do {
             return try kernel.search(target, type: "user", description: Self.attributesDescription(description))
         } catch let failure as KeyctlFailure where failure.isNoSuchKey {

@@ -64,19 +64,7 @@ extension ItemKeyrings {
     func recordEntry(named description: ItemKeyDescription, in target: key_serial_t) throws -> ItemRecordEntry? {
         let hash = Self.nameHash(description)
         for _ in 0..<2 {
-            let log2: UInt8
-            var first: ItemRecord?
-            if let known = RecordKnowledge.log2BucketCount(of: target) {
-                log2 = known
-            } else {
-                first = try readRecord(target, bucket: 0)?.record
-                guard let first else { return nil }
-                log2 = first.log2BucketCount
-                RecordKnowledge.remember(log2BucketCount: log2, of: target)
-            }
-            // Record 0, just read to learn the count, is not read again.
-            let read = { (bucket: Int) in bucket == 0 && first != nil ? first : try readRecord(target, bucket: bucket)?.record }
-            switch try Self.locate(hash, from: log2, in: read) {
+            switch try recordReader(for: target).locate(hash, from: RecordKnowledge.log2BucketCount(of: target)) {
             case .found(let entry): return entry
             case .absent: return nil
             case .countTooHigh:
@@ -131,9 +119,9 @@ extension ItemKeyrings {
         return entries
     }
 
-    /// `target`'s records as one listing reads them: each record read once, when an entry in
-    /// it is first asked for, so that a listing pays for the records of the items it finds,
-    /// not for every record (a store that once held many items keeps its records).
+    /// `target`'s records as one lookup or listing reads them: each record read once, when an
+    /// entry in it is first asked for, so that a listing pays for the records of the items it
+    /// finds, not for every record.
     func recordReader(for target: key_serial_t) -> RecordReader { RecordReader(store: self, target: target) }
 
     final class RecordReader {
@@ -148,9 +136,22 @@ extension ItemKeyrings {
 
         /// The entry `hash` names, where a reader would find it; nil when it has none.
         func entry(_ hash: UInt64) throws -> ItemRecordEntry? {
-            guard let first = try record(0) else { return nil }
-            if case .found(let entry) = try ItemKeyrings.locate(hash, from: first.log2BucketCount, in: record) { return entry }
+            if case .found(let entry) = try locate(hash, from: nil) { return entry }
             return nil
+        }
+
+        /// Where the entry `hash` is, starting from the bucket count `known` (remembered from
+        /// record 0) or else from record 0's, which is then remembered.
+        func locate(_ hash: UInt64, from known: UInt8?) throws -> Location {
+            let log2: UInt8
+            if let known {
+                log2 = known
+            } else {
+                guard let first = try record(0) else { return .absent }
+                log2 = first.log2BucketCount
+                RecordKnowledge.remember(log2BucketCount: log2, of: target)
+            }
+            return try ItemKeyrings.locate(hash, from: log2, in: record)
         }
 
         private func record(_ bucket: Int) throws -> ItemRecord? {
@@ -208,8 +209,12 @@ extension ItemKeyrings {
         let old = current?.record.entry(hash)
         let new = try change(old)
         if new == old { return }
-        var record = current?.record ?? ItemRecord(log2BucketCount: log2, entries: [])
-        record.replace(hash, with: new)
+        func changed() -> ItemRecord {
+            var record = current?.record ?? ItemRecord(log2BucketCount: log2, entries: [])
+            record.replace(hash, with: new)
+            return record
+        }
+        var record = changed()
         if record.isEmpty, bucket != 0, let current, current.record.log2BucketCount == log2,
            (try? kernel.unlink(current.serial, from: target)) != nil {
             // A missing record reads as an empty one: taken away, it gives its key back to the
@@ -222,8 +227,7 @@ extension ItemKeyrings {
         if payload.count > Self.splitThreshold, log2 < Self.maximumLog2BucketCount,
            (try? split(target, to: log2 + 1)) != nil {
             (log2, bucket, current) = try currentRecord(for: hash, in: target)
-            record = current?.record ?? ItemRecord(log2BucketCount: log2, entries: [])
-            record.replace(hash, with: new)
+            record = changed()
             payload = record.encoded()
         }
         guard payload.count <= Self.maximumPayload else {

@@ -213,7 +213,7 @@ extension ItemKeyrings {
                         throw error
                     }
                     moved = true
-                    if leftoverAttributesKey, let leftover = try? searchAttributesKeyIfAny(description, in: target) {
+                    if leftoverAttributesKey, let leftover = try? searchAttributesKey(description, in: target) {
                         try? kernel.unlink(leftover, from: target)
                     }
                 } catch {
@@ -256,7 +256,7 @@ extension ItemKeyrings {
                         }
                         // The attributes key as it is now: another update may have placed or dropped
                         // one since the item was found.
-                        let attributesKey = current.inAttributesKey ? try searchAttributesKeyIfAny(found.description, in: target) : nil
+                        let attributesKey = current.inAttributesKey ? try searchAttributesKey(found.description, in: target) : nil
                         let secretIsEmpty = secret.map(\.isEmpty) ?? current.secretIsEmpty
                         if let entry = ItemRecordEntry(item, nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty) {
                             superseded = attributesKey
@@ -328,12 +328,12 @@ extension ItemKeyrings {
                           secret: SecretBytes?, in target: key_serial_t) throws {
         func doing() -> String { "updating the item with \(found.description.primaryKey.readableName)" }
         let newSecret = try secret ?? self.secret(of: found, in: target)
-        let payload = newSecret.isEmpty ? SecretBytes(Data(Self.emptySecretPlaceholder)) : newSecret
+        let payload = Self.itemKeyPayload(newSecret)
         let hash = Self.nameHash(found.description)
         do {
             try KeyringRecordLock(kernel: kernel).withLock(in: target) {
                 // Still the item read, and not rewritten by another process meanwhile.
-                guard try searchAttributesKeyIfAny(found.description, in: target) == attributesKey,
+                guard try searchAttributesKey(found.description, in: target) == attributesKey,
                       try recordEntry(named: found.description, in: target) == nil else { throw ItemVanished() }
                 let key: key_serial_t
                 // What to put back if the entry cannot be written (the quota, say), so that the
@@ -394,14 +394,6 @@ extension ItemKeyrings {
         }
     }
 
-    private func searchAttributesKeyIfAny(_ description: ItemKeyDescription, in target: key_serial_t) throws -> key_serial_t? {
-        do {
-            return try kernel.search(target, type: "user", description: Self.attributesDescription(description))
-        } catch let failure as KeyctlFailure where failure.isNoSuchKey {
-            return nil
-        }
-    }
-
     /// A layout-2 attributes key for `item` in `target`, displacing one left over.
     private func placeAttributesKey(of item: KeychainItem, as description: ItemKeyDescription,
                                     in target: key_serial_t) throws -> key_serial_t {
@@ -414,7 +406,12 @@ extension ItemKeyrings {
 
     /// The item key of `secret`, built in the thread keyring.
     private func stageItemKey(_ secret: SecretBytes?, as description: ItemKeyDescription) throws -> key_serial_t {
-        let payload = secret.flatMap { $0.isEmpty ? nil : $0 } ?? SecretBytes(Data(Self.emptySecretPlaceholder))
-        return try payload.withUnsafeBytes { try stageKey(description.text, payload: $0) }
+        try Self.itemKeyPayload(secret).withUnsafeBytes { try stageKey(description.text, payload: $0) }
+    }
+
+    /// What the item key of `secret` holds: the secret, or the placeholder for an empty one.
+    private static func itemKeyPayload(_ secret: SecretBytes?) -> SecretBytes {
+        guard let secret, !secret.isEmpty else { return SecretBytes(Data(emptySecretPlaceholder)) }
+        return secret
     }
 }
