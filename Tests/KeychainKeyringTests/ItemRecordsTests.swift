@@ -15,12 +15,6 @@ import Testing
 struct ItemRecordsTests {
     let kernel = KernelKeys()
 
-    func ownKeyring(_ purpose: String) throws -> (serial: key_serial_t, backend: KernelKeyringBackend, remove: () -> Void) {
-        let parent = try kernel.resolve(nil).serial
-        let serial = try kernel.addKeyring(uniqueService(purpose), to: parent)
-        return (serial, KernelKeyringBackend(testingIn: serial), { [kernel] in try? kernel.unlink(serial, from: parent) })
-    }
-
     // MARK: - Pinned
 
     @Test func theNamesAndTheHashArePinned() throws {
@@ -80,7 +74,7 @@ struct ItemRecordsTests {
     }
 
     @Test func theBucketCountDoublesAsItemsArriveAndEveryItemStaysFound() throws {
-        let own = try ownKeyring("growing")
+        let own = try kernel.ownKeyring("growing")
         defer { own.remove() }
         let service = uniqueService("grow")
         try fill(own.backend, service, count: 300)
@@ -111,7 +105,7 @@ struct ItemRecordsTests {
     /// new count) with record 0 still stating the old one, and an upper record whose lower one
     /// was never rewritten. Readers find every item, and the next writer finishes the split.
     @Test func aSplitLeftHalfDoneIsReadThroughAndFinishedByTheNextWriter() throws {
-        let own = try ownKeyring("half-split")
+        let own = try kernel.ownKeyring("half-split")
         defer { own.remove() }
         let service = uniqueService("half")
         try fill(own.backend, service, count: 80)
@@ -167,7 +161,7 @@ struct ItemRecordsTests {
     /// damaged) is not valid: a listing says so at once, rather than searching for a billion
     /// records first.
     @Test func aRecordStatingAnImpossibleBucketCountIsADecodeErrorNotAHang() throws {
-        let own = try ownKeyring("huge-count")
+        let own = try kernel.ownKeyring("huge-count")
         defer { own.remove() }
         let service = uniqueService("huge")
         try own.backend.add(KeychainKeyringTests.genericItem(service, "acct", Data("s".utf8)))

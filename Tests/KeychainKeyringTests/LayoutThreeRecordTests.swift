@@ -16,20 +16,12 @@ import Testing
 struct LayoutThreeRecordTests {
     let kernel = KernelKeys()
 
-    /// A fresh keyring in the default target, a backend storing in it, and its cleanup.
-    /// Sync tests stay on one thread, which possesses the target once `resolve` linked it.
-    func ownKeyring(_ purpose: String) throws -> (serial: key_serial_t, backend: KernelKeyringBackend, remove: () -> Void) {
-        let parent = try kernel.resolve(nil).serial
-        let serial = try kernel.addKeyring(uniqueService(purpose), to: parent)
-        return (serial, KernelKeyringBackend(testingIn: serial), { [kernel] in try? kernel.unlink(serial, from: parent) })
-    }
-
     func recordSerial(in keyring: key_serial_t) -> key_serial_t? {
         try? kernel.search(keyring, type: "user", description: ItemKeyrings.layoutThreeDescription(keyring))
     }
 
     @Test func aMissInAKeyringWithoutLayoutOneItemsRecordsItAndStopsLookingThere() throws {
-        let own = try ownKeyring("no-layout-one")
+        let own = try kernel.ownKeyring("no-layout-one")
         defer { own.remove() }
         let service = uniqueService("gone")
         try own.backend.add(genericItem(service, "kept", Data("kept".utf8)))
@@ -52,7 +44,7 @@ struct LayoutThreeRecordTests {
     }
 
     @Test func layoutOneItemsAreMigratedBeforeTheRecordIsWritten() throws {
-        let own = try ownKeyring("migrate-all")
+        let own = try kernel.ownKeyring("migrate-all")
         defer { own.remove() }
         let first = try kernel.craftItem(uniqueService("old-one"), in: own.serial, storedIn: own.serial)
         let second = try kernel.craftItem(uniqueService("old-two"), in: own.serial, storedIn: nil)
@@ -76,7 +68,7 @@ struct LayoutThreeRecordTests {
     }
 
     @Test func aLayoutTwoItemWithAnEmptySecretGetsAPlaceholderAndThePreviousRecordGoes() throws {
-        let own = try ownKeyring("empty-layout-two")
+        let own = try kernel.ownKeyring("empty-layout-two")
         defer { own.remove() }
         let service = uniqueService("empty")
         let item = genericItem(service, "acct", Data(), [.label: .string("Empty")])
@@ -103,7 +95,7 @@ struct LayoutThreeRecordTests {
 
     /// The first lookup of a process may be the one that migrates the item it names.
     @Test func theItemALookupNamesIsFoundWhenThatLookupMigratedIt() throws {
-        let own = try ownKeyring("migrate-named")
+        let own = try kernel.ownKeyring("migrate-named")
         defer { own.remove() }
         let crafted = try kernel.craftItem(uniqueService("named"), in: own.serial, storedIn: own.serial)
         defer { _ = try? own.backend.delete(exactQuery(crafted.service, "acct", secrets: false)) }
@@ -113,7 +105,7 @@ struct LayoutThreeRecordTests {
     }
 
     @Test func aLayoutOneItemThatCannotBeMigratedKeepsTheLookupsGoing() throws {
-        let own = try ownKeyring("stuck")
+        let own = try kernel.ownKeyring("stuck")
         defer { own.remove() }
         let crafted = try kernel.craftItem(uniqueService("revoked"), in: own.serial, storedIn: own.serial)
         defer { try? kernel.unlink(crafted.keyring, from: own.serial) }

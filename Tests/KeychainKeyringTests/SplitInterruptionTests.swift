@@ -18,7 +18,7 @@ struct SplitInterruptionTests {
 
     @Test(arguments: 0..<16)
     func aSplitInterruptedAtThisStepLosesNothing(step: Int) throws {
-        let own = try records.ownKeyring("split-step-\(step)")
+        let own = try kernel.ownKeyring("split-step-\(step)")
         defer { own.remove() }
         let service = uniqueService("step\(step)")
         try records.fill(own.backend, service, count: 80)

@@ -85,3 +85,15 @@ extension KernelKeys {
         try body(keyring)
     }
 }
+
+extension KernelKeys {
+    /// A fresh keyring in the default target, a backend storing in it, and its cleanup: its
+    /// serial is one no other test has seen (the process remembers what it learned per
+    /// serial). Sync tests stay on one thread, which possesses the target once `resolve`
+    /// linked it.
+    func ownKeyring(_ purpose: String) throws -> (serial: key_serial_t, backend: KernelKeyringBackend, remove: () -> Void) {
+        let parent = try resolve(nil).serial
+        let serial = try addKeyring(uniqueService(purpose), to: parent)
+        return (serial, KernelKeyringBackend(testingIn: serial), { [self] in try? unlink(serial, from: parent) })
+    }
+}
