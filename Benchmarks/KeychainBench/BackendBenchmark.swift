@@ -63,8 +63,10 @@ final class BackendBenchmark {
                 try check(SecItemCopyMatching(query as CFDictionary, &result), "SecItemCopyMatching")
             }
         case "get (backend, primary key)":
-            // What the typed API and the CLI send: the whole primary key, straight to the backend.
-            let query = ItemQuery(primaryKey: key("subject"), includeSecrets: true)
+            // What the typed API and `keychain get` send: the whole primary key, straight to the
+            // backend, for the secret alone.
+            var query = ItemQuery(primaryKey: key("subject"), includeSecrets: true)
+            query.includeAttributes = false
             return try LatencySample.measure(iterations: iterations) { _ in
                 guard try operations.backend.search(query).count == 1 else {
                     throw BaselineError(description: "the subject is missing from \(backendName)")

@@ -56,9 +56,11 @@ extension ItemKeyrings {
     // MARK: - Finding
 
     /// The item `description` names in `target`, in either layout; nil when `target` has none.
-    /// An item in layout 1 is migrated to layout 2 first, where the quota allows.
-    func item(named description: ItemKeyDescription, in target: key_serial_t) throws -> FoundItem? {
-        try inEitherLayout(target, current: { try itemByItemKey(named: description, in: target, checkAttributesKeyAlone: $0) },
+    /// An item in layout 1 is migrated to layout 2 first, where the quota allows. `secretOnly`:
+    /// see `itemByItemKey(named:in:checkAttributesKeyAlone:secretOnly:)`.
+    func item(named description: ItemKeyDescription, in target: key_serial_t, secretOnly naming: ItemAttributes? = nil) throws -> FoundItem? {
+        try inEitherLayout(target, current: { try itemByItemKey(named: description, in: target, checkAttributesKeyAlone: $0,
+                                                                secretOnly: naming) },
                            layout1: { try migratedLegacyItem(named: description, in: target) })
     }
 

@@ -318,13 +318,20 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// items that can match, and they are looked up by name: the cost does not grow with the
     /// store. Any other query reads every item in the keyring (or, with no tagged items, the one
     /// it names), because the first match in insertion order can be any of them.
+    ///
+    /// A query that wants only the secret of the one item its primary key names skips the
+    /// item's entry where it can (`ConfirmedItemKeys`): its results then carry only the
+    /// primary-key attributes, which `ItemQuery.includeAttributes` allows.
     private func matchingItems(_ query: ItemQuery, in keyring: ResolvedKeyring) throws -> [FoundItem] {
         if let keys = query.possiblePrimaryKeys {
+            let secretOnly = keys.count == 1 && query.includeSecrets && !query.includeAttributes
+                && query.constraints.values.keys.allSatisfy(query.itemClass.primaryKeyAttributes.contains)
             var found: [FoundItem] = []
             for key in keys {
                 // A name beyond the kernel's limit belongs to no item.
                 guard let description = try? ItemKeyDescription(key),
-                      let item = try store.item(named: description, in: keyring.serial),
+                      let item = try store.item(named: description, in: keyring.serial,
+                                                secretOnly: secretOnly ? query.constraints : nil),
                       query.matches(item.item) else { continue }
                 found.append(item)
             }

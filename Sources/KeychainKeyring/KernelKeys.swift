@@ -49,9 +49,28 @@ struct KernelKeys: Sendable {
     private func perform<Result>(_ call: String, _ body: () throws(SystemCallError) -> Result) throws(SystemCallError) -> Result {
         #if DEBUG
         if let simulatedRefusal { throw SystemCallError(call: call, errno: Errno(rawValue: simulatedRefusal)) }
+        Self.countCall()
         #endif
         return try body()
     }
+
+    #if DEBUG
+    /// Debug builds only: how many kernel calls the calling thread has made through this type,
+    /// so that a test can hold an operation to the calls it makes.
+    static var callsOnThisThread: Int { Int(bitPattern: pthread_getspecific(callCountKey)) }
+
+    // Kept in the thread's own slot, as a count in a pointer's bits: tests run in parallel, and
+    // each counts only its own thread's calls.
+    private static let callCountKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    private static func countCall() {
+        pthread_setspecific(callCountKey, UnsafeRawPointer(bitPattern: callsOnThisThread + 1))
+    }
+    #endif
 
     // MARK: - Creating keys
 

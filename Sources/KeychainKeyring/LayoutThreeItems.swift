@@ -41,8 +41,13 @@ extension ItemKeyrings {
     /// The item `description` names in `target` by its item key, in layout 3 or 2; nil when
     /// there is none. `checkAttributesKeyAlone`: also look for a layout-2 item without an item
     /// key (an empty secret, written before layout 3).
+    ///
+    /// `secretOnly`: the caller reads only the item's secret, and gives the attributes that
+    /// name it (its primary key's, or some of them). An item key already confirmed as an item
+    /// (`ConfirmedItemKeys`) is then returned with these attributes and without reading its
+    /// entry; its secret is read as one that may be empty.
     func itemByItemKey(named description: ItemKeyDescription, in target: key_serial_t,
-                       checkAttributesKeyAlone: Bool) throws -> FoundItem? {
+                       checkAttributesKeyAlone: Bool, secretOnly naming: ItemAttributes? = nil) throws -> FoundItem? {
         var found: key_serial_t?
         do {
             found = try searchItemKey(description, in: target)
@@ -67,6 +72,13 @@ extension ItemKeyrings {
             found = try searchItemKey(description, in: target)
         }
         guard let key = found else { return nil }
+        if let naming, ConfirmedItemKeys.isConfirmed(key, in: target) {
+            // Not told empty: a placeholder read from the key is checked against the entry then.
+            return FoundItem(storage: .itemKey(key, entryKey: key, emptySecret: false, attributesKey: nil),
+                             description: description,
+                             item: KeychainItem(itemClass: description.primaryKey.itemClass, attributes: naming),
+                             secretIsEmpty: false, storedIn: target)
+        }
         var entry = try recordEntry(named: description, in: target)
         if entry == nil {
             // Written in layout 2, or no item (a key made by hand, or one left by a delete that died).
@@ -109,6 +121,7 @@ extension ItemKeyrings {
             item = KeychainItem(itemClass: description.primaryKey.itemClass,
                                 attributes: try entry.storedAttributes.itemAttributes(primaryKey: description.primaryKey))
         }
+        if entry.itemKey == key { ConfirmedItemKeys.confirm(key, in: target) }
         return FoundItem(storage: .itemKey(key, entryKey: entry.itemKey, emptySecret: entry.secretIsEmpty,
                                            attributesKey: attributesKey),
                          description: description, item: item, secretIsEmpty: false, storedIn: target)
