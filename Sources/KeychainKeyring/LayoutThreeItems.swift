@@ -151,28 +151,42 @@ extension ItemKeyrings {
         secret.withUnsafeBytes { $0.elementsEqual(emptySecretPlaceholder) }
     }
 
-    /// `secret`, just read from the item key `itemKey` of an item whose entry, read before,
-    /// said the secret is not empty; or the empty secret, when it is the placeholder that an
-    /// update to an empty secret wrote since. Such an update writes its entry first, so the
-    /// entry says so now, unless a later update has changed the secret again: then the key,
-    /// read again from `key`, holds that later secret.
+    /// `secret`, just read from the item key `key` of an item whose entry, read before (or not
+    /// at all, `ConfirmedItemKeys`), said the secret is not empty; or the empty secret, when it
+    /// is the placeholder that an update to an empty secret wrote since. `itemKey` is the key
+    /// the entry must name.
+    ///
+    /// Such an update writes its entry first, so the entry says so now. When the entry says
+    /// the secret is not empty, the placeholder is a secret of one zero byte, unless updates
+    /// came between the two reads (to another secret, then to an empty one again): writers
+    /// change an item key and its entry together under the record lock, so the two are read
+    /// again under it, where they agree. The caller must not hold the lock. If it cannot be
+    /// taken (the quota, a holder stopped for seconds), the key read again decides. With no
+    /// entry naming the key (a layout-2 item, which has none), the key read again decides too.
     func secretReadingPlaceholders(_ secret: SecretBytes, of description: ItemKeyDescription, itemKey: key_serial_t,
                                    in target: key_serial_t, key: key_serial_t) throws -> SecretBytes {
-        var secret = secret
-        for _ in 0..<3 {
-            guard Self.isPlaceholder(secret) else { return secret }
-            if let current = try recordEntry(named: description, in: target), current.itemKey == itemKey,
-               current.secretIsEmpty {
-                return SecretBytes(Data())
-            }
-            // A key gone between the two reads: the item changed under the read.
-            guard let again = try? kernel.readSecretOnce(key) else { throw ItemVanished() }
-            // Still the placeholder, and the entry says it is no empty secret: a secret of one
-            // zero byte.
-            if Self.isPlaceholder(again) { return again }
-            secret = again
+        guard Self.isPlaceholder(secret) else { return secret }
+        PlaceholderCheckSeam.reach(.beforeEntry, in: target)
+        let saysEmpty = try entrySaysSecretIsEmpty(description, itemKey: itemKey, in: target)
+        if saysEmpty == true { return SecretBytes(Data()) }
+        PlaceholderCheckSeam.reach(.beforeSecondLook, in: target)
+        if saysEmpty == false, let decided = try? KeyringRecordLock(kernel: kernel).withLock(in: target, {
+            try entrySaysSecretIsEmpty(description, itemKey: itemKey, in: target) == true
+                ? SecretBytes(Data()) : kernel.readSecretOnce(key)
+        }) {
+            return decided
         }
-        return secret
+        // A key gone between the two reads: the item changed under the read.
+        guard let again = try? kernel.readSecretOnce(key) else { throw ItemVanished() }
+        return again
+    }
+
+    /// Whether the entry of `description` says its secret is empty; nil when no entry names
+    /// `itemKey`.
+    private func entrySaysSecretIsEmpty(_ description: ItemKeyDescription, itemKey: key_serial_t,
+                                        in target: key_serial_t) throws -> Bool? {
+        guard let current = try recordEntry(named: description, in: target), current.itemKey == itemKey else { return nil }
+        return current.secretIsEmpty
     }
 
     /// Whether `failure`, of a call on the item key `key`, means that a delete unlinked it: the

@@ -2,6 +2,7 @@ import CKeyutils
 import Foundation
 import KeychainCore
 @testable import KeychainKeyring
+import Synchronization
 import Testing
 
 /// A read of one item's secret by its whole primary key (what `keychain get` and the typed API
@@ -80,6 +81,26 @@ struct SecretOnlyReadTests {
         try withConfirmedItem("deleted") { own, _, query throws in
             #expect(try KernelKeyringBackend(testingIn: own.serial).delete(query) == 1)
             #expect(try own.backend.search(query).isEmpty)
+        }
+    }
+
+    /// Another process's updates landing between a reader's looks at a placeholder (to a
+    /// secret, then to an empty one again) never make the reader take the empty secret for a
+    /// secret of one zero byte.
+    @Test func updatesBetweenTheLooksAtAPlaceholderNeverMakeItAZeroByte() throws {
+        try withConfirmedItem("between") { own, _, query throws in
+            #expect(try own.backend.update(query, with: ItemChanges(secret: SecretBytes(Data()))) == 1)
+            let writer = KernelKeyringBackend(testingIn: own.serial)
+            let landed = Mutex<[PlaceholderCheckSeam.Point]>([])
+            try PlaceholderCheckSeam.acting(in: own.serial, { point in
+                let secret = point == .beforeEntry ? Data("x".utf8) : Data()
+                if (try? writer.update(query, with: ItemChanges(secret: SecretBytes(secret)))) == 1 {
+                    landed.withLock { $0.append(point) }
+                }
+            }, during: { () throws in
+                #expect(try own.backend.search(query).map { $0.secret?.makeData() } == [Data()])
+            })
+            #expect(landed.withLock { $0 } == [.beforeEntry, .beforeSecondLook], "the updates did not land between the looks")
         }
     }
 
