@@ -242,6 +242,33 @@ struct ConfirmedItemKeysReviewTests {
         expectReads(stored.primaryKey, by: backend, .secrets([]))
     }
 
+    // MARK: - The kernel call counter
+
+    /// `KernelKeys.callsOnThisThread` counts each call this thread makes, failed ones too, and
+    /// none another thread makes.
+    @Test func theCallCounterCountsThisThreadsCallsOnly() throws {
+        let own = try kernel.ownKeyring("review-counter")
+        defer { own.remove() }
+        let before = KernelKeys.callsOnThisThread
+        _ = try? kernel.search(own.serial, type: "user", description: uniqueService("review-counter-missing"))
+        _ = try kernel.contents(of: own.serial)
+        #expect(KernelKeys.callsOnThisThread - before == 2)
+        let elsewhere = Atomic<Int>(-1)
+        let done = DispatchSemaphore(value: 0)
+        let onThisThread = KernelKeys.callsOnThisThread
+        let serial = own.serial
+        Thread.detachNewThread {
+            let start = KernelKeys.callsOnThisThread
+            // Failed or not (this thread may not possess the keyring), five calls.
+            for _ in 0..<5 { _ = try? KernelKeys().contents(of: serial) }
+            elsewhere.store(KernelKeys.callsOnThisThread - start, ordering: .releasing)
+            done.signal()
+        }
+        done.wait()
+        #expect(elsewhere.load(ordering: .acquiring) == 5)
+        #expect(KernelKeys.callsOnThisThread == onThisThread)
+    }
+
     // MARK: - Threads
 
     /// Readers of the secret alone, on other threads, never see a generation of the item whose
