@@ -16,7 +16,11 @@ import Synchronization
 /// a key holding the empty-secret placeholder is checked against its entry.
 ///
 /// A record unlinked by hand with `keyctl unlink` is not seen: items it named still read their
-/// secret in a process that confirmed them, until that process ends. The kernel gives serials
+/// secret in a process that confirmed them, until that process ends. Nor is other damage done
+/// by hand to what only a full read reads: a record revoked or overwritten (a full read then
+/// fails), an attributes key unlinked (a full read then finds no item), or an item key also
+/// linked by hand into a keyring nested in the target, which the search by name still finds
+/// there after a delete unlinked it from the target. The kernel gives serials
 /// at random and never to two live keys, so a confirmed serial names the same key as long as
 /// it is linked.
 enum ConfirmedItemKeys {
