@@ -63,8 +63,8 @@ final class BackendBenchmark {
                 try check(SecItemCopyMatching(query as CFDictionary, &result), "SecItemCopyMatching")
             }
         case "get (backend, primary key)":
-            // What the typed API and `keychain get` send: the whole primary key, straight to the
-            // backend, for the secret alone.
+            // What the typed API sends: the whole primary key, straight to the backend, for the
+            // secret alone.
             var query = ItemQuery(primaryKey: key("subject"), includeSecrets: true)
             query.includeAttributes = false
             return try LatencySample.measure(iterations: iterations) { _ in
