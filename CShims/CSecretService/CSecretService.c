@@ -892,6 +892,71 @@ int csecretservice_item_set_attributes(void *service, const char *path, const ch
     return set_item_property(service, path, "Attributes", attributes, timeout_ms, cancellable, error);
 }
 
+/// One of the two requests of csecretservice_item_set_attributes_and_secret.
+typedef struct WriteReply {
+    int arrived;
+    GError *failure;
+} WriteReply;
+
+static void on_write(void *connection, void *result, void *user_data) {
+    WriteReply *reply = user_data;
+    void *answer = p_g_dbus_connection_call_finish(connection, result, &reply->failure);
+    if (answer != NULL) p_g_variant_unref(answer);
+    reply->arrived = 1;
+}
+
+int csecretservice_item_set_attributes_and_secret(void *service, const char *path, const char *const *keys,
+                                                  const char *const *values, size_t count,
+                                                  const unsigned char *secret, size_t length, int timeout_ms,
+                                                  void *cancellable, CSecretServiceError *attributes_error,
+                                                  CSecretServiceError *secret_error) {
+    take_error(NULL, attributes_error);
+    take_error(NULL, secret_error);
+    void *attributes = attribute_dictionary(keys, values, count);
+    if (attributes == NULL) {
+        set_error(attributes_error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
+        return -1;
+    }
+    void *value = secret_value(secret, length);
+    // Encrypted for the transfer session by libsecret; floating, so the call below consumes it.
+    void *encoded = p_secret_service_encode_dbus_secret(service, value);
+    p_secret_value_unref(value);
+    if (encoded == NULL) {
+        p_g_variant_unref(p_g_variant_ref_sink(attributes));
+        set_error(attributes_error, CSECRETSERVICE_ERROR_DISCONNECTED,
+                  "libsecret has no transfer session to encode the secret with.");
+        return -1;
+    }
+    char *owner = provider_owner(service, attributes_error);
+    if (owner == NULL) {
+        p_g_variant_unref(p_g_variant_ref_sink(attributes));
+        p_g_variant_unref(p_g_variant_ref_sink(encoded));
+        return -1;
+    }
+    void *connection = p_g_dbus_proxy_get_connection(service);
+    void *set_arguments[3] = {p_g_variant_new_string(ITEM_INTERFACE), p_g_variant_new_string("Attributes"),
+                              p_g_variant_new_variant(attributes)};
+    WriteReply attributes_reply = {0}, secret_reply = {0};
+    // As in csecretservice_items_read: the replies come on a context of our own.
+    void *context = p_g_main_context_new();
+    p_g_main_context_push_thread_default(context);
+    // Sent in this order on one connection, so the provider takes them in this order.
+    p_g_dbus_connection_call(connection, owner, path, PROPERTIES_INTERFACE, "Set",
+                             p_g_variant_new_tuple(set_arguments, 3), NULL, DBUS_CALL_FLAGS_NO_AUTO_START,
+                             timeout_ms, cancellable, on_write, &attributes_reply);
+    p_g_dbus_connection_call(connection, owner, path, ITEM_INTERFACE, "SetSecret", p_g_variant_new_tuple(&encoded, 1),
+                             NULL, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable, on_write, &secret_reply);
+    // Ends: every call has a timeout, and cancelling the cancellable ends them at once.
+    while (!attributes_reply.arrived || !secret_reply.arrived) p_g_main_context_iteration(context, 1);
+    p_g_main_context_pop_thread_default(context);
+    p_g_main_context_unref(context);
+    p_g_free(owner);
+    int failed = attributes_reply.failure != NULL || secret_reply.failure != NULL;
+    take_error(attributes_reply.failure, attributes_error);
+    take_error(secret_reply.failure, secret_error);
+    return failed ? -1 : 0;
+}
+
 int csecretservice_item_set_label(void *service, const char *path, const char *label, int timeout_ms,
                                   void *cancellable, CSecretServiceError *error) {
     return set_item_property(service, path, "Label", p_g_variant_new_string(label), timeout_ms, cancellable, error);

@@ -238,6 +238,43 @@ struct LibsecretSession {
         }
     }
 
+    /// What became of the two parts of `setAttributesAndSecret`: each part's error, nil for
+    /// a part the provider took.
+    struct PairedWrite {
+        var attributes: KeychainError?
+        var secret: KeychainError?
+    }
+
+    /// Gives the item at `path` the attributes `wanted` (as `setAttributes` does) and `secret`,
+    /// sending the two requests at once, the attributes first, so the caller waits for one
+    /// round trip instead of two. The provider may take one part and refuse the other: the
+    /// result says which.
+    func setAttributesAndSecret(_ wanted: [String: String], replacing current: [String: String],
+                                secret: SecretBytes, at path: String) throws -> PairedWrite {
+        guard let sent = provider.attributesToSend(wanted, replacing: current) else {
+            do {
+                try setSecret(secret, at: path)
+                return PairedWrite()
+            } catch let failure as KeychainError {
+                return PairedWrite(secret: failure)
+            }
+        }
+        var attributesFailure = CSecretServiceError()
+        var secretFailure = CSecretServiceError()
+        try withAttributeArrays(sent) { keys, values, count in
+            secret.withUnsafeBytes { bytes in
+                _ = csecretservice_item_set_attributes_and_secret(
+                    service.pointer, path, keys, values, count, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
+                    call.remainingMilliseconds, call.cancellable, &attributesFailure, &secretFailure)
+            }
+        }
+        func error(_ failure: CSecretServiceError, _ call: String) -> KeychainError? {
+            failure.kind == CSECRETSERVICE_ERROR_NONE ? nil : explained(failure, call: call)
+        }
+        return PairedWrite(attributes: error(attributesFailure, "org.freedesktop.DBus.Properties.Set(Attributes)"),
+                           secret: error(secretFailure, "org.freedesktop.Secret.Item.SetSecret"))
+    }
+
     func setLabel(_ label: String, at path: String) throws {
         _ = try checked("org.freedesktop.DBus.Properties.Set(Label)") {
             csecretservice_item_set_label(service.pointer, path, label, call.remainingMilliseconds,

@@ -8,7 +8,8 @@ import KeychainCore
 /// likely to be refused first: attributes, then label, then the secret; each applied part is
 /// recorded, and when a later one fails, the recorded ones are undone in reverse order, back to
 /// the item's previous attributes, label and secret. With one item and a new secret, the secret
-/// is the last part of all, so nothing after it can fail and the old secret need not be read.
+/// is the last part of all, so nothing after it can fail and the old secret need not be read;
+/// and when its label stays, its attributes and its secret go out together (`applyTogether`).
 @LibsecretActor
 struct SecretServiceUpdate {
     /// One applied part, with what undoes it.
@@ -32,6 +33,11 @@ struct SecretServiceUpdate {
         do {
             for target in targets {
                 let path = target.stored.path
+                if let secret, targets.count == 1, target.label == target.stored.label,
+                   target.attributes != target.stored.attributes {
+                    try applyTogether(target, secret: secret)
+                    continue
+                }
                 if target.attributes != target.stored.attributes {
                     try session.setAttributes(target.attributes, replacing: target.stored.attributes, at: path)
                     applied.append(.attributes(path: path, previous: target.stored.attributes, now: target.attributes))
@@ -47,6 +53,33 @@ struct SecretServiceUpdate {
             }
         } catch let failure as KeychainError {
             throw undo(after: failure)
+        }
+    }
+
+    /// The attributes and the secret of the one item an update changes (its label staying),
+    /// sent together, so the update waits for one round trip instead of two. The provider
+    /// takes them in order, attributes first. A refused secret has the attributes put back, as
+    /// in `apply`. Attributes refused while the secret was taken cannot be put back as they were
+    /// (the old secret was not read, see the type's comment): the error says the secret changed.
+    /// Neither provider refuses the attributes an update writes to an item that takes a secret.
+    private mutating func applyTogether(_ target: (stored: StoredItem, attributes: [String: String], label: String),
+                                        secret: SecretBytes) throws {
+        let path = target.stored.path
+        let outcome = try session.setAttributesAndSecret(target.attributes, replacing: target.stored.attributes,
+                                                         secret: secret, at: path)
+        switch (outcome.attributes, outcome.secret) {
+        case (nil, nil):
+            return
+        case (nil, let refused?):
+            applied.append(.attributes(path: path, previous: target.stored.attributes, now: target.attributes))
+            throw refused
+        case (let refused?, nil):
+            // Nothing was applied before this part, so `apply` has nothing to undo.
+            var reported = refused
+            reported.message += " The item's secret was changed nonetheless; its other attributes were not."
+            throw reported
+        case (let refused?, _?):
+            throw refused
         }
     }
 

@@ -33,3 +33,58 @@ enum DBusMonitor {
         return String(decoding: try Data(contentsOf: output), as: UTF8.self).components(separatedBy: "\n")
     }
 }
+
+/// dbus-monitor's lines, read as method calls and their answers.
+struct BusLines {
+    struct Call: Equatable {
+        let index: Int
+        let sender: String
+        let serial: String
+    }
+
+    let lines: [String]
+
+    init(_ lines: [String]) { self.lines = lines }
+
+    /// Which object a call is for.
+    enum Object {
+        case any
+        /// An item: a path below a collection's (`/org/freedesktop/secrets/collection/NAME/ID`).
+        case item
+        /// A collection (`/org/freedesktop/secrets/collection/NAME`).
+        case collection
+    }
+
+    /// The first call of `member` (from `sender`, when given) to `object`.
+    func firstCall(_ member: String, from sender: String? = nil, to object: Object = .any) -> Call? {
+        for (index, line) in lines.enumerated() where line.hasPrefix("method call") && line.hasSuffix("member=\(member)") {
+            guard let caller = field("sender", of: line), let serial = field("serial", of: line) else { continue }
+            if let sender, caller != sender { continue }
+            let depth = field("path", of: line)?.split(separator: "/").count ?? 0
+            switch object {
+            case .any: break
+            case .item: if depth < 6 { continue }
+            case .collection: if depth != 5 { continue }
+            }
+            return Call(index: index, sender: caller, serial: serial)
+        }
+        return nil
+    }
+
+    /// The line index of the answer (a return or an error) to `call`.
+    func reply(to call: Call) -> Int? {
+        lines.indices.first { index in
+            let line = lines[index]
+            return (line.hasPrefix("method return") || line.hasPrefix("error"))
+                && field("destination", of: line) == call.sender && field("reply_serial", of: line) == call.serial
+        }
+    }
+
+    /// The value of `name=value` among the line's words, without a trailing semicolon.
+    private func field(_ name: String, of line: String) -> String? {
+        for word in line.split(separator: " ") where word.hasPrefix("\(name)=") {
+            return String(word.dropFirst(name.count + 1)).trimmingCharacters(in: CharacterSet(charactersIn: ";"))
+        }
+        return nil
+    }
+}

@@ -179,6 +179,14 @@ int csecretservice_item_set_secret(void *service, const char *path, const unsign
 int csecretservice_item_set_attributes(void *service, const char *path, const char *const *keys,
                                        const char *const *values, size_t count, int timeout_ms, void *cancellable,
                                        CSecretServiceError *error);
+/// Replaces all of the item's attributes with these, and sets its secret: the two requests
+/// sent at once, the attributes first, and both replies awaited. 0, or -1 with each request's
+/// error in its own out-parameter (kind CSECRETSERVICE_ERROR_NONE for one that succeeded).
+int csecretservice_item_set_attributes_and_secret(void *service, const char *path, const char *const *keys,
+                                                  const char *const *values, size_t count,
+                                                  const unsigned char *secret, size_t length, int timeout_ms,
+                                                  void *cancellable, CSecretServiceError *attributes_error,
+                                                  CSecretServiceError *secret_error);
 int csecretservice_item_set_label(void *service, const char *path, const char *label, int timeout_ms,
                                   void *cancellable, CSecretServiceError *error);
 int csecretservice_item_delete(void *service, const char *path, void *cancellable, CSecretServiceError *error);
