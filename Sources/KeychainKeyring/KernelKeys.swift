@@ -56,18 +56,19 @@ struct KernelKeys: Sendable {
 
     #if DEBUG
     /// Debug builds only: how many kernel calls the calling thread has made through this type,
-    /// so that a test can hold an operation to the calls it makes.
-    static var callsOnThisThread: Int { Int(bitPattern: pthread_getspecific(callCountKey)) }
+    /// so that a test can hold an operation to the calls it makes; always 0 if the process had
+    /// no thread-specific slot left for the count.
+    static var callsOnThisThread: Int { callCountKey.map { Int(bitPattern: pthread_getspecific($0)) } ?? 0 }
 
     // Kept in the thread's own slot, as a count in a pointer's bits: tests run in parallel, and
     // each counts only its own thread's calls.
-    private static let callCountKey: pthread_key_t = {
+    private static let callCountKey: pthread_key_t? = {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
+        return pthread_key_create(&key, nil) == 0 ? key : nil
     }()
 
     private static func countCall() {
+        guard let callCountKey else { return }
         pthread_setspecific(callCountKey, UnsafeRawPointer(bitPattern: callsOnThisThread + 1))
     }
     #endif
