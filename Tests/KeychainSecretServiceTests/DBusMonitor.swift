@@ -32,6 +32,23 @@ enum DBusMonitor {
         usleep(300_000)
         return String(decoding: try Data(contentsOf: output), as: UTF8.self).components(separatedBy: "\n")
     }
+
+    /// What the bus carried while `body(attempt)` ran, for a test that must see requests go
+    /// out together: the first of up to `tries` runs in which `sentTogether` holds, else the
+    /// last. The bus daemon forwards messages in the order they reach it, and on a busy machine
+    /// a client can be descheduled between two sends, so that the answer to the first request
+    /// reaches the bus before the second request does. Code that waits for an answer before it
+    /// sends the next request never shows them together, in any run; code that sends them at
+    /// once shows it in nearly every run.
+    static func bus(tries: Int = 5, during body: (_ attempt: Int) throws -> Void,
+                    showing sentTogether: (BusLines) -> Bool) throws -> BusLines {
+        var seen = BusLines([])
+        for attempt in 0..<tries {
+            seen = BusLines(try lines { try body(attempt) })
+            if sentTogether(seen) { break }
+        }
+        return seen
+    }
 }
 
 /// dbus-monitor's lines, read as method calls and their answers.
@@ -69,6 +86,14 @@ struct BusLines {
             return Call(index: index, sender: caller, serial: serial)
         }
         return nil
+    }
+
+    /// Whether the first call of `later` (to `object`), from the sender of the first call of
+    /// `earlier`, went out after that call and before its answer came.
+    func sent(_ later: String, to object: Object = .any, whileAwaiting earlier: String) -> Bool {
+        guard let first = firstCall(earlier), let answered = reply(to: first),
+              let second = firstCall(later, from: first.sender, to: object) else { return false }
+        return first.index < second.index && second.index < answered
     }
 
     /// The line index of the answer (a return or an error) to `call`.

@@ -16,23 +16,22 @@ extension SecretServiceTests {
             let service = SecretServiceTestSupport.uniqueName("paired")
             try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("first".utf8)))
             defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
-            let modified = Date(timeIntervalSince1970: 1_800_000_000.5)
-            let changes = ItemChanges(attributes: ItemAttributes([.modificationDate: .date(modified)]),
-                                      secret: SecretBytes(Data("second".utf8)))
+            let query = SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)
+            var modified = Date()
             var updated = 0
-            let lines = try DBusMonitor.lines {
-                updated = try backend.update(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false), with: changes)
-            }
+            let bus = try DBusMonitor.bus(during: { attempt in
+                // A new date each time, so that every attempt writes attributes.
+                modified = Date(timeIntervalSince1970: 1_800_000_000.5 + Double(attempt))
+                let changes = ItemChanges(attributes: ItemAttributes([.modificationDate: .date(modified)]),
+                                          secret: SecretBytes(Data("second".utf8)))
+                updated = try backend.update(query, with: changes)
+            }, showing: { $0.sent("SetSecret", whileAwaiting: "Set") })
             #expect(updated == 1)
             let item = try #require(try backend.search(SecretServiceTestSupport.exactQuery(service, "ida")).first)
             #expect(item.secret?.makeData() == Data("second".utf8))
             #expect(item.attributes[.modificationDate] == .date(modified))
-            let bus = BusLines(lines)
-            let attributes = try #require(bus.firstCall("Set", to: .item), "no Properties.Set seen")
-            let answered = try #require(bus.reply(to: attributes), "no answer to Properties.Set seen")
-            let secret = try #require(bus.firstCall("SetSecret", from: attributes.sender), "no SetSecret seen")
-            #expect(attributes.index < secret.index, "the secret went out before the attributes")
-            #expect(secret.index < answered, "the secret went out only after the attributes were answered")
+            let together = bus.sent("SetSecret", whileAwaiting: "Set")
+            #expect(together, "the secret did not go out between the attributes and their answer")
         }
     }
 }

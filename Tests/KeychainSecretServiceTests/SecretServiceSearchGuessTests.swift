@@ -21,16 +21,14 @@ extension SecretServiceTests {
             let query = dataOnlyQuery(service, "ida")
             #expect(try secret(query) == "first")
             var found: [KeychainItem] = []
-            let lines = try DBusMonitor.lines { found = try backend.search(query) }
+            let bus = try DBusMonitor.bus(during: { _ in found = try backend.search(query) }, showing: {
+                $0.sent("Get", whileAwaiting: "SearchItems") && $0.sent("GetSecrets", whileAwaiting: "SearchItems")
+            })
             #expect(found.first?.secret?.makeData() == Data("first".utf8))
-            let bus = BusLines(lines)
-            let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
-            let answered = try #require(bus.reply(to: search), "no answer to SearchItems seen")
-            let read = try #require(bus.firstCall("Get", from: search.sender), "no Properties.Get seen")
-            let secrets = try #require(bus.firstCall("GetSecrets", from: search.sender), "no GetSecrets seen")
-            #expect(read.index < answered, "the item's attributes were asked for only after the search was answered")
-            #expect(secrets.index < answered, "the secret was asked for only after the search was answered")
-            #expect(search.index < read.index, "the read went out before the search")
+            let readWithSearch = bus.sent("Get", whileAwaiting: "SearchItems")
+            let secretWithSearch = bus.sent("GetSecrets", whileAwaiting: "SearchItems")
+            #expect(readWithSearch, "the item's attributes were not asked for between the search and its answer")
+            #expect(secretWithSearch, "the secret was not asked for between the search and its answer")
         }
 
         /// An update reads the item's properties (`GetAll`, no secret) with the search too.
@@ -42,16 +40,14 @@ extension SecretServiceTests {
             let query = SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)
             #expect(try backend.update(query, with: ItemChanges(secret: SecretBytes(Data("second".utf8)))) == 1)
             var updated = 0
-            let lines = try DBusMonitor.lines {
+            let bus = try DBusMonitor.bus(during: { _ in
                 updated = try backend.update(query, with: ItemChanges(secret: SecretBytes(Data("third".utf8))))
-            }
+            }, showing: { $0.sent("GetAll", whileAwaiting: "SearchItems") })
             #expect(updated == 1)
             #expect(try secret(dataOnlyQuery(service, "ida")) == "third")
-            let bus = BusLines(lines)
+            let together = bus.sent("GetAll", whileAwaiting: "SearchItems")
+            #expect(together, "the item's properties were not asked for between the search and its answer")
             let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
-            let answered = try #require(bus.reply(to: search), "no answer to SearchItems seen")
-            let read = try #require(bus.firstCall("GetAll", from: search.sender), "no Properties.GetAll seen")
-            #expect(read.index < answered, "the item's properties were asked for only after the search was answered")
             #expect(bus.firstCall("GetSecrets", from: search.sender) == nil, "an update of the secret read the old one")
         }
 
@@ -82,14 +78,12 @@ extension SecretServiceTests {
             try SecretServiceTestSupport.requireAvailable()
             let query = dataOnlyQuery(SecretServiceTestSupport.uniqueName("absent"), "ida")
             var found: [KeychainItem] = [SecretServiceTestSupport.genericItem("placeholder", "ida", Data())]
-            let lines = try DBusMonitor.lines { found = try backend.search(query) }
+            let bus = try DBusMonitor.bus(during: { _ in found = try backend.search(query) }, showing: {
+                $0.sent("Get", to: .collection, whileAwaiting: "SearchItems")
+            })
             #expect(found.isEmpty)
-            let bus = BusLines(lines)
-            let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
-            let answered = try #require(bus.reply(to: search), "no answer to SearchItems seen")
-            let lockState = try #require(bus.firstCall("Get", from: search.sender, to: .collection), "no Get(Locked) seen")
-            #expect(lockState.index < answered, "the lock state was asked for only after the search was answered")
-            #expect(search.index < lockState.index, "the lock state was asked for before the search")
+            let together = bus.sent("Get", to: .collection, whileAwaiting: "SearchItems")
+            #expect(together, "the lock state was not asked for between the search and its answer")
         }
 
         /// The guessed item is still there, but the search finds a second one beside it: a
