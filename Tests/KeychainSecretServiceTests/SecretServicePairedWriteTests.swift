@@ -34,5 +34,32 @@ extension SecretServiceTests {
             #expect(attributes.index < secret.index, "the secret went out before the attributes")
             #expect(secret.index < answered, "the secret went out only after the attributes were answered")
         }
+
+        /// KeePassXC refuses a Properties.Set(Attributes) whose value looks like one of its field
+        /// references (`{REF:T@I:...}`), and takes a SetSecret after it: sent together, the update
+        /// would change the secret and fail. All or nothing means: either both parts took effect,
+        /// or neither did (gnome-keyring takes the value; KeePassXC must refuse the update).
+        @Test func attributesTheProviderRefusesLeaveTheSecretAsItWas() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            let service = SecretServiceTestSupport.uniqueName("refused")
+            try backend.add(SecretServiceTestSupport.genericItem(service, "ines", Data("first".utf8),
+                                                                 extra: [.comment: .string("plain")]))
+            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ines", secrets: false)) }
+            let reference = "{REF:T@I:0123456789ABCDEF0123456789ABCDEF}"
+            let changes = ItemChanges(attributes: ItemAttributes([.comment: .string(reference)]),
+                                      secret: SecretBytes(Data("second".utf8)))
+            let outcome = Result { try backend.update(SecretServiceTestSupport.exactQuery(service, "ines", secrets: false),
+                                                      with: changes) }
+            let item = try #require(try backend.search(SecretServiceTestSupport.exactQuery(service, "ines")).first)
+            switch outcome {
+            case .success:
+                #expect(SecretServiceTestSupport.provider != "keepassxc", "KeePassXC took a field reference as a value")
+                #expect(item.secret?.makeData() == Data("second".utf8))
+                #expect(item.attributes.string(.comment) == reference)
+            case .failure(let error):
+                #expect(item.secret?.makeData() == Data("first".utf8), "the failed update changed the secret: \(error)")
+                #expect(item.attributes.string(.comment) == "plain")
+            }
+        }
     }
 }
