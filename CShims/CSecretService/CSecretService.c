@@ -905,6 +905,13 @@ static void on_write(void *connection, void *result, void *user_data) {
     reply->arrived = 1;
 }
 
+/// For a csecretservice_item_set_attributes_and_secret that sent nothing: the secret gets the
+/// attributes' error too, since NONE would tell the caller the provider took the secret.
+static int neither_sent(const CSecretServiceError *attributes_error, CSecretServiceError *secret_error) {
+    if (attributes_error != NULL && secret_error != NULL) *secret_error = *attributes_error;
+    return -1;
+}
+
 int csecretservice_item_set_attributes_and_secret(void *service, const char *path, const char *const *keys,
                                                   const char *const *values, size_t count,
                                                   const unsigned char *secret, size_t length, int timeout_ms,
@@ -915,7 +922,7 @@ int csecretservice_item_set_attributes_and_secret(void *service, const char *pat
     void *attributes = attribute_dictionary(keys, values, count);
     if (attributes == NULL) {
         set_error(attributes_error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
-        return -1;
+        return neither_sent(attributes_error, secret_error);
     }
     void *value = secret_value(secret, length);
     // Encrypted for the transfer session by libsecret; floating, so the call below consumes it.
@@ -925,13 +932,13 @@ int csecretservice_item_set_attributes_and_secret(void *service, const char *pat
         p_g_variant_unref(p_g_variant_ref_sink(attributes));
         set_error(attributes_error, CSECRETSERVICE_ERROR_DISCONNECTED,
                   "libsecret has no transfer session to encode the secret with.");
-        return -1;
+        return neither_sent(attributes_error, secret_error);
     }
     char *owner = provider_owner(service, attributes_error);
     if (owner == NULL) {
         p_g_variant_unref(p_g_variant_ref_sink(attributes));
         p_g_variant_unref(p_g_variant_ref_sink(encoded));
-        return -1;
+        return neither_sent(attributes_error, secret_error);
     }
     void *connection = p_g_dbus_proxy_get_connection(service);
     void *set_arguments[3] = {p_g_variant_new_string(ITEM_INTERFACE), p_g_variant_new_string("Attributes"),

@@ -16,6 +16,8 @@ enum SecretServiceAttributeMapping {
     static let schemaAttribute = "xdg:schema"
     /// Present on our items whose label this library made up because none was given.
     static let defaultLabelMarker = "keychain:default-label"
+    /// Where `kSecAttrModificationDate` is kept, in items of either class.
+    static let modificationDateAttribute = "keychain:modified"
 
     static func schemaName(for itemClass: ItemClass) -> String {
         switch itemClass {
@@ -49,7 +51,7 @@ enum SecretServiceAttributeMapping {
         case .isInvisible: return "keychain:invisible"
         case .isNegative: return "keychain:negative"
         case .creationDate: return "keychain:created"
-        case .modificationDate: return "keychain:modified"
+        case .modificationDate: return modificationDateAttribute
         case .valueTypes: return "keychain:value-types"
         }
     }

@@ -9,7 +9,8 @@ import KeychainCore
 /// recorded, and when a later one fails, the recorded ones are undone in reverse order, back to
 /// the item's previous attributes, label and secret. With one item and a new secret, the secret
 /// is the last part of all, so nothing after it can fail and the old secret need not be read;
-/// and when its label stays, its attributes and its secret go out together (`applyTogether`).
+/// and when only its modification date changes with it, its attributes and its secret go out
+/// together (`applyTogether`).
 @LibsecretActor
 struct SecretServiceUpdate {
     /// One applied part, with what undoes it.
@@ -34,7 +35,7 @@ struct SecretServiceUpdate {
             for target in targets {
                 let path = target.stored.path
                 if let secret, targets.count == 1, target.label == target.stored.label,
-                   target.attributes != target.stored.attributes {
+                   target.attributes != target.stored.attributes, Self.changesOnlyTheModificationDate(target) {
                     try applyTogether(target, secret: secret)
                     continue
                 }
@@ -56,12 +57,24 @@ struct SecretServiceUpdate {
         }
     }
 
-    /// The attributes and the secret of the one item an update changes (its label staying),
-    /// sent together, so the update waits for one round trip instead of two. The provider
-    /// takes them in order, attributes first. A refused secret has the attributes put back, as
-    /// in `apply`. Attributes refused while the secret was taken cannot be put back as they were
-    /// (the old secret was not read, see the type's comment): the error says the secret changed.
-    /// Neither provider refuses the attributes an update writes to an item that takes a secret.
+    /// Whether the modification date is the only attribute `target` changes, as in every
+    /// update of a secret alone. That is the one attribute write known to be taken wherever the
+    /// secret is: a provider may refuse others on their values (KeePassXC refuses a value
+    /// shaped like one of its field references, `{REF:T@I:...}`), and sent with the secret,
+    /// such a refusal would come after the secret was taken.
+    private static func changesOnlyTheModificationDate(
+        _ target: (stored: StoredItem, attributes: [String: String], label: String)) -> Bool {
+        let date = SecretServiceAttributeMapping.modificationDateAttribute
+        return target.attributes.filter { $0.key != date } == target.stored.attributes.filter { $0.key != date }
+    }
+
+    /// The attributes and the secret of the one item an update changes (its label staying and
+    /// its modification date the only attribute changing), sent together, so the update waits
+    /// for one round trip instead of two. The provider takes them in order, attributes first.
+    /// A refused secret has the attributes put back, as in `apply`. Attributes refused while
+    /// the secret was taken cannot be put back as they were (the old secret was not read, see
+    /// the type's comment): the error says the secret changed. Neither provider refuses a new
+    /// modification date of an item that takes a secret (`changesOnlyTheModificationDate`).
     private mutating func applyTogether(_ target: (stored: StoredItem, attributes: [String: String], label: String),
                                         secret: SecretBytes) throws {
         let path = target.stored.path

@@ -181,7 +181,8 @@ int csecretservice_item_set_attributes(void *service, const char *path, const ch
                                        CSecretServiceError *error);
 /// Replaces all of the item's attributes with these, and sets its secret: the two requests
 /// sent at once, the attributes first, and both replies awaited. 0, or -1 with each request's
-/// error in its own out-parameter (kind CSECRETSERVICE_ERROR_NONE for one that succeeded).
+/// error in its own out-parameter (kind CSECRETSERVICE_ERROR_NONE for one that succeeded;
+/// when nothing could be sent, both hold the same error).
 int csecretservice_item_set_attributes_and_secret(void *service, const char *path, const char *const *keys,
                                                   const char *const *values, size_t count,
                                                   const unsigned char *secret, size_t length, int timeout_ms,
