@@ -260,7 +260,24 @@ static void *with_timeout(void *proxy, int timeout_ms) {
 static char *provider_owner(void *service, CSecretServiceError *error);
 static uint32_t process_of(void *connection, const char *name, int timeout_ms, void *cancellable);
 
+/// The libsecret thread's own main context, its thread default from the first service opened
+/// on, so that the proxies made there deliver their signals to it (see the header).
+static void *signal_context = NULL;
+static unsigned long signals_dispatched = 0;
+
+void csecretservice_signals_dispatch(void) {
+    if (signal_context == NULL) return;
+    while (p_g_main_context_iteration(signal_context, 0)) signals_dispatched++;
+}
+
+unsigned long csecretservice_signals_dispatched(void) { return signals_dispatched; }
+
 void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServiceError *error) {
+    if (signal_context == NULL) {
+        // Never popped: the thread keeps it as long as it lives, which is as long as the process.
+        signal_context = p_g_main_context_new();
+        p_g_main_context_push_thread_default(signal_context);
+    }
     GError *failure = NULL;
     void *service = p_secret_service_open_sync(p_secret_service_get_type(), NULL, SECRET_SERVICE_OPEN_SESSION,
                                                cancellable, &failure);

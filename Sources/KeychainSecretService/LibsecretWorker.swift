@@ -28,6 +28,9 @@ enum LibsecretWorker {
         // A task isolated to the actor is enqueued straight on its executor, so it runs even
         // when every thread of Swift's cooperative pool is blocked in a call like this one.
         Task { @LibsecretActor in
+            // After the caller is woken, before the next job: the signals the provider sent
+            // meanwhile (for this job's writes, say), which would otherwise pile up.
+            defer { csecretservice_signals_dispatch() }
             defer { job.finished.signal() }
             defer { job.lock?.release() }
             guard job.start() else { return }

@@ -64,6 +64,15 @@ void csecretservice_object_unref(void *object);
 /// A new connection to the Secret Service with an open transfer session (not the process-wide
 /// shared one, so this library can drop and rebuild it). Calls on it time out after `timeout_ms`.
 void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServiceError *error);
+/// Dispatches what the provider's signals (ItemChanged, PropertiesChanged, ...) left queued for
+/// the proxies opened on this thread, without waiting. GDBus queues a source for each signal on
+/// the main context that was the thread default when a proxy subscribed; on a context nobody
+/// iterates they pile up, a little memory per signal, for as long as the process runs. The
+/// first csecretservice_service_open makes a context of its own the calling thread's default
+/// for that reason. Call it on the thread that opened the service, after each job.
+void csecretservice_signals_dispatch(void);
+/// How many times csecretservice_signals_dispatch found something to dispatch, for tests.
+unsigned long csecretservice_signals_dispatched(void);
 
 /// The unique bus name (":1.42") of the provider `service` was opened to, copied into `owner`,
 /// and its process id (0 when the bus does not say). Every call made here goes to that name,
