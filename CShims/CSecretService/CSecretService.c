@@ -55,6 +55,7 @@
     X(void *, g_cancellable_new, (void)) \
     X(void, g_cancellable_cancel, (void *)) \
     X(void, g_dbus_proxy_set_default_timeout, (void *, int)) \
+    X(int, g_dbus_proxy_get_default_timeout, (void *)) \
     X(void *, g_dbus_proxy_get_connection, (void *)) \
     X(void, g_dbus_connection_set_exit_on_close, (void *, int)) \
     X(const char *, g_dbus_proxy_get_object_path, (void *)) \
@@ -80,10 +81,10 @@
     X(char **, secret_collection_search_for_dbus_paths_sync, (void *, const void *, void *, void *, GError **)) \
     X(void, secret_collection_search_for_dbus_paths, (void *, const void *, void *, void *, GAsyncReadyCallback, void *)) \
     X(char **, secret_collection_search_for_dbus_paths_finish, (void *, void *, GError **)) \
-    X(void *, secret_service_get_secrets_for_dbus_paths_sync, (void *, const char **, void *, GError **)) \
-    X(void, secret_service_get_secrets_for_dbus_paths, (void *, const char **, void *, GAsyncReadyCallback, void *)) \
-    X(void *, secret_service_get_secrets_for_dbus_paths_finish, (void *, void *, GError **)) \
     X(void *, secret_service_encode_dbus_secret, (void *, void *)) \
+    X(void *, secret_service_decode_dbus_secret, (void *, void *)) \
+    X(const char *, secret_service_get_session_dbus_path, (void *)) \
+    X(void *, g_variant_new_object_path, (const char *)) \
     X(char *, secret_service_create_item_dbus_path_sync, (void *, const char *, void *, void *, int, void *, GError **)) \
     X(int, secret_service_delete_item_dbus_path_sync, (void *, const char *, void *, GError **)) \
     X(void *, secret_value_new, (const char *, long, const char *)) \
@@ -434,7 +435,53 @@ char **csecretservice_collection_search(void *collection, const char *const *key
 // signals arrive on. Each call below is one round trip to the provider.
 
 static const char ITEM_INTERFACE[] = "org.freedesktop.Secret.Item";
+static const char SERVICE_INTERFACE[] = "org.freedesktop.Secret.Service";
+static const char SERVICE_PATH[] = "/org/freedesktop/secrets";
 static const char PROPERTIES_INTERFACE[] = "org.freedesktop.DBus.Properties";
+
+/// The arguments of Service.GetSecrets for the `count` items at `paths`: their paths and the
+/// transfer session. Floating; NULL when there is no session or no memory.
+///
+/// The library sends GetSecrets itself and has libsecret decode each answer
+/// (`secret_service_decode_dbus_secret`), instead of calling
+/// `secret_service_get_secrets_for_dbus_paths`: that call keeps about 1.3 KB per call for as
+/// long as the process lives (libsecret 0.20.5), which a long-lived process reading secrets
+/// cannot afford; the request and the decoding are the same.
+/// The type of GetSecrets' reply, which GDBus checks (a GVariantType is its type string).
+#define GET_SECRETS_REPLY ((const void *)"(a{o(oayays)})")
+
+static void *get_secrets_arguments(void *service, const char *const *paths, size_t count) {
+    const char *session = p_secret_service_get_session_dbus_path(service);
+    if (session == NULL) return NULL;
+    void **children = calloc(count > 0 ? count : 1, sizeof(void *));
+    if (children == NULL) return NULL;
+    for (size_t index = 0; index < count; index++) children[index] = p_g_variant_new_object_path(paths[index]);
+    void *arguments[2] = {p_g_variant_new_array("o", children, count), p_g_variant_new_object_path(session)};
+    free(children);
+    return p_g_variant_new_tuple(arguments, 2);
+}
+
+/// Fills `values[i]` with the decoded secret of `paths[i]` found in a GetSecrets reply
+/// (a{o(oayays)}), leaving NULL where the reply holds none. The reply is not consumed.
+static void take_secrets(void *service, void *reply, const char *const *paths, void **values, size_t count) {
+    void *secrets = p_g_variant_get_child_value(reply, 0);
+    size_t found = p_g_variant_n_children(secrets);
+    for (size_t entry = 0; entry < found; entry++) {
+        void *pair = p_g_variant_get_child_value(secrets, entry);
+        void *path = p_g_variant_get_child_value(pair, 0);
+        const char *name = p_g_variant_get_string(path, NULL);
+        for (size_t index = 0; index < count; index++) {
+            if (values[index] != NULL || strcmp(paths[index], name) != 0) continue;
+            void *encoded = p_g_variant_get_child_value(pair, 1);
+            values[index] = p_secret_service_decode_dbus_secret(service, encoded);
+            p_g_variant_unref(encoded);
+            break;
+        }
+        p_g_variant_unref(path);
+        p_g_variant_unref(pair);
+    }
+    p_g_variant_unref(secrets);
+}
 
 /// The unique bus name (":1.42") of the provider the service connection was opened to, or NULL
 /// with `error` (DISCONNECTED) when it is unknown. Calls go to this name, never to
@@ -552,8 +599,8 @@ static int parse_item_attributes(void *reply, CSecretServiceItem *out, CSecretSe
 /// The requests of one csecretservice_items_read, answered on the thread-default main context.
 typedef struct ItemsRead {
     const char *const *paths;
-    /// `paths` NULL-terminated, as GetSecrets takes them.
-    const char **terminated;
+    /// The SecretService, whose transfer session decodes the secrets.
+    void *service;
     CSecretServiceItemRead what;
     CSecretServiceItem *items;
     struct PropertiesRequest *requests;
@@ -598,16 +645,21 @@ static void on_item_properties(void *connection, void *result, void *user_data) 
     read->pending--;
 }
 
-static void on_item_secrets(void *service, void *result, void *user_data) {
+static void on_item_secrets(void *connection, void *result, void *user_data) {
     ItemsRead *read = user_data;
     GError *failure = NULL;
-    void *table = p_secret_service_get_secrets_for_dbus_paths_finish(service, result, &failure);
-    if (table != NULL) {
-        for (size_t index = 0; index < read->count; index++) {
-            void *value = p_g_hash_table_lookup(table, read->paths[index]);
-            read->items[index].secret = value != NULL ? p_secret_value_ref(value) : NULL;
+    void *reply = p_g_dbus_connection_call_finish(connection, result, &failure);
+    if (reply != NULL) {
+        void **values = calloc(read->count, sizeof(void *));
+        if (values != NULL) {
+            take_secrets(read->service, reply, read->paths, values, read->count);
+            for (size_t index = 0; index < read->count; index++) read->items[index].secret = values[index];
+            free(values);
+        } else if (!read->failed) {
+            read->failed = 1;
+            set_error(&read->failure, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading secrets.");
         }
-        p_g_hash_table_unref(table);
+        p_g_variant_unref(reply);
     } else if (failure != NULL && classify(failure) == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT) {
         // An item deleted since the search may fail the whole call; the items then come
         // without secrets, and the caller asks again for those that still exist.
@@ -624,15 +676,11 @@ static int items_read_prepare(ItemsRead *read, const char *const *paths, size_t 
                               CSecretServiceItem *items, CSecretServiceError *error) {
     memset(items, 0, count * sizeof *items);
     *read = (ItemsRead){.paths = paths, .what = what, .items = items, .count = count};
-    read->terminated = calloc(count + 1, sizeof(char *));
     read->requests = calloc(count, sizeof *read->requests);
-    if (read->terminated == NULL || read->requests == NULL) {
-        free(read->terminated);
-        free(read->requests);
+    if (read->requests == NULL) {
         set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading items.");
         return -1;
     }
-    memcpy(read->terminated, paths, count * sizeof(char *));
     return 0;
 }
 
@@ -656,8 +704,20 @@ static void items_read_send(ItemsRead *read, void *service, const char *name, in
                                  timeout_ms, cancellable, on_item_properties, &read->requests[index]);
     }
     if (read->what != CSECRETSERVICE_READ_PROPERTIES) {
+        read->service = service;
+        void *arguments = get_secrets_arguments(service, read->paths, read->count);
+        if (arguments == NULL) {
+            if (!read->failed) {
+                read->failed = 1;
+                set_error(&read->failure, CSECRETSERVICE_ERROR_DISCONNECTED,
+                          "libsecret has no transfer session to read the secrets with.");
+            }
+            return;
+        }
         read->pending++;
-        p_secret_service_get_secrets_for_dbus_paths(service, read->terminated, cancellable, on_item_secrets, read);
+        p_g_dbus_connection_call(connection, name, SERVICE_PATH, SERVICE_INTERFACE, "GetSecrets", arguments,
+                                 GET_SECRETS_REPLY, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable,
+                                 on_item_secrets, read);
     }
 }
 
@@ -665,7 +725,6 @@ static void items_read_send(ItemsRead *read, void *service, const char *name, in
 /// items then freed already.
 static int items_read_finish(ItemsRead *read, CSecretServiceError *error) {
     free(read->requests);
-    free(read->terminated);
     if (!read->failed) return 0;
     for (size_t index = 0; index < read->count; index++) csecretservice_item_free(&read->items[index]);
     if (error != NULL) *error = read->failure;
@@ -808,27 +867,31 @@ int csecretservice_secrets_load(void *service, const char *const *paths, void **
     memset(values, 0, count * sizeof *values);
     take_error(NULL, error);
     if (count == 0) return 0;
-    const char **terminated = calloc(count + 1, sizeof(char *));
-    if (terminated == NULL) {
-        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while asking for secrets.");
+    void *arguments = get_secrets_arguments(service, paths, count);
+    if (arguments == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "libsecret has no transfer session to read the secrets with.");
         return -1;
     }
-    memcpy(terminated, paths, count * sizeof(char *));
+    char *owner = provider_owner(service, error);
+    if (owner == NULL) {
+        p_g_variant_unref(p_g_variant_ref_sink(arguments));
+        return -1;
+    }
     GError *failure = NULL;
-    // One GetSecrets for all paths; libsecret decrypts the answers with the transfer session.
-    void *table = p_secret_service_get_secrets_for_dbus_paths_sync(service, terminated, cancellable, &failure);
-    free(terminated);
+    // One GetSecrets for all paths; libsecret decodes the answers with the transfer session.
+    void *reply = p_g_dbus_connection_call_sync(p_g_dbus_proxy_get_connection(service), owner, SERVICE_PATH,
+                                                SERVICE_INTERFACE, "GetSecrets", arguments, GET_SECRETS_REPLY,
+                                                DBUS_CALL_FLAGS_NO_AUTO_START, p_g_dbus_proxy_get_default_timeout(service),
+                                                cancellable, &failure);
+    p_g_free(owner);
     int reported = failure != NULL;
     take_error(failure, error);
-    if (table == NULL) {
+    if (reply == NULL) {
         if (!reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The secrets could not be loaded.");
         return -1;
     }
-    for (size_t index = 0; index < count; index++) {
-        void *value = p_g_hash_table_lookup(table, paths[index]);
-        values[index] = value != NULL ? p_secret_value_ref(value) : NULL;
-    }
-    p_g_hash_table_unref(table);
+    take_secrets(service, reply, paths, values, count);
+    p_g_variant_unref(reply);
     return 0;
 }
 
