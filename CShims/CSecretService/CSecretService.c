@@ -78,9 +78,7 @@
     X(void *, secret_service_open_sync, (GType, const char *, int, void *, GError **)) \
     X(void *, secret_collection_for_alias_sync, (void *, const char *, int, void *, GError **)) \
     X(void *, secret_collection_new_for_dbus_path_sync, (void *, const char *, int, void *, GError **)) \
-    X(char **, secret_collection_search_for_dbus_paths_sync, (void *, const void *, void *, void *, GError **)) \
-    X(void, secret_collection_search_for_dbus_paths, (void *, const void *, void *, void *, GAsyncReadyCallback, void *)) \
-    X(char **, secret_collection_search_for_dbus_paths_finish, (void *, void *, GError **)) \
+    X(void *, g_malloc0, (size_t)) \
     X(void *, secret_service_encode_dbus_secret, (void *, void *)) \
     X(void *, secret_service_decode_dbus_secret, (void *, void *)) \
     X(const char *, secret_service_get_session_dbus_path, (void *)) \
@@ -202,15 +200,6 @@ void csecretservice_cancellable_cancel(void *cancellable) { p_g_cancellable_canc
 void csecretservice_object_unref(void *object) { if (object != NULL) p_g_object_unref(object); }
 void csecretservice_strv_free(char **strings) { p_g_strfreev(strings); }
 const char *csecretservice_object_path(void *proxy) { return p_g_dbus_proxy_get_object_path(proxy); }
-
-/// A GHashTable owning copies of the pairs, as libsecret's calls take attributes.
-static void *attribute_table(const char *const *keys, const char *const *values, size_t count) {
-    void *table = p_g_hash_table_new_full(p_g_str_hash, p_g_str_equal, p_g_free, p_g_free);
-    for (size_t index = 0; index < count; index++) {
-        p_g_hash_table_insert(table, p_g_strdup(keys[index]), p_g_strdup(values[index]));
-    }
-    return table;
-}
 
 /// A SecretValue holding a copy of the secret in libsecret's non-pageable memory.
 /// Whether `bytes` are well-formed UTF-8 (NUL included) that does not start with a byte-order
@@ -412,18 +401,63 @@ int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *
     return parse_locked(reply, error);
 }
 
+/// Collection.SearchItems is sent by hand, as GetSecrets is (see get_secrets_arguments), and
+/// for the same reason: libsecret's `secret_collection_search_for_dbus_paths` keeps about 0.5 KB
+/// per call for good (libsecret 0.20.5), while the request is just this one. No schema is
+/// added: the caller puts xdg:schema in the attributes when it wants only its own items.
+#define SEARCH_REPLY ((const void *)"(ao)")
+static const char COLLECTION_INTERFACE[] = "org.freedesktop.Secret.Collection";
+static void *attribute_dictionary(const char *const *keys, const char *const *values, size_t count);
+
+/// The arguments of SearchItems: the attributes, as a floating (a{ss}); NULL when out of memory.
+static void *search_arguments(const char *const *keys, const char *const *values, size_t count) {
+    void *attributes = attribute_dictionary(keys, values, count);
+    return attributes != NULL ? p_g_variant_new_tuple(&attributes, 1) : NULL;
+}
+
+/// The paths of a SearchItems reply, NULL-terminated and freed with g_strfreev; NULL when out
+/// of memory. The reply is not consumed.
+static char **paths_of(void *reply) {
+    void *found = p_g_variant_get_child_value(reply, 0);
+    size_t count = p_g_variant_n_children(found);
+    char **paths = p_g_malloc0((count + 1) * sizeof(char *));
+    for (size_t index = 0; paths != NULL && index < count; index++) {
+        void *path = p_g_variant_get_child_value(found, index);
+        paths[index] = p_g_strdup(p_g_variant_get_string(path, NULL));
+        p_g_variant_unref(path);
+    }
+    p_g_variant_unref(found);
+    return paths;
+}
+
 char **csecretservice_collection_search(void *collection, const char *const *keys, const char *const *values,
                                         size_t count, void *cancellable, CSecretServiceError *error) {
-    void *table = attribute_table(keys, values, count);
+    take_error(NULL, error);
+    void *arguments = search_arguments(keys, values, count);
+    if (arguments == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
+        return NULL;
+    }
+    char *owner = provider_owner(collection, error);
+    if (owner == NULL) {
+        p_g_variant_unref(p_g_variant_ref_sink(arguments));
+        return NULL;
+    }
     GError *failure = NULL;
-    // No schema: the caller puts xdg:schema in the attributes when it wants only its own items.
-    char **paths = p_secret_collection_search_for_dbus_paths_sync(collection, NULL, table, cancellable, &failure);
-    p_g_hash_table_unref(table);
+    void *reply = p_g_dbus_connection_call_sync(p_g_dbus_proxy_get_connection(collection), owner,
+                                                p_g_dbus_proxy_get_object_path(collection), COLLECTION_INTERFACE,
+                                                "SearchItems", arguments, SEARCH_REPLY, DBUS_CALL_FLAGS_NO_AUTO_START,
+                                                p_g_dbus_proxy_get_default_timeout(collection), cancellable, &failure);
+    p_g_free(owner);
     int reported = failure != NULL;
     take_error(failure, error);
-    if (paths == NULL && !reported) {
-        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The search returned no result list.");
+    if (reply == NULL) {
+        if (!reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The search returned no result list.");
+        return NULL;
     }
+    char **paths = paths_of(reply);
+    p_g_variant_unref(reply);
+    if (paths == NULL) set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading a search's result.");
     return paths;
 }
 
@@ -431,8 +465,8 @@ char **csecretservice_collection_search(void *collection, const char *const *key
 //
 // Items are addressed by their D-Bus path and never wrapped in SecretItem proxies: making a
 // proxy costs a round trip that loads every property plus signal subscriptions on the bus, and
-// its cached properties go stale anyway, since nobody iterates the main context their change
-// signals arrive on. Each call below is one round trip to the provider.
+// its cached properties would be stale between jobs anyway. Each call below is one round trip
+// to the provider.
 
 static const char ITEM_INTERFACE[] = "org.freedesktop.Secret.Item";
 static const char SERVICE_INTERFACE[] = "org.freedesktop.Secret.Service";
@@ -764,9 +798,13 @@ typedef struct SearchReply {
     GError *failure;
 } SearchReply;
 
-static void on_search(void *collection, void *result, void *user_data) {
+static void on_search(void *connection, void *result, void *user_data) {
     SearchReply *reply = user_data;
-    reply->paths = p_secret_collection_search_for_dbus_paths_finish(collection, result, &reply->failure);
+    void *answer = p_g_dbus_connection_call_finish(connection, result, &reply->failure);
+    if (answer != NULL) {
+        reply->paths = paths_of(answer);
+        p_g_variant_unref(answer);
+    }
     reply->arrived = 1;
 }
 
@@ -814,13 +852,21 @@ char **csecretservice_collection_search_ahead(void *service, void *collection, c
     CSecretServiceError read_error;
     int reading = guessed_path != NULL && items_read_prepare(&read, &guessed_path, 1, what, item, &read_error) == 0;
     LockedReply lock_state = {.arrived = 1, .locked = -1};
-    void *table = attribute_table(keys, values, count);
+    void *arguments = search_arguments(keys, values, count);
+    if (arguments == NULL) {
+        if (reading) items_read_finish(&read, NULL);
+        p_g_free(name);
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
+        return NULL;
+    }
     SearchReply search = {0};
     void *context = p_g_main_context_new();
     p_g_main_context_push_thread_default(context);
     // The search is sent first, on the same connection as the rest: the bus delivers one
     // connection's messages in order, so the provider handles the others after the search.
-    p_secret_collection_search_for_dbus_paths(collection, NULL, table, cancellable, on_search, &search);
+    p_g_dbus_connection_call(p_g_dbus_proxy_get_connection(service), name, p_g_dbus_proxy_get_object_path(collection),
+                             COLLECTION_INTERFACE, "SearchItems", arguments, SEARCH_REPLY, DBUS_CALL_FLAGS_NO_AUTO_START,
+                             timeout_ms, cancellable, on_search, &search);
     if (reading) {
         items_read_send(&read, service, name, timeout_ms, cancellable);
     } else if (guessed_path == NULL) {
@@ -831,7 +877,6 @@ char **csecretservice_collection_search_ahead(void *service, void *collection, c
     while (!search.arrived || !lock_state.arrived || (reading && read.pending > 0)) p_g_main_context_iteration(context, 1);
     p_g_main_context_pop_thread_default(context);
     p_g_main_context_unref(context);
-    p_g_hash_table_unref(table);
     p_g_free(name);
     // A failed read frees the item; a read the search does not confirm is dropped here, its
     // secret released with libsecret's wiping free.
