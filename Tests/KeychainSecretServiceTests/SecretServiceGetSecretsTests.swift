@@ -123,5 +123,28 @@ extension SecretServiceTests {
                                        with: ItemChanges(attributes: ItemAttributes(), secret: SecretBytes(Data("new".utf8))))
             }
         }
+
+        /// A failed GetSecrets names the call the library made, not the libsecret function it
+        /// no longer calls. A cancelled job makes the call fail on every provider.
+        @Test func aFailedReadNamesGetSecrets() throws {
+            let service = SecretServiceTestSupport.uniqueName("getnamed")
+            defer { _ = try? backend.delete(Self.query(service, secrets: false)) }
+            try addItems(service, in: backend)
+            let paths: [String] = try backend.perform("a test search") { session in try Self.found(service, in: session).paths }
+            for read in [StoredItem.Read.attributesAndSecrets, .propertiesAndSecrets, nil] {
+                let failedCall: String? = try backend.perform("a cancelled read") { session in
+                    session.call.cancellation.cancel()
+                    do {
+                        if let read { _ = try session.readItems(paths, read) } else { _ = try session.loadSecrets(paths) }
+                        return nil
+                    } catch let error as KeychainError {
+                        return error.failedCall ?? "none"
+                    }
+                }
+                let name = try #require(failedCall, "a cancelled \(read.debugDescription) read succeeded")
+                #expect(name.contains("org.freedesktop.Secret.Service.GetSecrets") && !name.contains("secret_service_get_secrets"),
+                        "\(read.debugDescription): \(name)")
+            }
+        }
     }
 }
