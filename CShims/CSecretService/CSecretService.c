@@ -473,16 +473,19 @@ static const char SERVICE_INTERFACE[] = "org.freedesktop.Secret.Service";
 static const char SERVICE_PATH[] = "/org/freedesktop/secrets";
 static const char PROPERTIES_INTERFACE[] = "org.freedesktop.DBus.Properties";
 
+/// The type of GetSecrets' reply, which GDBus checks (a GVariantType is its type string).
+#define GET_SECRETS_REPLY ((const void *)"(a{o(oayays)})")
+
 /// The arguments of Service.GetSecrets for the `count` items at `paths`: their paths and the
 /// transfer session. Floating; NULL when there is no session or no memory.
 ///
 /// The library sends GetSecrets itself and has libsecret decode each answer
 /// (`secret_service_decode_dbus_secret`), instead of calling
-/// `secret_service_get_secrets_for_dbus_paths`: that call keeps about 1.3 KB per call for as
-/// long as the process lives (libsecret 0.20.5), which a long-lived process reading secrets
-/// cannot afford; the request and the decoding are the same.
-/// The type of GetSecrets' reply, which GDBus checks (a GVariantType is its type string).
-#define GET_SECRETS_REPLY ((const void *)"(a{o(oayays)})")
+/// `secret_service_get_secrets_for_dbus_paths`: that call keeps memory for every call for as
+/// long as the process lives (libsecret 0.20.5; figures in docs/secret-service.md), which a
+/// long-lived process reading secrets cannot afford. The request and the decoding are
+/// libsecret's own; the session libsecret would first ensure is there already, opened with
+/// the service (SECRET_SERVICE_OPEN_SESSION).
 
 static void *get_secrets_arguments(void *service, const char *const *paths, size_t count) {
     const char *session = p_secret_service_get_session_dbus_path(service);

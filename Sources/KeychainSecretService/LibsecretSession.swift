@@ -159,10 +159,10 @@ struct LibsecretSession {
         switch what {
         case .properties: return (CSECRETSERVICE_READ_PROPERTIES, "GetAll(Item)")
         case .propertiesAndSecrets:
-            return (CSECRETSERVICE_READ_PROPERTIES_AND_SECRETS, "GetAll(Item) + secret_service_get_secrets_for_dbus_paths")
+            return (CSECRETSERVICE_READ_PROPERTIES_AND_SECRETS, "GetAll(Item) + org.freedesktop.Secret.Service.GetSecrets")
         case .attributesAndSecrets:
             return (CSECRETSERVICE_READ_ATTRIBUTES_AND_SECRETS,
-                    "Get(Item.Attributes) + secret_service_get_secrets_for_dbus_paths")
+                    "Get(Item.Attributes) + org.freedesktop.Secret.Service.GetSecrets")
         }
     }
 
@@ -187,7 +187,7 @@ struct LibsecretSession {
         var values = [UnsafeMutableRawPointer?](repeating: nil, count: paths.count)
         defer { values.forEach(csecretservice_value_unref) }
         try withCStrings(paths) { pathPointers in
-            _ = try checked("secret_service_get_secrets_for_dbus_paths_sync") {
+            _ = try checked("org.freedesktop.Secret.Service.GetSecrets") {
                 csecretservice_secrets_load(service.pointer, pathPointers.baseAddress, &values, paths.count,
                                             call.cancellable, $0)
             }

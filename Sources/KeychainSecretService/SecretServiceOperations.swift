@@ -93,7 +93,7 @@ enum SecretServiceOperations {
             guard let secret else {
                 throw KeychainError(errSecInteractionNotAllowed,
                     "The Secret Service did not hand out the secret of the item with \(match.item.primaryKey.readableName); its keyring may have been locked meanwhile. \(SecretServiceErrors.unlockAdvice)",
-                    backend: SecretServiceErrors.backend, failedCall: "secret_service_get_secrets_for_dbus_paths")
+                    backend: SecretServiceErrors.backend, failedCall: "org.freedesktop.Secret.Service.GetSecrets")
             }
             return KeychainItem(itemClass: match.item.itemClass, attributes: match.item.attributes, secret: secret)
         }

@@ -37,14 +37,19 @@ extension SecretServiceTests {
             return run.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
+        /// A new collection, made with `keyring`, and a backend that stores in it.
+        static func newCollection(_ purpose: String) throws -> (path: String, backend: SecretServiceBackend) {
+            let path = try keyring(["create", SecretServiceTestSupport.uniqueName(purpose)])
+            try #require(path.hasPrefix("/org/freedesktop/secrets/collection/"), "created \(path)")
+            let environment = ProcessInfo.processInfo.environment.merging([SecretServiceSettings.collectionVariable: path]) { _, new in new }
+            return (path, SecretServiceBackend(settings: SecretServiceSettings(environment: environment)))
+        }
+
         @Test func everyOperationSaysLockedNeverNotFound() throws {
             try SecretServiceTestSupport.requireAvailable()
             // KeePassXC can lock its collection without a prompt, but not unlock it again.
             try SecretServiceTestSupport.requireGnomeKeyring("creating a collection without a prompt")
-            let path = try Self.keyring(["create", SecretServiceTestSupport.uniqueName("locked")])
-            try #require(path.hasPrefix("/org/freedesktop/secrets/collection/"), "created \(path)")
-            let environment = ProcessInfo.processInfo.environment.merging([SecretServiceSettings.collectionVariable: path]) { _, new in new }
-            let backend = SecretServiceBackend(settings: SecretServiceSettings(environment: environment))
+            let (path, backend) = try Self.newCollection("locked")
             let service = SecretServiceTestSupport.uniqueName("locked")
             try backend.add(SecretServiceTestSupport.genericItem(service, "kept", Data("kept".utf8)))
             #expect(try SecretServiceTestSupport.secret(service, "kept", in: backend) == Data("kept".utf8))
