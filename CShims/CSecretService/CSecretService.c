@@ -402,8 +402,9 @@ int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *
 }
 
 /// Collection.SearchItems is sent by hand, as GetSecrets is (see get_secrets_arguments), and
-/// for the same reason: libsecret's `secret_collection_search_for_dbus_paths` keeps about 0.5 KB
-/// per call for good (libsecret 0.20.5), while the request is just this one. No schema is
+/// for the same reason: libsecret's `secret_collection_search_for_dbus_paths` keeps memory for
+/// every call for good (libsecret 0.20.5; figures in docs/secret-service.md), while the request
+/// is just this one. No schema is
 /// added: the caller puts xdg:schema in the attributes when it wants only its own items.
 #define SEARCH_REPLY ((const void *)"(ao)")
 static const char COLLECTION_INTERFACE[] = "org.freedesktop.Secret.Collection";
