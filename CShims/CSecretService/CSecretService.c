@@ -404,11 +404,14 @@ int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *
 /// Collection.SearchItems is sent by hand, as GetSecrets is (see get_secrets_arguments), and
 /// for the same reason: libsecret's `secret_collection_search_for_dbus_paths` keeps memory for
 /// every call for good (libsecret 0.20.5; figures in docs/secret-service.md), while the request
-/// is just this one. No schema is
-/// added: the caller puts xdg:schema in the attributes when it wants only its own items.
+/// is just this one. No schema is added: the caller puts xdg:schema in the attributes when it
+/// wants only its own items.
 #define SEARCH_REPLY ((const void *)"(ao)")
 static const char COLLECTION_INTERFACE[] = "org.freedesktop.Secret.Collection";
 static void *attribute_dictionary(const char *const *keys, const char *const *values, size_t count);
+static void *call_provider(void *service, const char *path, const char *interface, const char *method,
+                           void *parameters, const void *reply_type, int timeout_ms, void *cancellable,
+                           CSecretServiceError *error);
 
 /// The arguments of SearchItems: the attributes, as a floating (a{ss}); NULL when out of memory.
 static void *search_arguments(const char *const *keys, const char *const *values, size_t count) {
@@ -439,23 +442,10 @@ char **csecretservice_collection_search(void *collection, const char *const *key
         set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
         return NULL;
     }
-    char *owner = provider_owner(collection, error);
-    if (owner == NULL) {
-        p_g_variant_unref(p_g_variant_ref_sink(arguments));
-        return NULL;
-    }
-    GError *failure = NULL;
-    void *reply = p_g_dbus_connection_call_sync(p_g_dbus_proxy_get_connection(collection), owner,
-                                                p_g_dbus_proxy_get_object_path(collection), COLLECTION_INTERFACE,
-                                                "SearchItems", arguments, SEARCH_REPLY, DBUS_CALL_FLAGS_NO_AUTO_START,
-                                                p_g_dbus_proxy_get_default_timeout(collection), cancellable, &failure);
-    p_g_free(owner);
-    int reported = failure != NULL;
-    take_error(failure, error);
-    if (reply == NULL) {
-        if (!reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The search returned no result list.");
-        return NULL;
-    }
+    void *reply = call_provider(collection, p_g_dbus_proxy_get_object_path(collection), COLLECTION_INTERFACE,
+                                "SearchItems", arguments, SEARCH_REPLY, p_g_dbus_proxy_get_default_timeout(collection),
+                                cancellable, error);
+    if (reply == NULL) return NULL;
     char **paths = paths_of(reply);
     p_g_variant_unref(reply);
     if (paths == NULL) set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading a search's result.");
@@ -534,9 +524,11 @@ static char *provider_owner(void *service, CSecretServiceError *error) {
 }
 
 /// Calls `method` of `interface` on the provider's object `path` over the service's connection.
-/// `parameters` may be floating (it is consumed). The reply, or NULL with `error` filled.
+/// `parameters` may be floating (it is consumed); `reply_type`, when given, is the type GDBus
+/// checks the reply against. The reply, or NULL with `error` filled.
 static void *call_provider(void *service, const char *path, const char *interface, const char *method,
-                           void *parameters, int timeout_ms, void *cancellable, CSecretServiceError *error) {
+                           void *parameters, const void *reply_type, int timeout_ms, void *cancellable,
+                           CSecretServiceError *error) {
     char *owner = provider_owner(service, error);
     if (owner == NULL) {
         p_g_variant_unref(p_g_variant_ref_sink(parameters));
@@ -544,10 +536,12 @@ static void *call_provider(void *service, const char *path, const char *interfac
     }
     GError *failure = NULL;
     void *reply = p_g_dbus_connection_call_sync(p_g_dbus_proxy_get_connection(service), owner, path, interface, method,
-                                                parameters, NULL, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms,
+                                                parameters, reply_type, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms,
                                                 cancellable, &failure);
     p_g_free(owner);
+    int reported = failure != NULL;
     take_error(failure, error);
+    if (reply == NULL && !reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider gave no answer.");
     return reply;
 }
 
@@ -921,24 +915,10 @@ int csecretservice_secrets_load(void *service, const char *const *paths, void **
         set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "libsecret has no transfer session to read the secrets with.");
         return -1;
     }
-    char *owner = provider_owner(service, error);
-    if (owner == NULL) {
-        p_g_variant_unref(p_g_variant_ref_sink(arguments));
-        return -1;
-    }
-    GError *failure = NULL;
     // One GetSecrets for all paths; libsecret decodes the answers with the transfer session.
-    void *reply = p_g_dbus_connection_call_sync(p_g_dbus_proxy_get_connection(service), owner, SERVICE_PATH,
-                                                SERVICE_INTERFACE, "GetSecrets", arguments, GET_SECRETS_REPLY,
-                                                DBUS_CALL_FLAGS_NO_AUTO_START, p_g_dbus_proxy_get_default_timeout(service),
-                                                cancellable, &failure);
-    p_g_free(owner);
-    int reported = failure != NULL;
-    take_error(failure, error);
-    if (reply == NULL) {
-        if (!reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The secrets could not be loaded.");
-        return -1;
-    }
+    void *reply = call_provider(service, SERVICE_PATH, SERVICE_INTERFACE, "GetSecrets", arguments, GET_SECRETS_REPLY,
+                                p_g_dbus_proxy_get_default_timeout(service), cancellable, error);
+    if (reply == NULL) return -1;
     take_secrets(service, reply, paths, values, count);
     p_g_variant_unref(reply);
     return 0;
@@ -982,11 +962,26 @@ int csecretservice_item_create(void *service, const char *collection_path, const
 }
 
 /// Sets one property of the item at `path` with Properties.Set; `value` may be floating.
-static int set_item_property(void *service, const char *path, const char *name, void *value, int timeout_ms,
-                             void *cancellable, CSecretServiceError *error) {
+/// The arguments of Properties.Set of the item property `name` to `value` (which may be
+/// floating, and is consumed), as a floating tuple.
+static void *item_property_arguments(const char *name, void *value) {
     void *arguments[3] = {p_g_variant_new_string(ITEM_INTERFACE), p_g_variant_new_string(name),
                           p_g_variant_new_variant(value)};
-    void *reply = call_provider(service, path, PROPERTIES_INTERFACE, "Set", p_g_variant_new_tuple(arguments, 3),
+    return p_g_variant_new_tuple(arguments, 3);
+}
+
+/// `secret`, encrypted for the transfer session by libsecret, as a floating (oayays); NULL when
+/// libsecret has no session to encode it with.
+static void *encoded_secret(void *service, const unsigned char *secret, size_t length) {
+    void *value = secret_value(secret, length);
+    void *encoded = p_secret_service_encode_dbus_secret(service, value);
+    p_secret_value_unref(value);
+    return encoded;
+}
+
+static int set_item_property(void *service, const char *path, const char *name, void *value, int timeout_ms,
+                             void *cancellable, CSecretServiceError *error) {
+    void *reply = call_provider(service, path, PROPERTIES_INTERFACE, "Set", item_property_arguments(name, value), NULL,
                                 timeout_ms, cancellable, error);
     if (reply == NULL) return -1;
     p_g_variant_unref(reply);
@@ -995,15 +990,12 @@ static int set_item_property(void *service, const char *path, const char *name, 
 
 int csecretservice_item_set_secret(void *service, const char *path, const unsigned char *secret, size_t length,
                                    int timeout_ms, void *cancellable, CSecretServiceError *error) {
-    void *value = secret_value(secret, length);
-    // Encrypted for the transfer session by libsecret; floating, so the call below consumes it.
-    void *encoded = p_secret_service_encode_dbus_secret(service, value);
-    p_secret_value_unref(value);
+    void *encoded = encoded_secret(service, secret, length);
     if (encoded == NULL) {
         set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "libsecret has no transfer session to encode the secret with.");
         return -1;
     }
-    void *reply = call_provider(service, path, ITEM_INTERFACE, "SetSecret", p_g_variant_new_tuple(&encoded, 1),
+    void *reply = call_provider(service, path, ITEM_INTERFACE, "SetSecret", p_g_variant_new_tuple(&encoded, 1), NULL,
                                 timeout_ms, cancellable, error);
     if (reply == NULL) return -1;
     p_g_variant_unref(reply);
@@ -1053,10 +1045,7 @@ int csecretservice_item_set_attributes_and_secret(void *service, const char *pat
         set_error(attributes_error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
         return neither_sent(attributes_error, secret_error);
     }
-    void *value = secret_value(secret, length);
-    // Encrypted for the transfer session by libsecret; floating, so the call below consumes it.
-    void *encoded = p_secret_service_encode_dbus_secret(service, value);
-    p_secret_value_unref(value);
+    void *encoded = encoded_secret(service, secret, length);
     if (encoded == NULL) {
         p_g_variant_unref(p_g_variant_ref_sink(attributes));
         set_error(attributes_error, CSECRETSERVICE_ERROR_DISCONNECTED,
@@ -1070,15 +1059,13 @@ int csecretservice_item_set_attributes_and_secret(void *service, const char *pat
         return neither_sent(attributes_error, secret_error);
     }
     void *connection = p_g_dbus_proxy_get_connection(service);
-    void *set_arguments[3] = {p_g_variant_new_string(ITEM_INTERFACE), p_g_variant_new_string("Attributes"),
-                              p_g_variant_new_variant(attributes)};
     WriteReply attributes_reply = {0}, secret_reply = {0};
     // As in csecretservice_items_read: the replies come on a context of our own.
     void *context = p_g_main_context_new();
     p_g_main_context_push_thread_default(context);
     // Sent in this order on one connection, so the provider takes them in this order.
     p_g_dbus_connection_call(connection, owner, path, PROPERTIES_INTERFACE, "Set",
-                             p_g_variant_new_tuple(set_arguments, 3), NULL, DBUS_CALL_FLAGS_NO_AUTO_START,
+                             item_property_arguments("Attributes", attributes), NULL, DBUS_CALL_FLAGS_NO_AUTO_START,
                              timeout_ms, cancellable, on_write, &attributes_reply);
     p_g_dbus_connection_call(connection, owner, path, ITEM_INTERFACE, "SetSecret", p_g_variant_new_tuple(&encoded, 1),
                              NULL, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable, on_write, &secret_reply);
