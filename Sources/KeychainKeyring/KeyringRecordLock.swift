@@ -219,22 +219,8 @@ private final class ThreadLockKeys {
     private let user = geteuid()
 
     static var current: ThreadLockKeys {
-        if let stored = pthread_getspecific(storageKey) {
-            let keys = Unmanaged<ThreadLockKeys>.fromOpaque(stored).takeUnretainedValue()
-            if keys.process == CurrentProcess.id && keys.user == geteuid() { return keys }
-            Unmanaged<ThreadLockKeys>.fromOpaque(stored).release()
-        }
-        let created = ThreadLockKeys()
-        pthread_setspecific(storageKey, Unmanaged.passRetained(created).toOpaque())
-        return created
+        records.current(ThreadLockKeys.init) { $0.process == CurrentProcess.id && $0.user == geteuid() }
     }
 
-    private static let storageKey: pthread_key_t = {
-        var key = pthread_key_t()
-        // Releases a thread's record when the thread exits.
-        pthread_key_create(&key) { stored in
-            if let stored { Unmanaged<ThreadLockKeys>.fromOpaque(stored).release() }
-        }
-        return key
-    }()
+    private static let records = PerThreadObject<ThreadLockKeys>()
 }

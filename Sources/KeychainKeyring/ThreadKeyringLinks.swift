@@ -28,23 +28,9 @@ final class ThreadKeyringLinks {
     private var links: [KeyringChoice?: Link] = [:]
 
     /// The record of the calling thread.
-    static var current: ThreadKeyringLinks {
-        if let stored = pthread_getspecific(storageKey) {
-            return Unmanaged<ThreadKeyringLinks>.fromOpaque(stored).takeUnretainedValue()
-        }
-        let created = ThreadKeyringLinks()
-        pthread_setspecific(storageKey, Unmanaged.passRetained(created).toOpaque())
-        return created
-    }
+    static var current: ThreadKeyringLinks { records.current(ThreadKeyringLinks.init) }
 
-    private static let storageKey: pthread_key_t = {
-        var key = pthread_key_t()
-        // Releases a thread's record when the thread exits.
-        pthread_key_create(&key) { stored in
-            if let stored { Unmanaged<ThreadKeyringLinks>.fromOpaque(stored).release() }
-        }
-        return key
-    }()
+    private static let records = PerThreadObject<ThreadKeyringLinks>()
 
     /// The keyring this thread looked up (and linked) for `choice` within the last `maximumAge` seconds.
     func keyring(for choice: KeyringChoice?, lookedUpWithin maximumAge: Double) -> ResolvedKeyring? {
