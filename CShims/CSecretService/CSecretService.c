@@ -76,13 +76,12 @@
     X(GQuark, secret_error_get_quark, (void)) \
     X(GType, secret_service_get_type, (void)) \
     X(void *, secret_service_open_sync, (GType, const char *, int, void *, GError **)) \
-    X(void *, secret_collection_for_alias_sync, (void *, const char *, int, void *, GError **)) \
-    X(void *, secret_collection_new_for_dbus_path_sync, (void *, const char *, int, void *, GError **)) \
     X(void *, g_malloc0, (size_t)) \
     X(void *, secret_service_encode_dbus_secret, (void *, void *)) \
     X(void *, secret_service_decode_dbus_secret, (void *, void *)) \
     X(const char *, secret_service_get_session_dbus_path, (void *)) \
     X(void *, g_variant_new_object_path, (const char *)) \
+    X(int, g_variant_is_object_path, (const char *)) \
     X(char *, secret_service_create_item_dbus_path_sync, (void *, const char *, void *, void *, int, void *, GError **)) \
     X(int, secret_service_delete_item_dbus_path_sync, (void *, const char *, void *, GError **)) \
     X(void *, secret_value_new, (const char *, long, const char *)) \
@@ -199,7 +198,6 @@ void *csecretservice_cancellable_new(void) { return p_g_cancellable_new(); }
 void csecretservice_cancellable_cancel(void *cancellable) { p_g_cancellable_cancel(cancellable); }
 void csecretservice_object_unref(void *object) { if (object != NULL) p_g_object_unref(object); }
 void csecretservice_strv_free(char **strings) { p_g_strfreev(strings); }
-const char *csecretservice_object_path(void *proxy) { return p_g_dbus_proxy_get_object_path(proxy); }
 
 /// A SecretValue holding a copy of the secret in libsecret's non-pageable memory.
 /// Whether `bytes` are well-formed UTF-8 (NUL included) that does not start with a byte-order
@@ -237,12 +235,6 @@ static void *secret_value(const unsigned char *secret, size_t length) {
     static const char empty[1] = {0};
     const char *type = is_plain_text(secret, length) ? "text/plain" : "application/octet-stream";
     return p_secret_value_new(length > 0 ? (const char *)secret : empty, (long)length, type);
-}
-
-/// `proxy` (or NULL), with GDBus's own per-call timeout set, as a second bound beside the cancellable.
-static void *with_timeout(void *proxy, int timeout_ms) {
-    if (proxy != NULL) p_g_dbus_proxy_set_default_timeout(proxy, timeout_ms);
-    return proxy;
 }
 
 // --- Service and collections ------------------------------------------------------------------
@@ -283,13 +275,13 @@ void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServ
 
 int csecretservice_service_owner(void *service, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
                                  void *cancellable, CSecretServiceError *error) {
-    *pid = 0;
+    if (pid != NULL) *pid = 0;
     char *name = provider_owner(service, error);
     if (name == NULL) return -1;
     snprintf(owner, owner_size, "%s", name);
     p_g_free(name);
     take_error(NULL, error);
-    *pid = process_of(p_g_dbus_proxy_get_connection(service), owner, timeout_ms, cancellable);
+    if (pid != NULL) *pid = process_of(p_g_dbus_proxy_get_connection(service), owner, timeout_ms, cancellable);
     return 0;
 }
 
@@ -346,23 +338,6 @@ int csecretservice_bus_name_owner(const char *name, char *owner, size_t owner_si
     return 1;
 }
 
-void *csecretservice_collection_for_alias(void *service, const char *alias, int timeout_ms, void *cancellable,
-                                          CSecretServiceError *error) {
-    GError *failure = NULL;
-    void *collection = p_secret_collection_for_alias_sync(service, alias, SECRET_COLLECTION_NONE, cancellable, &failure);
-    take_error(failure, error);
-    return with_timeout(collection, timeout_ms);
-}
-
-void *csecretservice_collection_for_path(void *service, const char *path, int timeout_ms, void *cancellable,
-                                         CSecretServiceError *error) {
-    GError *failure = NULL;
-    void *collection = p_secret_collection_new_for_dbus_path_sync(service, path, SECRET_COLLECTION_NONE, cancellable,
-                                                                  &failure);
-    take_error(failure, error);
-    return with_timeout(collection, timeout_ms);
-}
-
 /// The arguments of Properties.Get(Collection.Locked), floating: the call consumes them.
 static void *locked_property_arguments(void) {
     return p_g_variant_new_tuple((void *[]){p_g_variant_new_string("org.freedesktop.Secret.Collection"),
@@ -387,17 +362,16 @@ static int parse_locked(void *reply, CSecretServiceError *error) {
     return locked;
 }
 
-int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *cancellable, CSecretServiceError *error) {
-    // The proxy's cached property is only refreshed by signals on a main context nobody
-    // iterates between calls, so ask the provider.
-    void *tuple = locked_property_arguments();
-    GError *failure = NULL;
-    void *reply = p_g_dbus_proxy_call_sync(collection, "org.freedesktop.DBus.Properties.Get", tuple,
-                                           DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, &failure);
-    if (reply == NULL) {
-        take_error(failure, error);
-        return -1;
-    }
+static void *call_provider(void *service, const char *path, const char *interface, const char *method,
+                           void *parameters, const void *reply_type, int timeout_ms, void *cancellable,
+                           CSecretServiceError *error);
+static const char PROPERTIES_INTERFACE[] = "org.freedesktop.DBus.Properties";
+
+int csecretservice_collection_is_locked(void *service, const char *collection_path, int timeout_ms, void *cancellable,
+                                        CSecretServiceError *error) {
+    void *reply = call_provider(service, collection_path, PROPERTIES_INTERFACE, "Get", locked_property_arguments(),
+                                "(v)", timeout_ms, cancellable, error);
+    if (reply == NULL) return -1;
     return parse_locked(reply, error);
 }
 
@@ -409,9 +383,6 @@ int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *
 #define SEARCH_REPLY ((const void *)"(ao)")
 static const char COLLECTION_INTERFACE[] = "org.freedesktop.Secret.Collection";
 static void *attribute_dictionary(const char *const *keys, const char *const *values, size_t count);
-static void *call_provider(void *service, const char *path, const char *interface, const char *method,
-                           void *parameters, const void *reply_type, int timeout_ms, void *cancellable,
-                           CSecretServiceError *error);
 
 /// The arguments of SearchItems: the attributes, as a floating (a{ss}); NULL when out of memory.
 static void *search_arguments(const char *const *keys, const char *const *values, size_t count) {
@@ -434,17 +405,17 @@ static char **paths_of(void *reply) {
     return paths;
 }
 
-char **csecretservice_collection_search(void *collection, const char *const *keys, const char *const *values,
-                                        size_t count, void *cancellable, CSecretServiceError *error) {
+char **csecretservice_collection_search(void *service, const char *collection_path, const char *const *keys,
+                                        const char *const *values, size_t count, int timeout_ms, void *cancellable,
+                                        CSecretServiceError *error) {
     take_error(NULL, error);
     void *arguments = search_arguments(keys, values, count);
     if (arguments == NULL) {
         set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
         return NULL;
     }
-    void *reply = call_provider(collection, p_g_dbus_proxy_get_object_path(collection), COLLECTION_INTERFACE,
-                                "SearchItems", arguments, SEARCH_REPLY, p_g_dbus_proxy_get_default_timeout(collection),
-                                cancellable, error);
+    void *reply = call_provider(service, collection_path, COLLECTION_INTERFACE, "SearchItems", arguments, SEARCH_REPLY,
+                                timeout_ms, cancellable, error);
     if (reply == NULL) return NULL;
     char **paths = paths_of(reply);
     p_g_variant_unref(reply);
@@ -462,7 +433,6 @@ char **csecretservice_collection_search(void *collection, const char *const *key
 static const char ITEM_INTERFACE[] = "org.freedesktop.Secret.Item";
 static const char SERVICE_INTERFACE[] = "org.freedesktop.Secret.Service";
 static const char SERVICE_PATH[] = "/org/freedesktop/secrets";
-static const char PROPERTIES_INTERFACE[] = "org.freedesktop.DBus.Properties";
 
 /// The type of GetSecrets' reply, which GDBus checks (a GVariantType is its type string).
 #define GET_SECRETS_REPLY ((const void *)"(a{o(oayays)})")
@@ -815,6 +785,7 @@ static int is_only(char *const *paths, const char *path) {
 typedef struct LockedReply {
     int arrived;
     int locked;  // 1 or 0, -1 when it could not be read
+    GError *failure;  // why it could not be read, if the provider said; the caller frees it
 } LockedReply;
 
 static void on_locked(void *connection, void *result, void *user_data) {
@@ -822,21 +793,21 @@ static void on_locked(void *connection, void *result, void *user_data) {
     GError *failure = NULL;
     void *answer = p_g_dbus_connection_call_finish(connection, result, &failure);
     CSecretServiceError ignored;
-    // A failure is no error here: the caller then asks again on its own and reports that.
     reply->locked = answer != NULL ? parse_locked(answer, &ignored) : -1;
-    if (failure != NULL) p_g_error_free(failure);
+    reply->failure = failure;
     reply->arrived = 1;
 }
 
-/// Sends Properties.Get(Locked) of `collection` to `name`, answered into `reply`.
-static void send_locked_read(void *service, const char *name, void *collection, int timeout_ms, void *cancellable,
+/// Sends Properties.Get(Locked) of the collection at `path` to `name`, answered into `reply`.
+static void send_locked_read(void *service, const char *name, const char *path, int timeout_ms, void *cancellable,
                              LockedReply *reply) {
-    p_g_dbus_connection_call(p_g_dbus_proxy_get_connection(service), name, p_g_dbus_proxy_get_object_path(collection),
+    reply->arrived = 0;
+    p_g_dbus_connection_call(p_g_dbus_proxy_get_connection(service), name, path,
                              PROPERTIES_INTERFACE, "Get", locked_property_arguments(), NULL,
                              DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable, on_locked, reply);
 }
 
-char **csecretservice_collection_search_ahead(void *service, void *collection, const char *const *keys,
+char **csecretservice_collection_search_ahead(void *service, const char *collection_path, const char *const *keys,
                                               const char *const *values, size_t count, const char *guessed_path,
                                               CSecretServiceItemRead what, int timeout_ms, void *cancellable,
                                               CSecretServiceItem *item, int *locked, CSecretServiceError *error) {
@@ -849,7 +820,7 @@ char **csecretservice_collection_search_ahead(void *service, void *collection, c
     ItemsRead read;
     CSecretServiceError read_error;
     int reading = guessed_path != NULL && items_read_prepare(&read, &guessed_path, 1, what, item, &read_error) == 0;
-    LockedReply lock_state = {.arrived = 1, .locked = -1};
+    LockedReply lock_state = {.arrived = 1, .locked = -1, .failure = NULL};
     void *arguments = search_arguments(keys, values, count);
     if (arguments == NULL) {
         if (reading) items_read_finish(&read, NULL);
@@ -862,14 +833,13 @@ char **csecretservice_collection_search_ahead(void *service, void *collection, c
     p_g_main_context_push_thread_default(context);
     // The search is sent first, on the same connection as the rest: the bus delivers one
     // connection's messages in order, so the provider handles the others after the search.
-    p_g_dbus_connection_call(p_g_dbus_proxy_get_connection(service), name, p_g_dbus_proxy_get_object_path(collection),
+    p_g_dbus_connection_call(p_g_dbus_proxy_get_connection(service), name, collection_path,
                              COLLECTION_INTERFACE, "SearchItems", arguments, SEARCH_REPLY, DBUS_CALL_FLAGS_NO_AUTO_START,
                              timeout_ms, cancellable, on_search, &search);
     if (reading) {
         items_read_send(&read, service, name, timeout_ms, cancellable);
     } else if (guessed_path == NULL) {
-        lock_state.arrived = 0;
-        send_locked_read(service, name, collection, timeout_ms, cancellable, &lock_state);
+        send_locked_read(service, name, collection_path, timeout_ms, cancellable, &lock_state);
     }
     // Ends: every call has a timeout, and cancelling the cancellable ends them at once.
     while (!search.arrived || !lock_state.arrived || (reading && read.pending > 0)) p_g_main_context_iteration(context, 1);
@@ -882,10 +852,142 @@ char **csecretservice_collection_search_ahead(void *service, void *collection, c
         && is_only(search.paths, guessed_path);
     if (!confirmed) csecretservice_item_free(item);
     *locked = lock_state.locked;
+    // A lock state that could not be read is no error here: the caller asks again and reports that.
+    if (lock_state.failure != NULL) p_g_error_free(lock_state.failure);
     int reported = search.failure != NULL;
     take_error(search.failure, error);
     if (search.paths == NULL && !reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The search returned no result list.");
     return search.paths;
+}
+
+/// The answer to an asynchronous Service.ReadAlias.
+typedef struct AliasReply {
+    int arrived;
+    char *path;  // g_free; "/" when the alias names nothing
+    GError *failure;
+} AliasReply;
+
+static void on_alias(void *connection, void *result, void *user_data) {
+    AliasReply *reply = user_data;
+    void *answer = p_g_dbus_connection_call_finish(connection, result, &reply->failure);
+    if (answer != NULL) {
+        const char *path = NULL;
+        p_g_variant_get_child(answer, 0, "&o", &path);
+        reply->path = p_g_strdup(path != NULL ? path : "/");
+        p_g_variant_unref(answer);
+    }
+    reply->arrived = 1;
+}
+
+/// The answer to an asynchronous GetConnectionUnixProcessID; 0 when the bus did not say.
+typedef struct ProcessReply {
+    int arrived;
+    uint32_t pid;
+} ProcessReply;
+
+static void on_process(void *connection, void *result, void *user_data) {
+    ProcessReply *reply = user_data;
+    GError *failure = NULL;
+    void *answer = p_g_dbus_connection_call_finish(connection, result, &failure);
+    if (answer != NULL) {
+        void *value = p_g_variant_get_child_value(answer, 0);
+        if (p_g_variant_is_of_type(value, "u")) p_g_variant_get_child(answer, 0, "u", &reply->pid);
+        p_g_variant_unref(value);
+        p_g_variant_unref(answer);
+    }
+    // The process id only names the provider; the bus name is enough.
+    if (failure != NULL) p_g_error_free(failure);
+    reply->arrived = 1;
+}
+
+/// Whether `alias` can be the last element of an object path ([A-Za-z0-9_]+), so that
+/// /org/freedesktop/secrets/aliases/ALIAS may be asked; any other alias is still resolved
+/// with ReadAlias, and its lock state asked on the path that names.
+static int is_path_element(const char *alias) {
+    if (alias[0] == 0) return 0;
+    for (const char *c = alias; *c != 0; c++) {
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_')) return 0;
+    }
+    return 1;
+}
+
+/// Copies `found` into `path`: 1, or -1 with `error` when it does not fit.
+static int copy_path(const char *found, char *path, size_t path_size, CSecretServiceError *error) {
+    if ((size_t)snprintf(path, path_size, "%s", found) < path_size) return 1;
+    path[0] = 0;
+    set_error(error, CSECRETSERVICE_ERROR_OTHER, "The collection's object path is too long.");
+    return -1;
+}
+
+int csecretservice_collection_look_up(void *service, const char *name, int name_is_path, int want_locked,
+                                      int want_process_id, int timeout_ms, void *cancellable, char *path,
+                                      size_t path_size, uint32_t *pid, int *locked, CSecretServiceError *error) {
+    path[0] = 0;
+    *pid = 0;
+    *locked = -1;
+    take_error(NULL, error);
+    char *owner = provider_owner(service, error);
+    if (owner == NULL) return -1;
+    // A path GDBus would refuse (it checks the form before sending) names no collection.
+    if (name_is_path && !p_g_variant_is_object_path(name)) {
+        p_g_free(owner);
+        return 0;
+    }
+    char alias_path[256];
+    int ask_alias_lock = !name_is_path && want_locked && is_path_element(name)
+        && (size_t)snprintf(alias_path, sizeof alias_path, "/org/freedesktop/secrets/aliases/%s", name) < sizeof alias_path;
+    void *connection = p_g_dbus_proxy_get_connection(service);
+    AliasReply alias = {.arrived = 1};
+    ProcessReply process = {.arrived = 1};
+    LockedReply lock_state = {.arrived = 1, .locked = -1, .failure = NULL};
+    void *context = p_g_main_context_new();
+    p_g_main_context_push_thread_default(context);
+    if (name_is_path) {
+        // The lock state doubles as the check that the collection exists.
+        send_locked_read(service, owner, name, timeout_ms, cancellable, &lock_state);
+    } else {
+        alias.arrived = 0;
+        p_g_dbus_connection_call(connection, owner, SERVICE_PATH, SERVICE_INTERFACE, "ReadAlias",
+                                 p_g_variant_new_tuple((void *[]){p_g_variant_new_string(name)}, 1), "(o)",
+                                 DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable, on_alias, &alias);
+        // After ReadAlias on the same connection, so the provider answers it for the collection
+        // the alias named when it answered ReadAlias (the specification's alias path).
+        if (ask_alias_lock) send_locked_read(service, owner, alias_path, timeout_ms, cancellable, &lock_state);
+    }
+    // Last: the bus daemon answers at once, the provider takes longer.
+    if (want_process_id) {
+        process.arrived = 0;
+        p_g_dbus_connection_call(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                 "GetConnectionUnixProcessID",
+                                 p_g_variant_new_tuple((void *[]){p_g_variant_new_string(owner)}, 1), "(u)",
+                                 DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, on_process, &process);
+    }
+    // Ends: every call has a timeout, and cancelling the cancellable ends them at once.
+    while (!alias.arrived || !process.arrived || !lock_state.arrived) p_g_main_context_iteration(context, 1);
+    p_g_main_context_pop_thread_default(context);
+    p_g_main_context_unref(context);
+    p_g_free(owner);
+    *pid = process.pid;
+    int result;
+    if (name_is_path) {
+        result = lock_state.failure == NULL && lock_state.locked >= 0 ? 1 : -1;
+        if (result == 1) result = copy_path(name, path, path_size, error);
+        else if (lock_state.failure != NULL) take_error(lock_state.failure, error);
+        else set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider answered the Locked property with a non-boolean.");
+        lock_state.failure = NULL;
+    } else if (alias.failure != NULL) {
+        take_error(alias.failure, error);
+        result = -1;
+    } else if (alias.path == NULL || strcmp(alias.path, "/") == 0) {
+        result = 0;  // no such alias: no collection, and no error
+    } else {
+        result = copy_path(alias.path, path, path_size, error);
+    }
+    // A lock state of the alias path that could not be read is no error: the caller asks on the path.
+    if (lock_state.failure != NULL) p_g_error_free(lock_state.failure);
+    p_g_free(alias.path);
+    if (result == 1) *locked = lock_state.locked;
+    return result;
 }
 
 void csecretservice_item_free(CSecretServiceItem *item) {

@@ -16,9 +16,6 @@ final class GObjectReference {
     }
 
     isolated deinit { csecretservice_object_unref(pointer) }
-
-    /// The D-Bus object path of the proxy.
-    var objectPath: String { String(cString: csecretservice_object_path(pointer)) }
 }
 
 /// The calls one job makes on one prepared collection: libsecret's API in Swift terms, with
@@ -26,7 +23,11 @@ final class GObjectReference {
 @LibsecretActor
 struct LibsecretSession {
     let service: GObjectReference
-    let collection: GObjectReference
+    /// The collection's D-Bus object path.
+    let collectionPath: String
+    /// The collection's lock state, when it was looked up in this same job and asked with it
+    /// (`SecretServiceConnection.prepare(_:askingLockState:)`); nil otherwise.
+    let lockStateAtLookUp: Bool?
     /// The provider the connection keeps to; every request goes to its unique bus name.
     let provider: SecretServiceProvider
     let call: LibsecretCall
@@ -60,7 +61,8 @@ struct LibsecretSession {
     func search(_ attributes: [String: String]) throws -> [String] {
         let paths = try withAttributeArrays(attributes) { keys, values, count in
             try checked("secret_collection_search_for_dbus_paths_sync") {
-                csecretservice_collection_search(collection.pointer, keys, values, count, call.cancellable, $0)
+                csecretservice_collection_search(service.pointer, collectionPath, keys, values, count,
+                                                 call.remainingMilliseconds, call.cancellable, $0)
             }
         }
         return recorded(taking: paths, for: attributes)
@@ -96,7 +98,7 @@ struct LibsecretSession {
         let (request, callName) = Self.request(what)
         let paths = try withAttributeArrays(attributes) { keys, values, count in
             try checked("secret_collection_search_for_dbus_paths + \(guess == nil ? "Get(Collection.Locked)" : callName)") {
-                csecretservice_collection_search_ahead(service.pointer, collection.pointer, keys, values, count, guess,
+                csecretservice_collection_search_ahead(service.pointer, collectionPath, keys, values, count, guess,
                                                        request, call.remainingMilliseconds, call.cancellable, &item,
                                                        &locked, $0)
             }
@@ -129,9 +131,18 @@ struct LibsecretSession {
     /// unlocked item, which keeps the round trip off the path of a successful get or set.
     func requireUnlocked() throws {
         let locked = try checked("org.freedesktop.DBus.Properties.Get(Locked)") {
-            csecretservice_collection_is_locked(collection.pointer, call.remainingMilliseconds, call.cancellable, $0)
+            csecretservice_collection_is_locked(service.pointer, collectionPath, call.remainingMilliseconds,
+                                                call.cancellable, $0)
         }
         if locked != 0 { throw SecretServiceErrors.locked(collectionName) }
+    }
+
+    /// `requireUnlocked`, answered by the lock state the collection's look-up asked in this
+    /// same job when it did (`lockStateAtLookUp`): for the availability check, which asks
+    /// nothing else. Operations call `requireUnlocked`, after their search.
+    func requireUnlockedAtLookUp() throws {
+        guard let locked = lockStateAtLookUp else { return try requireUnlocked() }
+        if locked { throw SecretServiceErrors.locked(collectionName) }
     }
 
     /// The items at `paths` as the provider reports them now, leaving out any deleted since
@@ -209,7 +220,7 @@ struct LibsecretSession {
         try withAttributeArrays(attributes) { keys, values, count in
             try secret.withUnsafeBytes { bytes in
                 _ = try checked("secret_service_create_item_dbus_path_sync") {
-                    csecretservice_item_create(service.pointer, collection.objectPath, keys, values, count, label,
+                    csecretservice_item_create(service.pointer, collectionPath, keys, values, count, label,
                                                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
                                                call.cancellable, $0)
                 }

@@ -36,9 +36,9 @@ public final class SecretServiceBackend: KeychainBackend {
     public func availability() -> BackendAvailability {
         do {
             let collection = settings.collection
-            let detail = try perform("checking the keyring", isReadOnly: true) { session in
-                try session.requireUnlocked()
-                return "Secret Service keyring '\(collection)' (\(session.collection.objectPath)), unlocked"
+            let detail = try perform("checking the keyring", isReadOnly: true, askingLockState: true) { session in
+                try session.requireUnlockedAtLookUp()
+                return "Secret Service keyring '\(collection)' (\(session.collectionPath)), unlocked"
             }
             return .available(detail)
         } catch let error as KeychainError {
@@ -84,7 +84,7 @@ public final class SecretServiceBackend: KeychainBackend {
     /// `body` is run once more on a fresh connection when the kept one turns out to be dead.
     /// Internal rather than private so that tests can drive a real session step by step.
     func perform<Value: Sendable>(_ what: String, holdingWriteLock: Bool = false, isReadOnly: Bool = false,
-                                  _ body: @escaping @LibsecretActor @Sendable (LibsecretSession) throws -> Value)
+                                  askingLockState: Bool = false, _ body: @escaping @LibsecretActor @Sendable (LibsecretSession) throws -> Value)
         throws -> Value {
         let seconds = try settings.timeout.get()
         let deadline = DispatchTime.now() + seconds
@@ -101,7 +101,7 @@ public final class SecretServiceBackend: KeychainBackend {
                                            holding: lock) { call in
             let reusing = connection.isOpen
             do {
-                return try body(try connection.prepare(call))
+                return try body(try connection.prepare(call, askingLockState: askingLockState))
             } catch let error as KeychainError where error.status == errSecNotAvailable && DispatchTime.now() < call.deadline {
                 // The bus or provider went away since the last call, or mid-call: start afresh.
                 connection.reset()
@@ -109,7 +109,7 @@ public final class SecretServiceBackend: KeychainBackend {
                 // call), so its first use is what finds it dead. A read is safe to repeat
                 // at once; a write is not, since it may have taken effect.
                 guard isReadOnly && reusing else { throw error }
-                return try body(try connection.prepare(call))
+                return try body(try connection.prepare(call, askingLockState: askingLockState))
             } catch let error as KeychainError where error.status == errSecInteractionNotAllowed {
                 // A locked or vanished collection: it may be back as a new object later.
                 connection.forgetCollection()

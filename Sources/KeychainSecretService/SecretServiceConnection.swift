@@ -16,7 +16,9 @@ final class SecretServiceConnection {
     private let settings: SecretServiceSettings
     private let timeoutSeconds: Double
     private var service: GObjectReference?
-    private var collection: GObjectReference?
+    /// The collection's D-Bus object path, once looked up. No proxy is made for it: a proxy
+    /// costs a GetAll and signal subscriptions on the bus, and every call names the path anyway.
+    private var collection: String?
     /// The provider of the first connection; kept when the connection is reset.
     private(set) var provider: SecretServiceProvider?
     /// What recent searches on this connection's collection found; emptied with the collection.
@@ -39,16 +41,19 @@ final class SecretServiceConnection {
     /// Never prompts: a missing collection is `errSecInteractionNotAllowed`, because creating
     /// one would need a password prompt. Whether the collection is locked is left to the
     /// operations (`LibsecretSession.requireUnlocked`), which learn it from the items they read.
-    func prepare(_ call: LibsecretCall) throws -> LibsecretSession {
+    /// With `askingLockState`, a look-up made now asks the lock state in the same round trip
+    /// (`LibsecretSession.lockStateAtLookUp`), for a caller that needs it first (the
+    /// availability check).
+    func prepare(_ call: LibsecretCall, askingLockState: Bool = false) throws -> LibsecretSession {
         do {
-            return try openSession(call)
+            return try openSession(call, askingLockState: askingLockState)
         } catch let error as KeychainError where error.status == errSecNotAvailable {
             // The bus or the provider restarted under a connection that worked before: one
             // fresh attempt. (A first connection that fails gets no retry: nothing changed;
             // nor does a call whose time is up.)
             guard service != nil, DispatchTime.now() < call.deadline else { throw error }
             reset()
-            return try openSession(call)
+            return try openSession(call, askingLockState: askingLockState)
         } catch let error as KeychainError {
             forgetCollection()
             throw error
@@ -68,17 +73,28 @@ final class SecretServiceConnection {
         service = nil
     }
 
-    private func openSession(_ call: LibsecretCall) throws -> LibsecretSession {
+    private func openSession(_ call: LibsecretCall, askingLockState: Bool) throws -> LibsecretSession {
         let service = try self.service ?? openService(call)
         self.service = service
-        guard let provider else { throw SecretServiceErrors.providerUnknown() }
-        let collection = try self.collection ?? openCollection(service, call)
-        self.collection = collection
-        return LibsecretSession(service: service, collection: collection, provider: provider, call: call,
-                                collectionName: settings.collection, timeoutSeconds: timeoutSeconds,
-                                searchPaths: searchPaths)
+        var lockState: Bool?
+        if collection == nil {
+            do {
+                (collection, lockState) = try lookUpCollection(service, askingLockState: askingLockState, call)
+            } catch {
+                // A first connection whose provider could not be identified starts afresh next time.
+                if provider == nil { self.service = nil }
+                throw error
+            }
+        }
+        guard let provider, let collection else { throw SecretServiceErrors.providerUnknown() }
+        return LibsecretSession(service: service, collectionPath: collection, lockStateAtLookUp: lockState,
+                                provider: provider, call: call, collectionName: settings.collection,
+                                timeoutSeconds: timeoutSeconds, searchPaths: searchPaths)
     }
 
+    /// Opens the connection and its transfer session. The provider of the first connection is
+    /// identified when the collection is looked up (`lookUpCollection`), in the same round trip;
+    /// a later connection must reach that same provider, which is checked here.
     private func openService(_ call: LibsecretCall) throws -> GObjectReference {
         // Opening a connection to org.freedesktop.secrets activates a provider when none runs;
         // after the first provider, that would be a stranger's store: ask the bus first.
@@ -91,21 +107,56 @@ final class SecretServiceConnection {
                                 backend: SecretServiceErrors.backend, failedCall: "secret_service_open_sync")
         }
         var owner = [CChar](repeating: 0, count: 256)
-        var processID: UInt32 = 0
-        _ = csecretservice_service_owner(service.pointer, &owner, owner.count, &processID, call.remainingMilliseconds,
+        _ = csecretservice_service_owner(service.pointer, &owner, owner.count, nil, call.remainingMilliseconds,
                                          call.cancellable, &failure)
-        try throwIfFailed(failure, "org.freedesktop.DBus.GetConnectionUnixProcessID")
-        let uniqueName = String(decoding: owner.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if let provider {
+        try throwIfFailed(failure, "secret_service_open_sync")
+        openedOwner = Self.string(owner)
+        if let provider, openedOwner != provider.uniqueName {
             // Taken over between the check above and the connection.
-            if uniqueName != provider.uniqueName {
-                throw SecretServiceErrors.providerGone(provider, during: "secret_service_open_sync",
-                                                       now: try Self.identify(uniqueName, processID, call))
-            }
-        } else {
-            provider = try Self.identify(uniqueName, processID, call)
+            var processID: UInt32 = 0
+            _ = csecretservice_service_owner(service.pointer, &owner, owner.count, &processID,
+                                             call.remainingMilliseconds, call.cancellable, &failure)
+            throw SecretServiceErrors.providerGone(provider, during: "secret_service_open_sync",
+                                                   now: try Self.identify(openedOwner, processID, call))
         }
         return service
+    }
+
+    /// The unique bus name of the provider the connection was last opened to.
+    private var openedOwner = ""
+
+    /// Finds the collection's path (ReadAlias for an alias; a path is checked by asking its lock
+    /// state), with the lock state when `askingLockState`, and, for the first connection, the
+    /// provider's process id, which identifies it: all sent at once, one wait.
+    private func lookUpCollection(_ service: GObjectReference, askingLockState: Bool, _ call: LibsecretCall) throws
+        -> (path: String, locked: Bool?) {
+        let identifying = provider == nil
+        var path = [CChar](repeating: 0, count: 4096)
+        var processID: UInt32 = 0
+        var locked: Int32 = -1
+        var failure = CSecretServiceError()
+        let found = csecretservice_collection_look_up(
+            service.pointer, settings.collection, settings.collectionIsPath ? 1 : 0, askingLockState ? 1 : 0,
+            identifying ? 1 : 0, call.remainingMilliseconds, call.cancellable, &path, path.count, &processID, &locked,
+            &failure)
+        let callName = settings.collectionIsPath ? "org.freedesktop.DBus.Properties.Get(Collection.Locked)"
+                                                 : "org.freedesktop.Secret.Service.ReadAlias"
+        let error = failure.kind == CSECRETSERVICE_ERROR_NONE ? nil
+            : SecretServiceErrors.from(failure, call: callName, collection: settings.collection, seconds: timeoutSeconds)
+        // The provider answered (whatever it said of the collection): it is the one to keep to.
+        if identifying, error?.status != errSecNotAvailable {
+            provider = try Self.identify(openedOwner, processID, call)
+        }
+        if let error { throw error }
+        // No error and no collection: the provider has no such alias (gnome-keyring before the
+        // login keyring was ever unlocked).
+        guard found == 1 else { throw SecretServiceErrors.missingCollection(settings.collection) }
+        return (Self.string(path), locked < 0 ? nil : locked != 0)
+    }
+
+    /// A NUL-terminated C string copied out of `buffer`.
+    private static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Fails, naming `provider`, unless it still owns org.freedesktop.secrets. Activates nothing.
@@ -134,7 +185,7 @@ final class SecretServiceConnection {
                                            seconds: Double(call.remainingMilliseconds) / 1000)
         }
         guard found == 1 else { return nil }
-        return (String(decoding: owner.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), processID)
+        return (string(owner), processID)
     }
 
     /// The provider behind `uniqueName`: by its process's name, or, where /proc does not show
@@ -146,28 +197,6 @@ final class SecretServiceConnection {
         guard provider.command.isEmpty else { return provider }
         let keePassXC = try owner(of: SecretServiceProvider.keePassXCBusName, call)?.0 == uniqueName
         return SecretServiceProvider(uniqueName: uniqueName, processID: processID, command: keePassXC ? "keepassxc" : "")
-    }
-
-    private func openCollection(_ service: GObjectReference, _ call: LibsecretCall) throws -> GObjectReference {
-        var failure = CSecretServiceError()
-        let pointer: UnsafeMutableRawPointer?
-        let callName: String
-        if settings.collectionIsPath {
-            callName = "secret_collection_new_for_dbus_path_sync"
-            pointer = csecretservice_collection_for_path(service.pointer, settings.collection, timeoutMilliseconds,
-                                                         call.cancellable, &failure)
-        } else {
-            callName = "secret_collection_for_alias_sync"
-            pointer = csecretservice_collection_for_alias(service.pointer, settings.collection, timeoutMilliseconds,
-                                                          call.cancellable, &failure)
-        }
-        try throwIfFailed(failure, callName)
-        // No error and no collection: the provider has no such alias (gnome-keyring before the
-        // login keyring was ever unlocked).
-        guard let collection = GObjectReference(pointer) else {
-            throw SecretServiceErrors.missingCollection(settings.collection)
-        }
-        return collection
     }
 
     private func throwIfFailed(_ failure: CSecretServiceError, _ call: String) throws {

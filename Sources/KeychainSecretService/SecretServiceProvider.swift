@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The program that serves `org.freedesktop.secrets`, as found when the connection was opened,
 /// and what this backend must do differently for it.
@@ -90,8 +92,20 @@ struct SecretServiceProvider: Sendable, Equatable {
         return sent.isEmpty ? nil : sent
     }
 
+    /// `/proc/PID/comm` without its surrounding white space, or "" when it cannot be read. Read
+    /// with open and read: Foundation's file and string APIs cost a process that makes one call
+    /// more at their first use than the read itself (type metadata and bridging set up).
     private static func commandName(of processID: UInt32) -> String {
-        guard let text = try? String(contentsOfFile: "/proc/\(processID)/comm", encoding: .utf8) else { return "" }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let descriptor = open("/proc/\(processID)/comm", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        // The kernel keeps at most 15 bytes and a newline.
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return "" }
+        var name = Substring(String(decoding: bytes.prefix(count), as: UTF8.self))
+        while name.last?.isWhitespace == true { name.removeLast() }
+        while name.first?.isWhitespace == true { name.removeFirst() }
+        return String(name)
     }
 }

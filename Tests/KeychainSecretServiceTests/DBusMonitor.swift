@@ -96,6 +96,26 @@ struct BusLines {
         return first.index < second.index && second.index < answered
     }
 
+    /// The method calls `sender` made after line `start`, as "member path" (path without its
+    /// semicolon), and how many waits they took: a call sent while none of the sender's earlier
+    /// calls is unanswered starts a new wait, one sent while some are joins theirs.
+    func requests(from sender: String, after start: Int) -> (calls: [String], waits: Int) {
+        var calls: [String] = []
+        var waits = 0
+        var unanswered: Set<String> = []
+        for line in lines.dropFirst(start + 1) {
+            if line.hasPrefix("method call"), field("sender", of: line) == sender, let serial = field("serial", of: line) {
+                if unanswered.isEmpty { waits += 1 }
+                unanswered.insert(serial)
+                calls.append("\(line.split(separator: "=").last ?? "") \(field("path", of: line) ?? "")")
+            } else if line.hasPrefix("method return") || line.hasPrefix("error"),
+                      field("destination", of: line) == sender, let serial = field("reply_serial", of: line) {
+                unanswered.remove(serial)
+            }
+        }
+        return (calls, waits)
+    }
+
     /// The line index of the answer (a return or an error) to `call`.
     func reply(to call: Call) -> Int? {
         lines.indices.first { index in

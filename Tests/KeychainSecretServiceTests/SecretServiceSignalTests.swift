@@ -5,15 +5,28 @@ import KeychainCore
 import Testing
 
 extension SecretServiceTests {
-    /// The signals a provider sends (ItemChanged for every write, on KeePassXC a dozen of them)
-    /// are dispatched after each job on the libsecret thread, on the context its proxies were
-    /// made with (`csecretservice_signals_dispatch`). Queued on a context nobody iterates,
-    /// they made a long-lived process grow by a little memory for every write.
-    @Suite("Provider signals do not pile up")
+    /// The signals a provider sends for the service (CollectionCreated, ...) are dispatched
+    /// after each job on the libsecret thread, on the context its service proxy was made with
+    /// (`csecretservice_signals_dispatch`). Queued on a context nobody iterates, they made a
+    /// long-lived process grow by a little memory for every one. The signals of every write
+    /// (ItemChanged, on KeePassXC a dozen for one update) are the collection's, which this
+    /// process no longer subscribes to: it addresses the collection by path, without a proxy.
+    @Suite("Provider signals do not pile up", .serialized)
     struct ProviderSignals {
         let backend = SecretServiceTestSupport.backend
 
-        @Test func theSignalsOfAWriteAreDispatched() throws {
+        @Test func theSignalsOfTheServiceAreDispatched() throws {
+            try SecretServiceTestSupport.requireAvailable()
+            try SecretServiceTestSupport.requireGnomeKeyring("creating a collection without a prompt")
+            let before = try dispatched()
+            _ = try SecretServiceTests.LockedCollection.keyring(["create", SecretServiceTestSupport.uniqueName("signals")])
+            #expect(try dispatchedSoon(after: before) > before,
+                    "no signal of the provider was dispatched on the libsecret thread's context")
+        }
+
+        /// Fails while a proxy of the collection is kept (its match rules bring every
+        /// ItemChanged to this process).
+        @Test func aWriteSendsThisProcessNoSignal() throws {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName("signals")
             try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("first".utf8)))
@@ -22,14 +35,19 @@ extension SecretServiceTests {
             #expect(try backend.update(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false),
                                        with: ItemChanges(attributes: ItemAttributes([.comment: .string("changed")]),
                                                          secret: SecretBytes(Data("second".utf8)))) == 1)
-            // The provider's signals arrive in their own time: give them two seconds.
+            #expect(try dispatchedSoon(after: before) == before, "the write's signals reached this process")
+        }
+
+        /// The count of dispatches once it moved past `before`, or after two seconds: the
+        /// provider's signals arrive in their own time.
+        private func dispatchedSoon(after before: UInt) throws -> UInt {
             let deadline = Date().addingTimeInterval(2)
             var after = try dispatched()
             while after == before, Date() < deadline {
                 usleep(20_000)
                 after = try dispatched()
             }
-            #expect(after > before, "no signal of the provider was dispatched on the libsecret thread's context")
+            return after
         }
 
         /// The count of dispatches, read on the libsecret thread after a job of its own.

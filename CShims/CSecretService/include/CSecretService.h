@@ -75,7 +75,8 @@ void csecretservice_signals_dispatch(void);
 unsigned long csecretservice_signals_dispatched(void);
 
 /// The unique bus name (":1.42") of the provider `service` was opened to, copied into `owner`,
-/// and its process id (0 when the bus does not say). Every call made here goes to that name,
+/// and, when `pid` is not NULL, its process id (0 when the bus does not say; one round trip to
+/// the bus; csecretservice_collection_look_up can ask it instead). Every call made here goes to that name,
 /// so a provider that went away is an error and D-Bus never starts another one in its place.
 /// 0, or -1 with the error.
 int csecretservice_service_owner(void *service, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
@@ -86,23 +87,32 @@ int csecretservice_service_owner(void *service, char *owner, size_t owner_size, 
 int csecretservice_bus_name_owner(const char *name, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
                                   void *cancellable, CSecretServiceError *error);
 
-/// The collection behind `alias` (e.g. "default", "session"), or NULL: with error->kind NONE
-/// when the provider has no such alias, else with the error.
-void *csecretservice_collection_for_alias(void *service, const char *alias, int timeout_ms, void *cancellable,
-                                          CSecretServiceError *error);
-/// The collection at D-Bus object `path`, or NULL with the error.
-void *csecretservice_collection_for_path(void *service, const char *path, int timeout_ms, void *cancellable,
-                                         CSecretServiceError *error);
-/// Asks the provider now (not a cached property) whether `collection` is locked:
-/// 1 locked, 0 unlocked, -1 error.
-int csecretservice_collection_is_locked(void *collection, int timeout_ms, void *cancellable, CSecretServiceError *error);
-/// The D-Bus object path of a collection or item; owned by the object.
-const char *csecretservice_object_path(void *proxy);
+/// Finds the collection named `name`, an alias (e.g. "default", "session") or, when
+/// `name_is_path`, a D-Bus object path, without making a proxy for it (a proxy costs a
+/// GetAll and signal subscriptions on the bus, and its cached properties would go stale).
+/// Everything asked is sent at once and waited for together:
+/// - an alias: Service.ReadAlias; with `want_locked` also Properties.Get(Locked) of the
+///   alias's own path (/org/freedesktop/secrets/aliases/ALIAS), sent after ReadAlias;
+/// - a path: Properties.Get(Locked) of that path, which is also the check that it exists;
+/// - with `want_process_id`: the bus daemon's GetConnectionUnixProcessID of the provider.
+/// Returns 1 with the collection's path in `path`, 0 when there is no such collection (an
+/// alias that names none, a malformed path; error NONE), -1 with the error (a path the
+/// provider does not know is NO_SUCH_OBJECT). `pid` is the provider's process id, 0 when not
+/// asked or the bus did not say. `locked` is 1 or 0 when the lock state was asked and answered
+/// (an alias path the provider does not serve is no error: it is then -1), else -1.
+int csecretservice_collection_look_up(void *service, const char *name, int name_is_path, int want_locked,
+                                      int want_process_id, int timeout_ms, void *cancellable, char *path,
+                                      size_t path_size, uint32_t *pid, int *locked, CSecretServiceError *error);
+/// Asks the provider now (not a cached property) whether the collection at `collection_path`
+/// is locked: 1 locked, 0 unlocked, -1 error.
+int csecretservice_collection_is_locked(void *service, const char *collection_path, int timeout_ms, void *cancellable,
+                                        CSecretServiceError *error);
 
-/// Object paths of the items in `collection` whose attributes include all the given pairs.
-/// NULL-terminated; free with csecretservice_strv_free. NULL on error.
-char **csecretservice_collection_search(void *collection, const char *const *keys, const char *const *values,
-                                        size_t count, void *cancellable, CSecretServiceError *error);
+/// Object paths of the items in the collection at `collection_path` whose attributes include
+/// all the given pairs. NULL-terminated; free with csecretservice_strv_free. NULL on error.
+char **csecretservice_collection_search(void *service, const char *collection_path, const char *const *keys,
+                                        const char *const *values, size_t count, int timeout_ms, void *cancellable,
+                                        CSecretServiceError *error);
 void csecretservice_strv_free(char **strings);
 
 // Items are addressed by their object path (as returned by csecretservice_collection_search);
@@ -157,7 +167,7 @@ int csecretservice_items_read(void *service, const char *const *paths, size_t co
 ///   is -1.
 ///
 /// Returns what the search returns (the paths, or NULL with the search's error).
-char **csecretservice_collection_search_ahead(void *service, void *collection, const char *const *keys,
+char **csecretservice_collection_search_ahead(void *service, const char *collection_path, const char *const *keys,
                                               const char *const *values, size_t count, const char *guessed_path,
                                               CSecretServiceItemRead what, int timeout_ms, void *cancellable,
                                               CSecretServiceItem *item, int *locked, CSecretServiceError *error);
