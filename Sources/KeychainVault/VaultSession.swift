@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 import KeychainCore
 import Synchronization
@@ -27,6 +28,39 @@ final class VaultSession: Sendable {
         self.client = client
         self.failures = failures
         cache = VaultTokenCache(location: configuration.tokenCache, identity: Self.identity(of: configuration))
+    }
+
+    /// Sends `requests` (side by side) with the token `token(probing:)` gives, and returns it
+    /// with their answers in order.
+    ///
+    /// A given token that nobody has looked up yet (not in this process, not in the token
+    /// cache) is looked up beside `requests` rather than before them: the lookup only learns its
+    /// TTL and renewability, for later requests, and what is sent is the same token either
+    /// way, so over HTTP/2 the first requests of a process cost no extra round trip.
+    func send(_ requests: [VaultHTTPRequest], probing: Bool = false) throws
+        -> (token: VaultToken?, results: [Result<VaultHTTPResponse, VaultTransportFailure>]) {
+        if let sent = try sendLookingUpBeside(requests, probing: probing) { return sent }
+        let token = try token(probing: probing)
+        return (token, client.sendAll(requests.map { var request = $0; request.token = token; return request }))
+    }
+
+    /// `send`'s answer when the lookup travels beside `requests`, nil when there is no given
+    /// token left to look up (the caller then goes through `token(probing:)`).
+    private func sendLookingUpBeside(_ requests: [VaultHTTPRequest], probing: Bool) throws
+        -> (token: VaultToken?, results: [Result<VaultHTTPResponse, VaultTransportFailure>])? {
+        guard case .token(let token?, let source) = configuration.authentication,
+              requests.count < Int(CCURL_MAXIMUM_PARALLEL) else { return nil }
+        return try current.withLock { state in
+            if state == nil { state = cache.load() }
+            guard state == nil else { return nil }
+            let limits = Limits(configuration, probing: probing)
+            let lookup = VaultHTTPRequest(method: "GET", path: Self.lookupPath, token: token, timeout: limits.timeout)
+            let results = client.sendAll([lookup] + requests.map { var request = $0; request.token = token; return request })
+            let learned = try lookedUp(token, source: source, answer: results[0], limits)
+            state = learned
+            cache.store(learned)
+            return (token, Array(results.dropFirst()))
+        }
     }
 
     /// The token to send now, after any lookup, renewal or login that is due; nil when a
@@ -59,7 +93,7 @@ final class VaultSession: Sendable {
     /// token, answers false, so a refused path never costs a new token.
     func refused(_ token: VaultToken) -> Bool {
         guard configuration.authentication.logsIn else { return false }
-        let lookup = client.send("GET", "auth/token/lookup-self", token: token, timeout: configuration.requestTimeout)
+        let lookup = client.send("GET", Self.lookupPath, token: token, timeout: configuration.requestTimeout)
         guard case .success(let response) = lookup, response.status == 403 else { return false }
         current.withLock { state in
             if state?.token.value == token.value {
@@ -118,15 +152,24 @@ final class VaultSession: Sendable {
                                accessor: renewed.accessor)
     }
 
+    private static let lookupPath = "auth/token/lookup-self"
+
     private func lookUp(_ token: VaultToken, source: String, _ limits: Limits) throws -> VaultTokenState {
-        let call = "GET auth/token/lookup-self"
-        let response = try send("GET", "auth/token/lookup-self", body: nil, token: token, call: call, limits)
+        let answer = client.send("GET", Self.lookupPath, token: token, timeout: limits.timeout)
+        return try lookedUp(token, source: source, answer: answer, limits)
+    }
+
+    /// What the `answer` to a lookup of `token` says about it.
+    private func lookedUp(_ token: VaultToken, source: String, answer: Result<VaultHTTPResponse, VaultTransportFailure>,
+                          _ limits: Limits) throws -> VaultTokenState {
+        let call = "GET \(Self.lookupPath)"
+        let response = try answered(answer, call: call, limits)
         guard response.status == 200, let data = response.json?["data"] else {
             if response.status == 403 {
                 // Its policies may allow the KV paths but not the lookup: use it as it is.
                 return VaultTokenState(token: token, expiresAt: nil, fullTTL: 0, renewable: false, accessor: nil)
             }
-            throw failures.error(response, action: "looking up the token from \(source) at", path: "auth/token/lookup-self", call: call)
+            throw failures.error(response, action: "looking up the token from \(source) at", path: Self.lookupPath, call: call)
         }
         let ttl = TimeInterval(data["ttl"]?.integer ?? 0)
         let period = TimeInterval(data["period"]?.integer ?? 0)
@@ -189,7 +232,11 @@ final class VaultSession: Sendable {
 
     private func send(_ method: String, _ path: String, body: SecretBytes?, token: VaultToken?, call: String,
                       _ limits: Limits) throws -> VaultHTTPResponse {
-        switch client.send(method, path, body: body, token: token, timeout: limits.timeout) {
+        try answered(client.send(method, path, body: body, token: token, timeout: limits.timeout), call: call, limits)
+    }
+
+    private func answered(_ answer: Result<VaultHTTPResponse, VaultTransportFailure>, call: String, _ limits: Limits) throws -> VaultHTTPResponse {
+        switch answer {
         case .success(let response): return response
         case .failure(let failure): throw failures.error(failure, call: call, probing: limits.probing)
         }
