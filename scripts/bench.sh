@@ -2,7 +2,7 @@
 # The full benchmark: installs what is missing, builds in release mode, starts every store in
 # a throwaway environment (private D-Bus with gnome-keyring, OpenBao dev server, file store)
 # and runs keychain-bench on every backend usable there. Writes docs/benchmark.json,
-# docs/benchmark.svg and docs/benchmark.md, from which the README's performance section is taken.
+# docs/benchmark.svg and docs/benchmark.md, which docs/performance.md draws on.
 # Extra arguments go to keychain-bench (e.g. --quick, --backend keyring).
 set -euo pipefail
 cd "$(dirname "$0")/.."

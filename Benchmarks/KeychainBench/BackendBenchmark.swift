@@ -73,9 +73,12 @@ final class BackendBenchmark {
                 }
             }
         case "set (backend, primary key)":
+            // What the typed API sends: the whole primary key, the new secret and the new
+            // modification date that every update stamps (`KeychainOperations.update`).
             let query = ItemQuery(primaryKey: key("subject"))
-            let changes = ItemChanges(secret: SecretBytes(newSecret))
+            let secret = SecretBytes(newSecret)
             return try LatencySample.measure(iterations: iterations) { _ in
+                let changes = ItemChanges(attributes: ItemAttributes([.modificationDate: .date(Date())]), secret: secret)
                 _ = try operations.backend.update(query, with: changes)
             }
         case "miss":

@@ -15,7 +15,7 @@ struct BenchmarkOptions {
       --quick          a short smoke run (CI); its times are not meaningful
       --json PATH      write the figures as JSON
       --svg PATH       draw p50 per backend and operation, with raw baselines, on a log scale
-      --markdown PATH  write the table as Markdown, for the README
+      --markdown PATH  write the table as Markdown (docs/benchmark.md)
       --backend NAME   measure only NAME (repeatable); default: every backend usable here
       --max-items N    grow stores to at most N items (sizes are 10, 100, 1000, 10000; default
                        10000, and 1000 on secret-service, whose every write rewrites its whole file)

@@ -2,7 +2,7 @@ import Foundation
 import LinuxKeychain
 
 // keychain-bench: get/set/add/delete latency of every backend usable here, through the front
-// end, next to the raw calls measured in the same run. See the README's performance section.
+// end, next to the raw calls measured in the same run. See docs/performance.md.
 let options: BenchmarkOptions
 do {
     options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))

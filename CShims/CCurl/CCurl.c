@@ -21,7 +21,9 @@ enum {
     OPT_POST = 47, OPT_FOLLOWLOCATION = 52, OPT_SSL_VERIFYPEER = 64, OPT_CAINFO = 10065, OPT_HTTPGET = 80,
     OPT_SSL_VERIFYHOST = 81, OPT_SSLKEY = 10087, OPT_CAPATH = 10097, OPT_NOSIGNAL = 99,
     OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182,
-    OPT_MAXFILESIZE_LARGE = 30117, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_CONNECT_TO = 10243, OPT_CAINFO_BLOB = 40309,
+    OPT_MAXFILESIZE_LARGE = 30117, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_PIPEWAIT = 237, OPT_CONNECT_TO = 10243,
+    OPT_CAINFO_BLOB = 40309,
+    MOPT_MAX_HOST_CONNECTIONS = 7,
     BLOB_COPY = 1,
     INFO_RESPONSE_CODE = 0x200000 + 2,
     PROTO_HTTP = 1, PROTO_HTTPS = 2,
@@ -59,6 +61,7 @@ typedef size_t (*WriteCallback)(char *data, size_t size, size_t count, void *con
     X(struct curl_slist *, curl_slist_append, (struct curl_slist *, const char *)) \
     X(void, curl_slist_free_all, (struct curl_slist *)) \
     X(void *, curl_multi_init, (void)) \
+    X(int, curl_multi_setopt, (void *, int, ...)) \
     X(int, curl_multi_add_handle, (void *, void *)) \
     X(int, curl_multi_remove_handle, (void *, void *)) \
     X(int, curl_multi_perform, (void *, int *)) \
@@ -104,6 +107,24 @@ void *ccurl_handle_new(void) {
 
 void ccurl_handle_free(void *handle) {
     if (handle != NULL && loaded) p_curl_easy_cleanup(handle);
+}
+
+void *ccurl_lane_new(void) {
+    if (!loaded) return NULL;
+    void *multi = p_curl_multi_init();
+    if (multi == NULL) return NULL;
+    // One connection per server: over HTTP/1.1 a request sent beside another waits for the
+    // open connection instead of paying a TCP (and TLS) handshake for a second one; over
+    // HTTP/2 both share it as streams.
+    if (p_curl_multi_setopt(multi, MOPT_MAX_HOST_CONNECTIONS, 1L) != E_OK) {
+        p_curl_multi_cleanup(multi);
+        return NULL;
+    }
+    return multi;
+}
+
+void ccurl_lane_free(void *lane) {
+    if (lane != NULL && loaded) p_curl_multi_cleanup(lane);
 }
 
 // --- The response body ---------------------------------------------------------------------------
@@ -231,6 +252,9 @@ static int prepare(Transfer *transfer) {
     SET(OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
     SET(OPT_REDIR_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
     SET(OPT_FOLLOWLOCATION, 0L);
+    // A request waits for a connection being opened to learn whether it can share it (HTTP/2)
+    // rather than opening one of its own.
+    SET(OPT_PIPEWAIT, 1L);
     SET(OPT_HTTPHEADER, transfer->headers);
     SET(OPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
     SET(OPT_TIMEOUT_MS, request->total_timeout_ms);
@@ -328,42 +352,40 @@ int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *resp
     return finish(&transfer, code);
 }
 
-int ccurl_perform_all(void *const *handles, const CCurlRequest *requests, CCurlResponse *responses, size_t count) {
-    if (!loaded || count == 0 || count > CCURL_MAXIMUM_PARALLEL) {
+int ccurl_perform_all(void *lane, void *const *handles, const CCurlRequest *requests, CCurlResponse *responses, size_t count) {
+    if (!loaded || lane == NULL || count == 0 || count > CCURL_MAXIMUM_PARALLEL) {
         for (size_t index = 0; index < count; index++) not_loaded(&responses[index]);
         return -1;
     }
     Transfer transfers[CCURL_MAXIMUM_PARALLEL];
     int codes[CCURL_MAXIMUM_PARALLEL];
     int added[CCURL_MAXIMUM_PARALLEL];
-    void *multi = p_curl_multi_init();
+    void *multi = lane;
     for (size_t index = 0; index < count; index++) {
         transfers[index] = (Transfer){ .handle = handles[index], .request = &requests[index], .response = &responses[index] };
         codes[index] = handles[index] == NULL ? E_FAILED_INIT : prepare(&transfers[index]);
-        added[index] = multi != NULL && codes[index] == E_OK && p_curl_multi_add_handle(multi, handles[index]) == 0;
-        if (multi == NULL && codes[index] == E_OK) codes[index] = E_OUT_OF_MEMORY;
+        added[index] = codes[index] == E_OK && p_curl_multi_add_handle(multi, handles[index]) == 0;
+        if (codes[index] == E_OK && !added[index]) codes[index] = E_OUT_OF_MEMORY;
     }
     // Every transfer has its own deadline (OPT_TIMEOUT_MS), which the multi handle enforces.
     int running = 1;
-    while (multi != NULL && running > 0) {
+    while (running > 0) {
         if (p_curl_multi_perform(multi, &running) != 0) break;
         if (running > 0 && p_curl_multi_poll(multi, NULL, 0, 1000, NULL) != 0) break;
     }
-    if (multi != NULL) {
-        int queued = 0;
-        CurlMessage *message;
-        while ((message = p_curl_multi_info_read(multi, &queued)) != NULL) {
-            if (message->msg != MSG_DONE) continue;
-            for (size_t index = 0; index < count; index++) {
-                if (added[index] && handles[index] == message->easy_handle) codes[index] = message->result;
-            }
+    int queued = 0;
+    CurlMessage *message;
+    while ((message = p_curl_multi_info_read(multi, &queued)) != NULL) {
+        if (message->msg != MSG_DONE) continue;
+        for (size_t index = 0; index < count; index++) {
+            if (added[index] && handles[index] == message->easy_handle) codes[index] = message->result;
         }
     }
     int result = 0;
     for (size_t index = 0; index < count; index++) {
+        // Removing a finished transfer leaves its connection open in the lane for the next one.
         if (added[index]) p_curl_multi_remove_handle(multi, handles[index]);
         if (finish(&transfers[index], codes[index]) != 0) result = -1;
     }
-    if (multi != NULL) p_curl_multi_cleanup(multi);
     return result;
 }

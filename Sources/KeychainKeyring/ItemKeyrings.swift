@@ -190,7 +190,8 @@ struct ItemKeyrings: Sendable {
                 // attributes key is also listed with that key, below, unless an update placed
                 // the key after the keyring's contents were read).
                 guard let description = ItemKeyDescription(parsing: record.description), wanted(description.primaryKey),
-                      let entry = try entries.entry(Self.nameHash(description)) else { return nil }
+                      let entry = try entries.entry(Self.nameHash(description)),
+                      entry.itemKey == serial || !isEntryOfAnotherItem(entry, than: description, in: target) else { return nil }
                 return try layout3Item(description, key: serial, entry: entry, in: target)
             }
             guard record.description.utf8.starts(with: (Self.attributesPrefix + leadingText.dropFirst(ItemKeyDescription.prefix.count)).utf8),

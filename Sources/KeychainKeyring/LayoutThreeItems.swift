@@ -88,8 +88,10 @@ extension ItemKeyrings {
             entry = try recordEntry(named: description, in: target)
         }
         guard let entry else { return nil }
-        // A key of that name in a keyring nested in the target belongs to another store.
-        guard entry.itemKey == key || isLinked(key, in: target) else { return nil }
+        // A key of that name in a keyring nested in the target belongs to another store, and an
+        // entry that is another live item's (a name of the same hash) is not this key's.
+        guard entry.itemKey == key
+              || (isLinked(key, in: target) && !isEntryOfAnotherItem(entry, than: description, in: target)) else { return nil }
         return try layout3Item(description, key: key, entry: entry, in: target)
     }
 
@@ -192,6 +194,21 @@ extension ItemKeyrings {
     /// Whether `failure`, of a call on the item key `key`, means that a delete unlinked it: the
     /// kernel says "no such key", or, for a moment before the key is gone, refuses access to a
     /// key this thread no longer possesses.
+    /// Whether `entry`, found under the name hash of `description`, is the entry of a live item
+    /// of another name: an item key linked in `target` whose description differs and has the
+    /// same hash. The hash is no defence against names chosen to collide, so an add refuses
+    /// such a name rather than take the other item's entry (which would give that item this
+    /// one's attributes, and end it with this one's delete). Any other entry there is one a
+    /// delete left, whose key is gone, unlinked, or now a key of another kind.
+    func isEntryOfAnotherItem(_ entry: ItemRecordEntry, than description: ItemKeyDescription,
+                              in target: key_serial_t) -> Bool {
+        guard let key = try? kernel.describe(entry.itemKey), key.type == "user", key.description != description.text,
+              let other = ItemKeyDescription(parsing: key.description), Self.nameHash(other) == entry.nameHash else {
+            return false
+        }
+        return isLinked(entry.itemKey, in: target)
+    }
+
     func isUnlinkedKey(_ failure: KeyctlFailure, _ key: key_serial_t, in target: key_serial_t) -> Bool {
         failure.isNoSuchKey || (failure.code == EACCES && !isLinked(key, in: target))
     }
@@ -225,10 +242,14 @@ extension ItemKeyrings {
                         attributesKey = try placeAttributesKey(of: item, as: description, in: target)
                         entry = .pointingToAttributesKey(nameHash: hash, itemKey: itemKey, secretIsEmpty: secretIsEmpty)
                     }
-                    // An entry there is no item's (checked above): one a delete left, perhaps with
-                    // the attributes key it points to.
+                    // An entry there is no item's of this name (checked above): one a delete left,
+                    // perhaps with the attributes key it points to, or another name's of the same hash.
                     var leftoverAttributesKey = false
                     try changeRecordEntryLocked(hash, in: target) { old in
+                        if let old, isEntryOfAnotherItem(old, than: description, in: target) {
+                            throw KeychainError.keyring(errSecParam,
+                                "The name of the item with \(description.primaryKey.readableName) has the same 64-bit record hash as another item's name in kernel keyring \(target), and the keyring backend cannot keep both; use another name.")
+                        }
                         leftoverAttributesKey = old?.inAttributesKey == true && attributesKey == nil
                         return entry
                     }

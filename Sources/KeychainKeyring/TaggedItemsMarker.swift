@@ -43,7 +43,7 @@ import KeychainCore
 /// another keyring, one that cannot be read, a payload this version does not write.
 ///
 /// Tagged items made by hand with `keyctl`, or by a version of this library from before the
-/// marker, are not seen by such queries while the marker is absent or `no` (README: "Speed").
+/// marker, are not seen by such queries while the marker is absent or `no` (docs/keyring.md, "Speed").
 extension ItemKeyrings {
     static let taggedItemsMarkerDescription = "linux-keychain:tagged-items"
 

@@ -17,7 +17,7 @@ import Synchronization
 /// `XDG_RUNTIME_DIR`, on `/tmp/linux-keychain-UID/secret-service.lock` in a directory that must
 /// be the user's own and private. Each acquisition opens the file anew, so threads of one
 /// process exclude each other as processes do. The kernel drops the lock when its holder dies.
-/// Programs that do not use this library do not take it: see the README for that window.
+/// Programs that do not use this library do not take it: see docs/secret-service.md, "Atomic add, and the window that remains".
 enum SecretServiceWriteLock {
     static let fileName = "secret-service.lock"
 

@@ -49,14 +49,15 @@ enum VaultLimits {
 /// Each request runs synchronously on the calling thread, so callers on GCD worker threads,
 /// Swift's cooperative pool or plain threads are all answered the same way: nothing waits on
 /// a thread that some other caller may be occupying. libcurl is loaded at the first request
-/// (`CCurl`), so a program that never talks to Vault never maps it. Easy handles are pooled
-/// (`CurlHandlePool`): each keeps its connections alive, so one server's requests reuse them.
+/// (`CCurl`), so a program that never talks to Vault never maps it. Requests run on pooled
+/// lanes (`CurlLanePool`), each holding one connection open to the server, so one server's
+/// requests reuse it, also those sent side by side.
 final class VaultHTTPClient: Sendable {
     private let address: String
     fileprivate let namespace: String?
     fileprivate let tls: VaultTLSSettings
     fileprivate let target: (url: String, connectTo: String?)
-    private let handles = CurlHandlePool()
+    private let lanes = CurlLanePool()
 
     init(address: String, namespace: String?, tls: VaultTLSSettings) {
         self.address = address
@@ -79,34 +80,30 @@ final class VaultHTTPClient: Sendable {
     }
 
     /// Performs `requests` at once, on the calling thread (libcurl's multi interface, driven
-    /// here), each within its own timeout, and returns their answers in order. Two requests
-    /// side by side cost one round trip, not two.
+    /// here), each within its own timeout, and returns their answers in order. They share the
+    /// lane's one connection: over HTTP/2 (TLS) two requests side by side cost one round trip,
+    /// over HTTP/1.1 they take turns, which costs less than a second connection's handshake.
     func sendAll(_ requests: [VaultHTTPRequest]) -> [Result<VaultHTTPResponse, VaultTransportFailure>] {
         guard requests.count <= Int(CCURL_MAXIMUM_PARALLEL) else {
             return requests.map { _ in .failure(.other("at most \(CCURL_MAXIMUM_PARALLEL) requests can travel at once")) }
         }
         guard !requests.isEmpty else { return [] }
         if let failure = VaultCurlLibrary.loadFailure { return requests.map { _ in .failure(.noHTTPLibrary(failure)) } }
-        let taken = requests.map { _ in self.handles.take() }
-        defer { for case let handle? in taken { self.handles.giveBack(handle) } }
-        let handles = taken.map { $0?.pointer }
-        guard handles.allSatisfy({ $0 != nil }) else {
+        guard let lane = lanes.take(handleCount: requests.count) else {
             return requests.map { _ in .failure(.other("libcurl could not make a request handle")) }
         }
+        defer { lanes.giveBack(lane) }
+        let handles: [UnsafeMutableRawPointer?] = Array(lane.handles.prefix(requests.count))
         if tls.skipVerify {
             VaultWarnings.write("warning: VAULT_SKIP_VERIFY is set: the certificate of \(address) is not verified, so anyone on the network path can read and change what is sent.")
         }
 
         let prepared = requests.map { PreparedRequest($0, client: self) }
-        var cRequests = prepared.map(\.request)
+        let cRequests = prepared.map(\.request)
         var responses = [CCurlResponse](repeating: CCurlResponse(), count: requests.count)
         defer { for index in responses.indices { ccurl_response_free(&responses[index]) } }
         withExtendedLifetime(prepared) {
-            if requests.count == 1 {
-                _ = ccurl_perform(handles[0], &cRequests[0], &responses[0])
-            } else {
-                _ = ccurl_perform_all(handles, cRequests, &responses, requests.count)
-            }
+            _ = ccurl_perform_all(lane.multi, handles, cRequests, &responses, requests.count)
         }
         return responses.map { response in
             guard response.failure == CCURL_FAILURE_NONE else { return .failure(Self.failure(of: response)) }

@@ -30,8 +30,7 @@ struct VaultKV: Sendable {
     /// `requests` side by side (their tokens are set here), with `send`'s retry.
     private func sendAll(_ requests: [VaultHTTPRequest], authenticated: Bool = true, probing: Bool = false) throws -> [VaultHTTPResponse] {
         for attempt in 1...2 {
-            let token = authenticated ? try session.token() : nil
-            let results = client.sendAll(requests.map { var request = $0; request.token = token; return request })
+            let (token, results) = authenticated ? try session.send(requests, probing: probing) : (nil, client.sendAll(requests))
             var responses: [VaultHTTPResponse] = []
             for (request, result) in zip(requests, results) {
                 switch result {

@@ -1,10 +1,18 @@
 import KeychainCore
 
 /// The checks behind `availability()`: the server answers, is unsealed, accepts the token,
-/// and has a KV version 2 engine at the mount. Each check waits at most
-/// `configuration.probeTimeout` seconds (1 by default) and the first failure ends the probe, so
-/// an unreachable or silent server is reported within about that time, and a healthy one
-/// within three round trips.
+/// and has a KV version 2 engine at the mount.
+///
+/// A healthy server is told apart with one request, for the mount (a login, when the session
+/// needs one, comes before it; the lookup of a given token the session does not know yet travels
+/// beside it): it answers only when the server is reachable and unsealed and the token is good
+/// for the mount. Only when
+/// that request fails do the separate checks run, in order (health, then the token, then the
+/// mount), so the error names the first thing that is wrong, as when each was checked every
+/// time. A token whose policies refuse its own lookup but allow the mount is used as it is, as
+/// `VaultSession` does. Each request waits at most `configuration.probeTimeout` seconds (1 by
+/// default), and an unreachable or silent server ends the probe at its first request, so it is
+/// reported within about that time.
 struct VaultProbe: Sendable {
     let kv: VaultKV
 
@@ -13,9 +21,7 @@ struct VaultProbe: Sendable {
 
     func availability() -> BackendAvailability {
         do {
-            try checkHealth()
-            try checkToken()
-            try checkMount()
+            try check()
         } catch let error as KeychainError {
             return .unavailable(error)
         } catch {
@@ -23,6 +29,23 @@ struct VaultProbe: Sendable {
         }
         let namespace = configuration.namespace.map { ", namespace '\($0)'" } ?? ""
         return .available("Vault/OpenBao at \(configuration.address)\(namespace), KV v2 mount '\(configuration.mount)', items under '\(configuration.prefix)/'")
+    }
+
+    private func check() throws {
+        let mount: VaultHTTPResponse
+        do {
+            mount = try probe(mountPath, call: mountCall)
+        } catch let error as KeychainError where error.status != errSecNotAvailable {
+            // A refused lookup, login or renewal, or a failure answer: a sealed or uninitialized
+            // server explains it better. Unreachable, timed out, TLS and sealed are clear already.
+            try checkHealth()
+            throw error
+        }
+        if (try? checkMount(mount)) != nil { return }
+        // Something is wrong: the checks in order say what.
+        try checkHealth()
+        try checkToken()
+        try checkMount(mount)
     }
 
     /// `sys/health` needs no token, so it tells an unreachable or sealed server apart from a
@@ -52,12 +75,14 @@ struct VaultProbe: Sendable {
         }
     }
 
+    private var mountPath: String { "sys/internal/ui/mounts/\(configuration.mount)" }
+    private var mountCall: String { "GET \(mountPath)" }
+
     /// Writing KV version 2 requests to a version 1 mount would store them as plain secrets,
-    /// so the engine's version is checked before any item is touched.
-    private func checkMount() throws {
-        let path = "sys/internal/ui/mounts/\(configuration.mount)"
-        let call = "GET \(path)"
-        let response = try probe(path, call: call)
+    /// so the engine's version, in the server's `response` about the mount, is checked before
+    /// any item is touched.
+    private func checkMount(_ response: VaultHTTPResponse) throws {
+        let call = mountCall
         guard response.status == 200, let mount = response.json?["data"] else {
             throw failures.make(errSecNotAvailable, "No KV mount '\(configuration.mount)' is visible to this token on \(configuration.address) (HTTP \(response.status)). Enable one (`bao secrets enable -path=\(configuration.mount) kv-v2`), grant the token access, or set KEYCHAIN_VAULT_MOUNT.", call)
         }

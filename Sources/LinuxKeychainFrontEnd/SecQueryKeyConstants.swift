@@ -1,5 +1,5 @@
 // Apple's search, return, value and "use" keys and values, with Apple's strings
-// (SecItemConstants.c). What each does on Linux is in the README's "Apple-style usage".
+// (SecItemConstants.c). What each does on Linux is in docs/apple-api.md.
 //
 // `nonisolated(unsafe)`: NSString is not Sendable on Linux, but these are immutable literals
 // that nothing mutates, so sharing them across threads is safe and Swift 6 users get no warning.

@@ -74,7 +74,7 @@ struct KeyringCLITests {
         try #require(set.status == 0, "set failed: \(set.errorText)")
         defer { _ = try? keychain(["delete", service, "bob@example.org"]) }
 
-        // What the README tells users: link the persistent keyring into a session keyring,
+        // What docs/keyring.md tells users: link the persistent keyring into a session keyring,
         // search it for the description, print the key. A private session keeps this test's
         // own session keyring untouched.
         let description = "linux-keychain:genp:\(service.replacingOccurrences(of: ":", with: "%3A")):bob@example.org"

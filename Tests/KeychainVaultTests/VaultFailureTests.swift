@@ -12,7 +12,7 @@ struct VaultFailureTests {
 
     @Test func restrictedTokenIsRefusedOutsideItsPolicy() throws {
         let policyName = "lkc-\(UUID().uuidString.prefix(8).lowercased())"
-        // The README's fleet policy, narrowed to one service.
+        // docs/vault.md's fleet policy, narrowed to one service.
         let policy = """
             path "secret/data/\(prefix)/generic/allowed/*" { capabilities = ["create", "read", "update", "patch"] }
             path "secret/metadata/\(prefix)/generic/allowed/*" { capabilities = ["list", "delete"] }

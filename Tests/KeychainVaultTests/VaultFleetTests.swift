@@ -52,7 +52,7 @@ struct VaultFleetTests {
     @Test func baoReadsWhatKeychainSetWrote() throws {
         let set = try keychain(["set", "web app", "admin"], on: try machine(), input: Data("p@ss wörd".utf8))
         try #require(set.status == 0, "\(set.errorText)")
-        // "web app" has a space, so its folder is web%20app (see the README's layout).
+        // "web app" has a space, so its folder is web%20app (see docs/vault.md's layout).
         let read = try VaultTestServer.bao(["kv", "get", "-mount=secret", "-field=password", "\(prefix)/generic/web%20app/admin"])
         #expect(read.status == 0, "\(read.errorText)")
         #expect(read.outputText == "p@ss wörd")

@@ -239,6 +239,26 @@ final class TestServerProcess {
         return try pythonServer(script, port: port, arguments: [upstream, log.path])
     }
 
+    /// A TCP forwarder in front of `upstream` (scripts/tcp-proxy.py) that appends to `log` a
+    /// line `connection N` for each connection a client opens and `N METHOD TARGET` for each
+    /// request sent on it, so a test can count both the connections and the requests of a process.
+    /// `port` reopens a proxy on the port of one that was stopped.
+    static func countingProxy(upstream: String, log: URL, port: Int? = nil) throws -> TestServerProcess {
+        guard let components = URLComponents(string: upstream), let host = components.host, let upstreamPort = components.port else {
+            throw ConformanceFailure("the upstream address \(upstream) names no host and port")
+        }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/tcp-proxy.py")
+        let port = try port ?? VaultTestServer.unusedPort()
+        let proxy = try TestServerProcess(address: "http://127.0.0.1:\(port)", executable: try VaultTestServer.executable("python3"),
+                                          arguments: [script.path, String(port), host, String(upstreamPort), "--log", log.path],
+                                          environment: [:])
+        try proxy.waitUntilUp { try isAccepting(port: port) }
+        // The check above was a connection too.
+        try Data().write(to: log)
+        return proxy
+    }
+
     /// Runs `script` with the port as its first argument, then `arguments`, and waits until it
     /// accepts connections on that port.
     private static func pythonServer(_ script: String, port: Int, arguments: [String]) throws -> TestServerProcess {

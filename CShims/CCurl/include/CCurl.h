@@ -4,10 +4,10 @@
 //
 // Nothing here needs libcurl's headers and nothing links against it, so a program built with
 // LinuxKeychain maps libcurl (and its TLS and compression libraries) only once it talks to a
-// Vault server. Requests are synchronous, on the calling thread, with libcurl's easy
-// interface: no event loop and no thread pool, so a caller on any kind of thread is answered.
+// Vault server. Requests are synchronous, on the calling thread: no event loop and no thread
+// pool, so a caller on any kind of thread is answered.
 //
-// Threading: a handle is used by one thread at a time; different handles may be used at once.
+// Threading: a handle or a lane is used by one thread at a time; different ones may be used at once.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -81,7 +81,8 @@ typedef struct CCurlResponse {
 /// Returns 0, or -1 with the reason in `reason`. Thread-safe; a failure is not remembered.
 int ccurl_load(const char *library_path, char *reason, size_t reason_size);
 
-/// A new easy handle (which keeps its connections alive between requests), or NULL.
+/// A new easy handle, or NULL. Run by ccurl_perform, it keeps its own connections alive
+/// between requests; run on a lane, it uses the lane's.
 /// Only after a successful ccurl_load.
 void *ccurl_handle_new(void);
 void ccurl_handle_free(void *handle);
@@ -94,10 +95,18 @@ int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *resp
 /// The most requests ccurl_perform_all runs at once.
 #define CCURL_MAXIMUM_PARALLEL 8
 
-/// Performs `count` requests at once on the calling thread, each on its own handle (distinct
-/// handles, none in use elsewhere), and fills each response as ccurl_perform does. Returns 0
-/// when every request got an HTTP answer, else -1 (see each response's failure).
-int ccurl_perform_all(void *const *handles, const CCurlRequest *requests, CCurlResponse *responses, size_t count);
+/// A lane (a libcurl multi handle), or NULL: the connections of the requests run on it stay
+/// open in it, so the next request on the same lane reuses them, whichever handle it runs on.
+/// A lane keeps at most one connection per server: requests side by side share it as HTTP/2
+/// streams, or over HTTP/1.1 take turns on it. Only after a successful ccurl_load.
+void *ccurl_lane_new(void);
+/// Closes the lane's connections; no request may be running on it.
+void ccurl_lane_free(void *lane);
+
+/// Performs `count` requests at once on `lane` and the calling thread, each on its own handle
+/// (distinct handles, none in use elsewhere), and fills each response as ccurl_perform does.
+/// Returns 0 when every request got an HTTP answer, else -1 (see each response's failure).
+int ccurl_perform_all(void *lane, void *const *handles, const CCurlRequest *requests, CCurlResponse *responses, size_t count);
 
 /// Wipes and frees the body.
 void ccurl_response_free(CCurlResponse *response);
