@@ -58,7 +58,6 @@
     X(int, g_dbus_proxy_get_default_timeout, (void *)) \
     X(void *, g_dbus_proxy_get_connection, (void *)) \
     X(void, g_dbus_connection_set_exit_on_close, (void *, int)) \
-    X(const char *, g_dbus_proxy_get_object_path, (void *)) \
     X(const char *, g_dbus_proxy_get_name, (void *)) \
     X(char *, g_dbus_proxy_get_name_owner, (void *)) \
     X(void *, g_bus_get_sync, (int, void *, GError **)) \
@@ -72,7 +71,6 @@
     X(void, g_main_context_pop_thread_default, (void *)) \
     X(int, g_main_context_iteration, (void *, int)) \
     X(void, g_main_context_unref, (void *)) \
-    X(void *, g_dbus_proxy_call_sync, (void *, const char *, void *, int, int, void *, GError **)) \
     X(GQuark, secret_error_get_quark, (void)) \
     X(GType, secret_service_get_type, (void)) \
     X(void *, secret_service_open_sync, (GType, const char *, int, void *, GError **)) \
