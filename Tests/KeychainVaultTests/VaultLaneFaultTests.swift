@@ -1,0 +1,115 @@
+import Foundation
+import KeychainConformance
+import KeychainCore
+import KeychainVault
+import Testing
+
+/// A long-lived backend's kept-open connection when things go wrong on it: an answer lost after
+/// the server acted, a connection that goes silent, a server that goes away and comes back.
+/// Each fault is made by scripts/tcp-proxy.py in front of the shared dev server.
+@Suite("vault backend's kept-open connection under faults")
+struct VaultLaneFaultTests {
+    let prefix = VaultTestServer.uniquePrefix("lanefaults")
+
+    private func lines(in log: URL) throws -> [Substring] {
+        try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+    }
+
+    private func requests(_ method: String, in log: URL) throws -> Int {
+        try lines(in: log).filter { $0.split(separator: " ").dropFirst().first == Substring(method) }.count
+    }
+
+    /// scripts/tcp-proxy.py in front of the dev server with `faults`, and the log it writes.
+    private func faultyProxy(faults: [String] = []) throws -> (proxy: TestServerProcess, log: URL) {
+        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        return (try TestServerProcess.countingProxy(upstream: try VaultTestServer.root().address, log: log, faults: faults), log)
+    }
+
+    private func backend(through proxy: TestServerProcess, requestTimeout: TimeInterval = 10) throws -> VaultBackend {
+        VaultBackend(configuration: try VaultConfiguration(address: proxy.address, token: VaultToken(try VaultTestServer.root().token),
+                                                           prefix: prefix, requestTimeout: requestTimeout))
+    }
+
+    /// The same items, read straight from the server.
+    private func direct() throws -> VaultBackend {
+        VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
+    }
+
+    private func key(_ service: String, _ account: String) -> PrimaryKey {
+        PrimaryKey(itemClass: .genericPassword, attributes: ItemAttributes([.service: .string(service), .account: .string(account)]))
+    }
+
+    /// libcurl sends a request again on a new connection when a reused one closes before any
+    /// answer; for a write the server may already have applied, that would apply it twice. The
+    /// write fails instead, saying its outcome is unknown, and was sent once.
+    @Test func anUpdateWhoseAnswerIsLostIsSentOnceAndFails() throws {
+        let (proxy, log) = try faultyProxy(faults: ["--drop-answer", "^PATCH "])
+        defer { proxy.stop() }
+        let backend = try backend(through: proxy)
+        #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
+        try backend.add(VaultTestItems.generic("app", "alice", Data("one".utf8)))
+
+        let error = keychainError { _ = try backend.update(ItemQuery(primaryKey: key("app", "alice")), with: ItemChanges(secret: SecretBytes(Data("two".utf8)))) }
+        #expect(error?.status == errSecIO)
+        #expect(error?.message.contains("may have been applied") == true, "\(String(describing: error))")
+        #expect(try requests("PATCH", in: log) == 1)
+        // The server applied it once; the connection is usable again after.
+        #expect(try VaultTestItems.secret(try direct(), "app", "alice") == Data("two".utf8))
+        #expect(try VaultTestItems.secret(backend, "app", "alice") == Data("two".utf8))
+    }
+
+    /// An add whose answer is lost is not sent again, where the second copy's check-and-set
+    /// would fail and report the item this very add created as a duplicate.
+    @Test func anAddWhoseAnswerIsLostIsNotReportedAsADuplicate() throws {
+        let (proxy, log) = try faultyProxy(faults: ["--drop-answer", "^POST .*/data/"])
+        defer { proxy.stop() }
+        let backend = try backend(through: proxy)
+        #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
+
+        let error = keychainError { try backend.add(VaultTestItems.generic("app", "bob", Data("one".utf8))) }
+        #expect(error?.status == errSecIO, "\(String(describing: error))")
+        #expect(try requests("POST", in: log) == 1)
+        #expect(try VaultTestItems.secret(try direct(), "app", "bob") == Data("one".utf8))
+    }
+
+    /// A connection that goes silent after taking a request: that request, and the one sent
+    /// beside it and queued behind it on the same connection (HTTP/1.1, one connection per
+    /// server), each fail with a timeout, not a hang; the next request gets a new connection.
+    @Test func aStalledAnswerTimesOutItAndTheRequestQueuedBehindIt() throws {
+        let (proxy, _) = try faultyProxy(faults: ["--stall-answer", "^GET .*/data/"])
+        defer { proxy.stop() }
+        let seeded = try direct()
+        try seeded.add(VaultTestItems.generic("app", "carol", Data("s".utf8)))
+        let backend = try backend(through: proxy, requestTimeout: 2)
+        #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
+
+        let started = Date()
+        let error = keychainError { _ = try VaultTestItems.secret(backend, "app", "carol") }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(error?.status == errSecIO)
+        #expect(error?.message.contains("No answer") == true, "\(String(describing: error))")
+        #expect(elapsed < 2 * 2 + 1.5, "the stalled request and the one queued behind it took \(elapsed) s")
+        #expect(try VaultTestItems.secret(backend, "app", "carol") == Data("s".utf8))
+    }
+
+    /// The server goes away between two requests of one process (nothing listens on its port):
+    /// the next request fails at once as unreachable; once it is back, requests work again.
+    @Test func aServerGoneBetweenRequestsIsUnreachableThenReconnected() throws {
+        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let upstream = try VaultTestServer.root().address
+        var proxy = try TestServerProcess.countingProxy(upstream: upstream, log: log)
+        defer { proxy.stop() }
+        let backend = try backend(through: proxy)
+        try backend.add(VaultTestItems.generic("app", "dave", Data("s".utf8)))
+        let port = try #require(URLComponents(string: proxy.address)?.port)
+        proxy.stop()
+        Thread.sleep(forTimeInterval: 0.2)
+
+        let started = Date()
+        let error = keychainError { _ = try VaultTestItems.secret(backend, "app", "dave") }
+        #expect(error?.status == errSecNotAvailable, "\(String(describing: error))")
+        #expect(Date().timeIntervalSince(started) < 2)
+        proxy = try TestServerProcess.countingProxy(upstream: upstream, log: log, port: port)
+        #expect(try VaultTestItems.secret(backend, "app", "dave") == Data("s".utf8))
+    }
+}
