@@ -113,3 +113,47 @@ struct VaultLaneFaultTests {
         #expect(try VaultTestItems.secret(backend, "app", "dave") == Data("s".utf8))
     }
 }
+
+/// A process that used the backend and then forks: the child inherits the kept-open
+/// connection's socket (and over TLS its session state), which the parent goes on using, so
+/// the child opens a connection of its own and leaves the parent's alone.
+@Suite("vault backend after fork")
+struct VaultForkTests {
+    let prefix = VaultTestServer.uniquePrefix("fork")
+
+    @Test func aForkedChildOpensItsOwnConnectionAndTheParentKeepsItsOwn() throws {
+        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let proxy = try TestServerProcess.countingProxy(upstream: try VaultTestServer.root().address, log: log)
+        defer { proxy.stop() }
+        let backend = VaultBackend(configuration: try VaultConfiguration(address: proxy.address,
+                                                                        token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
+        try backend.add(VaultTestItems.generic("app", "erin", Data("s".utf8)))
+
+        let child = fork()
+        if child == 0 {
+            let read = try? VaultTestItems.secret(backend, "app", "erin")
+            _exit(read == Data("s".utf8) ? 0 : 1)
+        }
+        try #require(child > 0, "fork failed")
+        var status: Int32 = 0
+        var waited: pid_t = 0
+        for _ in 0..<300 where waited == 0 {
+            waited = waitpid(child, &status, WNOHANG)
+            if waited == 0 { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        if waited == 0 {
+            kill(child, SIGKILL)
+            _ = waitpid(child, &status, 0)
+            Issue.record("the forked child did not finish within 15 s")
+        }
+        #expect(status == 0, "the child's read failed (wait status \(status))")
+        #expect(try VaultTestItems.secret(backend, "app", "erin") == Data("s".utf8))
+
+        // Every request line, with the connection it went on: the child's read on a second
+        // connection, the parent's before and after on its first.
+        let requests = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("connection ") }
+        let connections = requests.compactMap { $0.split(separator: " ").first }
+        #expect(Set(connections).count == 2, "requests by connection: \(requests)")
+        #expect(connections.first == connections.last, "requests by connection: \(requests)")
+    }
+}
