@@ -42,6 +42,8 @@ enum {
     E_SSL_PINNEDPUBKEYNOTMATCH = 90, E_SSL_INVALIDCERTSTATUS = 91, E_SSL_CLIENTCERT = 98,
     E_FAILED_INIT = 2, E_OUT_OF_MEMORY = 27,
     MSG_DONE = 1,
+    /// Not a CURLcode: a transfer on a lane that libcurl never reported finished.
+    UNFINISHED = -1,
 };
 
 struct curl_slist;
@@ -69,7 +71,8 @@ typedef size_t (*ReadCallback)(char *buffer, size_t size, size_t count, void *co
     X(int, curl_multi_perform, (void *, int *)) \
     X(int, curl_multi_poll, (void *, void *, unsigned int, int, int *)) \
     X(CurlMessage *, curl_multi_info_read, (void *, int *)) \
-    X(int, curl_multi_cleanup, (void *))
+    X(int, curl_multi_cleanup, (void *)) \
+    X(const char *, curl_multi_strerror, (int))
 
 CCURL_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
 
@@ -393,12 +396,15 @@ int ccurl_perform_all(void *lane, void *const *handles, const CCurlRequest *requ
         codes[index] = handles[index] == NULL ? E_FAILED_INIT : prepare(&transfers[index]);
         added[index] = codes[index] == E_OK && p_curl_multi_add_handle(multi, handles[index]) == 0;
         if (codes[index] == E_OK && !added[index]) codes[index] = E_OUT_OF_MEMORY;
+        if (added[index]) codes[index] = UNFINISHED;
     }
     // Every transfer has its own deadline (OPT_TIMEOUT_MS), which the multi handle enforces.
     int running = 1;
+    int driving = 0;
+    const char *driving_call = NULL;
     while (running > 0) {
-        if (p_curl_multi_perform(multi, &running) != 0) break;
-        if (running > 0 && p_curl_multi_poll(multi, NULL, 0, 1000, NULL) != 0) break;
+        if ((driving = p_curl_multi_perform(multi, &running)) != 0) { driving_call = "curl_multi_perform"; break; }
+        if (running > 0 && (driving = p_curl_multi_poll(multi, NULL, 0, 1000, NULL)) != 0) { driving_call = "curl_multi_poll"; break; }
     }
     int queued = 0;
     CurlMessage *message;
@@ -412,6 +418,15 @@ int ccurl_perform_all(void *lane, void *const *handles, const CCurlRequest *requ
     for (size_t index = 0; index < count; index++) {
         // Removing a finished transfer leaves its connection open in the lane for the next one.
         if (added[index]) p_curl_multi_remove_handle(multi, handles[index]);
+        if (codes[index] == UNFINISHED) {
+            // Removed unfinished, its connection is closed, so the lane's next request opens a new one.
+            if (driving_call != NULL) {
+                snprintf(transfers[index].error_buffer, ERROR_BUFFER_SIZE, "%s failed before the request finished: %s",
+                         driving_call, p_curl_multi_strerror(driving));
+            } else {
+                snprintf(transfers[index].error_buffer, ERROR_BUFFER_SIZE, "libcurl never reported the request finished");
+            }
+        }
         if (finish(&transfers[index], codes[index]) != 0) result = -1;
     }
     return result;

@@ -129,11 +129,56 @@ struct VaultForkTests {
                                                                         token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
         try backend.add(VaultTestItems.generic("app", "erin", Data("s".utf8)))
 
-        let child = fork()
-        if child == 0 {
+        let status = try inChild {
             let read = try? VaultTestItems.secret(backend, "app", "erin")
-            _exit(read == Data("s".utf8) ? 0 : 1)
+            return read == Data("s".utf8) ? 0 : 1
         }
+        #expect(status == 0, "the child's read failed (exit status \(status))")
+        #expect(try VaultTestItems.secret(backend, "app", "erin") == Data("s".utf8))
+
+        // Every request line, with the connection it went on: the child's read on a second
+        // connection, the parent's before and after on its first.
+        let requests = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("connection ") }
+        let connections = requests.compactMap { $0.split(separator: " ").first }
+        #expect(Set(connections).count == 2, "requests by connection: \(requests)")
+        #expect(connections.first == connections.last, "requests by connection: \(requests)")
+    }
+
+    /// When libcurl's driving loop fails (here poll(2), refused by an open-file limit below
+    /// the descriptors it watches), the request gets a transport error that names the failing
+    /// call, not an "HTTP 0" answer; the lane works again for the next request.
+    @Test func aDrivingLoopFailureIsATransportErrorAndTheLaneStillWorks() throws {
+        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let proxy = try TestServerProcess.countingProxy(upstream: try VaultTestServer.root().address, log: log,
+                                                        faults: ["--stall-answer", "^GET .*/data/"])
+        defer { proxy.stop() }
+        try VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
+            .add(VaultTestItems.generic("app", "frank", Data("s".utf8)))
+        let backend = VaultBackend(configuration: try VaultConfiguration(address: proxy.address,
+                                                                        token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
+        let status = try inChild {
+            // Opens the child's connection; the read below reuses it, so it needs no new descriptor.
+            guard backend.availability().isAvailable else { return 10 }
+            var limit = rlimit()
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            var one = limit
+            one.rlim_cur = 1
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &one)
+            var message = ""
+            do { _ = try VaultTestItems.secret(backend, "app", "frank") } catch { message = "\(error)" }
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            if message.contains("HTTP 0") { return 11 }
+            if !message.contains("curl_multi_poll") { return 12 }
+            return (try? VaultTestItems.secret(backend, "app", "frank")) == Data("s".utf8) ? 0 : 13
+        }
+        // 10: not available; 11: "HTTP 0"; 12: another message; 13: the next read failed.
+        #expect(status == 0, "exit status \(status)")
+    }
+
+    /// Runs `body` in a forked child and returns its exit status; kills it after 15 s.
+    private func inChild(_ body: () -> Int32) throws -> Int32 {
+        let child = fork()
+        if child == 0 { _exit(body()) }
         try #require(child > 0, "fork failed")
         var status: Int32 = 0
         var waited: pid_t = 0
@@ -146,14 +191,6 @@ struct VaultForkTests {
             _ = waitpid(child, &status, 0)
             Issue.record("the forked child did not finish within 15 s")
         }
-        #expect(status == 0, "the child's read failed (wait status \(status))")
-        #expect(try VaultTestItems.secret(backend, "app", "erin") == Data("s".utf8))
-
-        // Every request line, with the connection it went on: the child's read on a second
-        // connection, the parent's before and after on its first.
-        let requests = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("connection ") }
-        let connections = requests.compactMap { $0.split(separator: " ").first }
-        #expect(Set(connections).count == 2, "requests by connection: \(requests)")
-        #expect(connections.first == connections.last, "requests by connection: \(requests)")
+        return (status >> 8) & 0xff
     }
 }
