@@ -194,3 +194,30 @@ struct VaultForkTests {
         return (status >> 8) & 0xff
     }
 }
+
+/// The session's lookup of a given token travels beside a process's first requests; when it
+/// fails, the call fails, so what travelled beside it must not have been a write.
+@Suite("vault session's lookup beside the first requests")
+struct VaultLookupBesideTests {
+    let prefix = VaultTestServer.uniquePrefix("beside")
+
+    /// A process whose first request is an add (no `availability()` before it) and whose token
+    /// lookup gets no answer: the add either fails and stored nothing, or succeeds; it never
+    /// fails having stored the item, which would make the caller's retry a duplicate.
+    @Test func aFailedLookupNeverFailsAWriteTheServerApplied() throws {
+        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let proxy = try TestServerProcess.countingProxy(upstream: try VaultTestServer.root().address, log: log,
+                                                        faults: ["--drop-answer", "lookup-self"])
+        defer { proxy.stop() }
+        let backend = VaultBackend(configuration: try VaultConfiguration(address: proxy.address,
+                                                                        token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
+        var failure: (any Error)?
+        do { try backend.add(VaultTestItems.generic("app", "gina", Data("s".utf8))) } catch { failure = error }
+        let stored = try VaultTestItems.secret(VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix)), "app", "gina")
+        if let failure {
+            #expect(stored == nil, "the add failed (\(failure)) but stored the item")
+        } else {
+            #expect(stored == Data("s".utf8))
+        }
+    }
+}
