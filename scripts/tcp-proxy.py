@@ -2,12 +2,13 @@
 """A TCP forwarder that counts what passes through it, and can add network delay.
 
 Usage: tcp-proxy.py LISTEN_PORT UPSTREAM_HOST UPSTREAM_PORT [--delay-ms N] [--log FILE]
-                    [--drop-answer REGEX] [--stall-answer REGEX]
+                    [--log-closes] [--drop-answer REGEX] [--stall-answer REGEX]
 
 Every connection a client opens is forwarded to UPSTREAM over a connection of its own. With
 --log, each accepted connection appends "connection N" to FILE, and each HTTP/1.x request line
 the client sends on it (seen in plain HTTP only) appends "N METHOD TARGET", so a test can count
-both the TCP connections and the requests of a process. With --delay-ms, every chunk is held
+both the TCP connections and the requests of a process; with --log-closes too, "closed N" once
+both directions of connection N have ended, so it can count those still open. With --delay-ms, every chunk is held
 back N milliseconds in each direction before it is forwarded, the way a network path with a
 round trip of 2*N ms behaves; a new connection also waits one round trip before its first
 byte goes through, as a TCP handshake would. It prints "ready" once it listens.
@@ -29,6 +30,7 @@ class Recorder:
     def __init__(self, path, faults):
         self.file = open(path, "a", buffering=1) if path else None
         self.connections = 0
+        self.log_closes = False
         # [(kind, pattern)], each removed once it has been applied.
         self.faults = faults
 
@@ -37,6 +39,10 @@ class Recorder:
         if self.file:
             self.file.write(f"connection {self.connections}\n")
         return self.connections
+
+    def closed(self, number):
+        if self.file and self.log_closes:
+            self.file.write(f"closed {number}\n")
 
     def requests(self, number, data, link):
         for method, target in REQUEST_LINE.findall(data):
@@ -105,11 +111,13 @@ async def main():
     parser.add_argument("upstream_port", type=int)
     parser.add_argument("--delay-ms", type=float, default=0)
     parser.add_argument("--log")
+    parser.add_argument("--log-closes", action="store_true")
     parser.add_argument("--drop-answer", action="append", default=[])
     parser.add_argument("--stall-answer", action="append", default=[])
     options = parser.parse_args()
     faults = [("drop", pattern) for pattern in options.drop_answer] + [("stall", pattern) for pattern in options.stall_answer]
     recorder = Recorder(options.log, faults)
+    recorder.log_closes = options.log_closes
     delay = options.delay_ms / 1000
 
     async def serve(client_reader, client_writer):
@@ -126,6 +134,7 @@ async def main():
             pump(client_reader, upstream_writer, delay, lambda data: recorder.requests(number, data, link)),
             pump(upstream_reader, client_writer, delay, link=link, client_writer=client_writer),
         )
+        recorder.closed(number)
 
     server = await asyncio.start_server(serve, "127.0.0.1", options.port)
     print("ready", flush=True)

@@ -1,7 +1,9 @@
+import Dispatch
 import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainVault
+import Synchronization
 import Testing
 
 /// A long-lived backend's kept-open connection when things go wrong on it: an answer lost after
@@ -219,5 +221,51 @@ struct VaultLookupBesideTests {
         } else {
             #expect(stored == Data("s".utf8))
         }
+    }
+}
+
+/// Many threads sending at once through one backend: each takes a lane of its own, answers
+/// reach the thread that asked, and no more than `CurlLanePool.maximumIdleLanes` (8)
+/// connections stay open after.
+@Suite("vault backend's lanes under many threads")
+struct VaultLaneThreadTests {
+    let prefix = VaultTestServer.uniquePrefix("lanethreads")
+
+    @Test func threadsGetTheirOwnAnswersAndAtMostEightConnectionsStayOpen() throws {
+        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let proxy = try TestServerProcess.countingProxy(upstream: try VaultTestServer.root().address, log: log, faults: ["--log-closes"])
+        defer { proxy.stop() }
+        let threads = 12
+        let seeded = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
+        for index in 0..<threads { try seeded.add(VaultTestItems.generic("app", "user\(index)", Data("secret \(index)".utf8))) }
+        let backend = VaultBackend(configuration: try VaultConfiguration(address: proxy.address,
+                                                                        token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
+        #expect(backend.availability().isAvailable)
+
+        let wrong = Mutex<[String]>([])
+        // Plain threads, started together: GCD would run only as many as there are cores.
+        let start = DispatchGroup()
+        start.enter()
+        let done = DispatchGroup()
+        for index in 0..<threads {
+            done.enter()
+            Thread.detachNewThread {
+                start.wait()
+                for _ in 0..<6 {
+                    let read = try? VaultTestItems.secret(backend, "app", "user\(index)")
+                    if read != Data("secret \(index)".utf8) { wrong.withLock { $0.append("user\(index): \(String(describing: read))") } }
+                }
+                done.leave()
+            }
+        }
+        start.leave()
+        done.wait()
+        #expect(wrong.withLock { $0 }.isEmpty, "\(wrong.withLock { $0 })")
+
+        Thread.sleep(forTimeInterval: 0.5)
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        let opened = Set(lines.filter { $0.hasPrefix("connection ") }.map { $0.dropFirst("connection ".count) })
+        let closed = Set(lines.filter { $0.hasPrefix("closed ") }.map { $0.dropFirst("closed ".count) })
+        #expect(opened.subtracting(closed).count <= 8, "\(opened.count) opened, \(opened.subtracting(closed).count) still open")
     }
 }
