@@ -269,3 +269,23 @@ struct VaultLaneThreadTests {
         #expect(opened.subtracting(closed).count <= 8, "\(opened.count) opened, \(opened.subtracting(closed).count) still open")
     }
 }
+
+/// Request bodies reach libcurl through a read callback (so a write is never resent): bodies
+/// larger than one read, and than the size at which libcurl asks `Expect: 100-continue`,
+/// arrive whole, in an add (`POST`) and an update (`PATCH`).
+@Suite("vault request bodies of several MiB")
+struct VaultLargeBodyTests {
+    let prefix = VaultTestServer.uniquePrefix("largebody")
+
+    @Test func multiMegabyteSecretsAreWrittenWholeByAddAndUpdate() throws {
+        let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
+        // Bytes that differ along the whole body (a cut or a repeated chunk shows), made fast.
+        let first = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 16) })
+        let second = Data((0..<((2 << 20) + 12345)).map { UInt8(truncatingIfNeeded: ($0 &* 40_503) >> 7) })
+        try backend.add(VaultTestItems.generic("app", "large", first))
+        #expect(try VaultTestItems.secret(backend, "app", "large") == first)
+        let key = PrimaryKey(itemClass: .genericPassword, attributes: ItemAttributes([.service: .string("app"), .account: .string("large")]))
+        #expect(try backend.update(ItemQuery(primaryKey: key), with: ItemChanges(secret: SecretBytes(second))) == 1)
+        #expect(try VaultTestItems.secret(backend, "app", "large") == second)
+    }
+}
