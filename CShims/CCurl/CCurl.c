@@ -348,8 +348,8 @@ static int finish(Transfer *transfer, int code) {
         // See read_body: the request went out on a connection that then closed unanswered.
         response->failure = CCURL_FAILURE_OTHER;
         snprintf(response->message, sizeof response->message,
-                 "the connection closed before the server answered; the write may have been applied, "
-                 "and is not sent twice, so read the item to see whether it was");
+                 "the connection closed before the server answered; the request may have been applied, "
+                 "so it was not sent twice");
     } else if (transfer->sink.out_of_memory || code == E_OUT_OF_MEMORY) {
         response->failure = CCURL_FAILURE_OTHER;
         snprintf(response->message, sizeof response->message, "out of memory for the request or its answer");
