@@ -289,3 +289,41 @@ struct VaultLargeBodyTests {
         #expect(try VaultTestItems.secret(backend, "app", "large") == second)
     }
 }
+
+/// TLS settings on a lane that opens a new connection: after its first one is dropped, the
+/// reused lane's handles still trust the private CA and present the client certificate; a
+/// client with other settings in the same process never borrows that lane's connection.
+@Suite("vault TLS settings on reused lanes")
+struct VaultLaneTLSTests {
+    let prefix = VaultTestServer.uniquePrefix("lanetls")
+
+    @Test func aReconnectingLaneKeepsItsTLSSettingsAndOtherClientsDoNotShareIt() throws {
+        let fixture = try VaultTLSServer()
+        defer { fixture.stop() }
+        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        var proxy = try TestServerProcess.countingProxy(upstream: fixture.mutualAddress, log: log)
+        defer { proxy.stop() }
+        let port = try #require(URLComponents(string: proxy.address)?.port)
+        let address = "https://127.0.0.1:\(port)"
+        func backend(_ tls: VaultTLSSettings) throws -> VaultBackend {
+            VaultBackend(configuration: try VaultConfiguration(address: address, token: VaultToken(fixture.rootToken), prefix: prefix,
+                                                               probeTimeout: 15, tls: tls))
+        }
+        let mutual = try backend(VaultTLSSettings(caFile: fixture.caFile, clientCertificate: fixture.clientCertificate,
+                                                  clientKey: fixture.clientKey))
+        #expect(mutual.availability().isAvailable, "\(mutual.availability().explanation)")
+        try mutual.add(VaultTestItems.generic("tls", "ivy", Data("s".utf8)))
+
+        // Its connection is open; a client without the certificate still makes its own, refused.
+        let withoutCertificate = try backend(VaultTLSSettings(caFile: fixture.caFile))
+        #expect(keychainError { _ = try VaultTestItems.secret(withoutCertificate, "tls", "ivy") }?.status == errSecNotAvailable)
+
+        proxy.stop()
+        Thread.sleep(forTimeInterval: 0.2)
+        proxy = try TestServerProcess.countingProxy(upstream: fixture.mutualAddress, log: log, port: port)
+        #expect(try VaultTestItems.secret(mutual, "tls", "ivy") == Data("s".utf8))
+        // The restarted proxy's log: the read after the drop made a new TLS connection.
+        let connections = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("connection ") }
+        #expect(connections.count == 1, "\(connections)")
+    }
+}
