@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import KeychainConformance
 import KeychainCore
-import KeychainVault
+@testable import KeychainVault
 import Synchronization
 import Testing
 
@@ -325,5 +325,28 @@ struct VaultLaneTLSTests {
         // The restarted proxy's log: the read after the drop made a new TLS connection.
         let connections = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("connection ") }
         #expect(connections.count == 1, "\(connections)")
+    }
+}
+
+/// Requests sent side by side over plain HTTP take turns on the lane's one connection; each
+/// one's timeout counts from when they were all sent, so a request queued behind one that
+/// never answers fails at its own deadline, not one deadline later.
+@Suite("vault requests queued on one connection")
+struct VaultQueuedTimeoutTests {
+    @Test func aRequestQueuedBehindASilentOneFailsAtItsOwnDeadline() throws {
+        let server = try TestServerProcess.misbehaving("hang")
+        defer { server.stop() }
+        let client = VaultHTTPClient(address: server.address, namespace: nil, tls: VaultTLSSettings())
+        let request = VaultHTTPRequest(method: "GET", path: "sys/health", token: nil, timeout: 1.5)
+        let started = Date()
+        let results = client.sendAll([request, request])
+        let elapsed = Date().timeIntervalSince(started)
+        for result in results {
+            guard case .failure(.timedOut) = result else {
+                Issue.record("expected a timeout, got \(result)")
+                continue
+            }
+        }
+        #expect(elapsed < 2.5, "both failed after \(elapsed) s")
     }
 }
