@@ -74,6 +74,20 @@ struct VaultLaneFaultTests {
         #expect(try VaultTestItems.secret(try direct(), "app", "bob") == Data("one".utf8))
     }
 
+    /// A read or a delete is safe to send twice, so one whose answer is lost on a reused
+    /// connection is sent again on a new one and succeeds.
+    @Test func aReadAndADeleteWhoseAnswersAreLostAreSentAgainAndSucceed() throws {
+        let (proxy, log) = try faultyProxy(faults: ["--drop-answer", "^GET .*/data/", "--drop-answer", "^DELETE "])
+        defer { proxy.stop() }
+        let backend = try backend(through: proxy)
+        #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
+        try backend.add(VaultTestItems.generic("app", "hank", Data("s".utf8)))
+        #expect(try VaultTestItems.secret(backend, "app", "hank") == Data("s".utf8))
+        #expect(try backend.delete(VaultTestItems.exact("app", "hank")) == 1)
+        #expect(try VaultTestItems.secret(try direct(), "app", "hank") == nil)
+        #expect(try requests("DELETE", in: log) == 2)
+    }
+
     /// A connection that goes silent after taking a request: that request, and the one sent
     /// beside it and queued behind it on the same connection (HTTP/1.1, one connection per
     /// server), each fail with a timeout, not a hang; the next request gets a new connection.
