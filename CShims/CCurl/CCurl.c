@@ -16,8 +16,9 @@
 // --- The libcurl ABI this file relies on (values from curl/curl.h) ----------------------------
 
 enum {
-    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
-    OPT_POSTFIELDS = 10015, OPT_HTTPHEADER = 10023, OPT_SSLCERT = 10025, OPT_CUSTOMREQUEST = 10036,
+    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_READDATA = 10009, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
+    OPT_READFUNCTION = 20012,
+    OPT_HTTPHEADER = 10023, OPT_SSLCERT = 10025, OPT_CUSTOMREQUEST = 10036,
     OPT_POST = 47, OPT_FOLLOWLOCATION = 52, OPT_SSL_VERIFYPEER = 64, OPT_CAINFO = 10065, OPT_HTTPGET = 80,
     OPT_SSL_VERIFYHOST = 81, OPT_SSLKEY = 10087, OPT_CAPATH = 10097, OPT_NOSIGNAL = 99,
     OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182,
@@ -36,11 +37,13 @@ enum {
     E_COULDNT_CONNECT = 7, E_WRITE_ERROR = 23, E_OPERATION_TIMEDOUT = 28, E_SSL_CONNECT_ERROR = 35,
     E_GOT_NOTHING = 52, E_SSL_ENGINE_NOTFOUND = 53, E_SSL_ENGINE_SETFAILED = 54, E_SEND_ERROR = 55,
     E_RECV_ERROR = 56, E_SSL_CERTPROBLEM = 58, E_SSL_CIPHER = 59, E_PEER_FAILED_VERIFICATION = 60,
-    E_FILESIZE_EXCEEDED = 63, E_SSL_ENGINE_INITFAILED = 66, E_SSL_CACERT_BADFILE = 77,
+    E_FILESIZE_EXCEEDED = 63, E_SEND_FAIL_REWIND = 65, E_SSL_ENGINE_INITFAILED = 66, E_SSL_CACERT_BADFILE = 77,
     E_SSL_SHUTDOWN_FAILED = 80, E_SSL_CRL_BADFILE = 82, E_SSL_ISSUER_ERROR = 83,
     E_SSL_PINNEDPUBKEYNOTMATCH = 90, E_SSL_INVALIDCERTSTATUS = 91, E_SSL_CLIENTCERT = 98,
     E_FAILED_INIT = 2, E_OUT_OF_MEMORY = 27,
     MSG_DONE = 1,
+    /// Not a CURLcode: a transfer on a lane that libcurl never reported finished.
+    UNFINISHED = -1,
 };
 
 struct curl_slist;
@@ -48,6 +51,7 @@ struct curl_blob { void *data; size_t len; unsigned int flags; };
 /// CURLMsg: which transfer finished, and its CURLcode.
 typedef struct CurlMessage { int msg; void *easy_handle; union { void *whatever; int result; }; } CurlMessage;
 typedef size_t (*WriteCallback)(char *data, size_t size, size_t count, void *context);
+typedef size_t (*ReadCallback)(char *buffer, size_t size, size_t count, void *context);
 
 #define CCURL_FUNCTIONS(X) \
     X(int, curl_global_init, (long)) \
@@ -67,7 +71,8 @@ typedef size_t (*WriteCallback)(char *data, size_t size, size_t count, void *con
     X(int, curl_multi_perform, (void *, int *)) \
     X(int, curl_multi_poll, (void *, void *, unsigned int, int, int *)) \
     X(CurlMessage *, curl_multi_info_read, (void *, int *)) \
-    X(int, curl_multi_cleanup, (void *))
+    X(int, curl_multi_cleanup, (void *)) \
+    X(const char *, curl_multi_strerror, (int))
 
 CCURL_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
 
@@ -217,9 +222,25 @@ typedef struct Transfer {
     struct curl_slist *headers;
     struct curl_slist *connect_to;
     struct curl_blob ca_blob;
+    /// How much of the request body has been handed to libcurl.
+    size_t body_sent;
     Sink sink;
     char error_buffer[ERROR_BUFFER_SIZE];
 } Transfer;
+
+/// Hands libcurl the next part of the request body. There is deliberately no seek callback:
+/// libcurl sends a request again on a new connection when a reused one closes before any
+/// answer, and a write the server may already have applied must not be applied twice, so
+/// libcurl cannot rewind a body and fails the transfer with CURLE_SEND_FAIL_REWIND instead.
+/// Requests without a body (reads, deletes) are still sent again, which is safe.
+static size_t read_body(char *buffer, size_t size, size_t count, void *context) {
+    Transfer *transfer = context;
+    size_t left = transfer->request->body_length - transfer->body_sent;
+    size_t length = size * count < left ? size * count : left;
+    if (length > 0) memcpy(buffer, transfer->request->body + transfer->body_sent, length);
+    transfer->body_sent += length;
+    return length;
+}
 
 #define SET(option, value) \
     do { if (failed == E_OK) failed = p_curl_easy_setopt(handle, option, value); } while (0)
@@ -264,7 +285,9 @@ static int prepare(Transfer *transfer) {
     if (request->has_body) {
         SET(OPT_POST, 1L);
         SET(OPT_POSTFIELDSIZE_LARGE, (int64_t)request->body_length);
-        SET(OPT_POSTFIELDS, request->body != NULL ? (const void *)request->body : (const void *)"");
+        transfer->body_sent = 0;
+        SET(OPT_READFUNCTION, (ReadCallback)read_body);
+        SET(OPT_READDATA, transfer);
     } else {
         SET(OPT_HTTPGET, 1L);
     }
@@ -299,6 +322,7 @@ static int finish(Transfer *transfer, int code) {
     p_curl_easy_setopt(handle, OPT_HTTPHEADER, (struct curl_slist *)NULL);
     p_curl_easy_setopt(handle, OPT_CONNECT_TO, (struct curl_slist *)NULL);
     p_curl_easy_setopt(handle, OPT_WRITEDATA, (void *)NULL);
+    p_curl_easy_setopt(handle, OPT_READDATA, (void *)NULL);
     if (transfer->headers != NULL) p_curl_slist_free_all(transfer->headers);
     if (transfer->connect_to != NULL) p_curl_slist_free_all(transfer->connect_to);
     transfer->headers = NULL;
@@ -320,6 +344,12 @@ static int finish(Transfer *transfer, int code) {
     }
     if (transfer->sink.too_large || code == E_FILESIZE_EXCEEDED) {
         response->failure = CCURL_FAILURE_TOO_LARGE;
+    } else if (code == E_SEND_FAIL_REWIND) {
+        // See read_body: the request went out on a connection that then closed unanswered.
+        response->failure = CCURL_FAILURE_OTHER;
+        snprintf(response->message, sizeof response->message,
+                 "the connection closed before the server answered; the request may have been applied, "
+                 "so it was not sent twice");
     } else if (transfer->sink.out_of_memory || code == E_OUT_OF_MEMORY) {
         response->failure = CCURL_FAILURE_OTHER;
         snprintf(response->message, sizeof response->message, "out of memory for the request or its answer");
@@ -366,12 +396,15 @@ int ccurl_perform_all(void *lane, void *const *handles, const CCurlRequest *requ
         codes[index] = handles[index] == NULL ? E_FAILED_INIT : prepare(&transfers[index]);
         added[index] = codes[index] == E_OK && p_curl_multi_add_handle(multi, handles[index]) == 0;
         if (codes[index] == E_OK && !added[index]) codes[index] = E_OUT_OF_MEMORY;
+        if (added[index]) codes[index] = UNFINISHED;
     }
     // Every transfer has its own deadline (OPT_TIMEOUT_MS), which the multi handle enforces.
     int running = 1;
+    int driving = 0;
+    const char *driving_call = NULL;
     while (running > 0) {
-        if (p_curl_multi_perform(multi, &running) != 0) break;
-        if (running > 0 && p_curl_multi_poll(multi, NULL, 0, 1000, NULL) != 0) break;
+        if ((driving = p_curl_multi_perform(multi, &running)) != 0) { driving_call = "curl_multi_perform"; break; }
+        if (running > 0 && (driving = p_curl_multi_poll(multi, NULL, 0, 1000, NULL)) != 0) { driving_call = "curl_multi_poll"; break; }
     }
     int queued = 0;
     CurlMessage *message;
@@ -385,6 +418,15 @@ int ccurl_perform_all(void *lane, void *const *handles, const CCurlRequest *requ
     for (size_t index = 0; index < count; index++) {
         // Removing a finished transfer leaves its connection open in the lane for the next one.
         if (added[index]) p_curl_multi_remove_handle(multi, handles[index]);
+        if (codes[index] == UNFINISHED) {
+            // Removed unfinished, its connection is closed, so the lane's next request opens a new one.
+            if (driving_call != NULL) {
+                snprintf(transfers[index].error_buffer, ERROR_BUFFER_SIZE, "%s failed before the request finished: %s",
+                         driving_call, p_curl_multi_strerror(driving));
+            } else {
+                snprintf(transfers[index].error_buffer, ERROR_BUFFER_SIZE, "libcurl never reported the request finished");
+            }
+        }
         if (finish(&transfers[index], codes[index]) != 0) result = -1;
     }
     return result;

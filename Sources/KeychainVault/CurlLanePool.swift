@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 import Synchronization
 
 /// A libcurl lane (a multi handle, which holds the open connections) and the easy handles that
@@ -10,12 +11,19 @@ import Synchronization
 struct CurlLane: @unchecked Sendable {
     let multi: UnsafeMutableRawPointer
     fileprivate(set) var handles: [UnsafeMutableRawPointer]
+    /// The process that made it, and so owns its connection.
+    fileprivate let process: pid_t
 }
 
 /// The idle lanes of one client, kept so that one server's requests reuse their connections:
 /// a lane's connection stays open between requests, whether they travel alone or side by
 /// side, so a process that makes a few requests in a row pays for one TCP and TLS handshake.
 /// libcurl must be loaded before a lane is taken.
+///
+/// After `fork` the child inherits the idle lanes, but their connections are the parent's (the
+/// same sockets, and over TLS the same session state), which the parent goes on using. The
+/// child therefore neither uses them nor frees them (freeing would end the parent's TLS
+/// session with a close_notify on the shared socket): it leaves them, and makes lanes of its own.
 final class CurlLanePool: Sendable {
     /// How many idle lanes (each with its connection) are kept for reuse; more are made when
     /// more threads send at once.
@@ -24,13 +32,20 @@ final class CurlLanePool: Sendable {
     private let idle = Mutex<[CurlLane]>([])
 
     deinit {
-        for lane in idle.withLock({ $0 }) { Self.free(lane) }
+        let process = getpid()
+        for lane in idle.withLock({ $0 }) where lane.process == process { Self.free(lane) }
     }
 
     /// An idle lane, or a new one, with at least `handleCount` easy handles; nil only when
     /// libcurl cannot make one.
     func take(handleCount: Int) -> CurlLane? {
-        guard var lane = idle.withLock({ $0.popLast() }) ?? ccurl_lane_new().map({ CurlLane(multi: $0, handles: []) }) else {
+        let process = getpid()
+        let reused = idle.withLock { idle in
+            // Lanes inherited through fork are dropped, unfreed.
+            idle.removeAll { $0.process != process }
+            return idle.popLast()
+        }
+        guard var lane = reused ?? ccurl_lane_new().map({ CurlLane(multi: $0, handles: [], process: process) }) else {
             return nil
         }
         while lane.handles.count < handleCount {
@@ -45,6 +60,7 @@ final class CurlLanePool: Sendable {
 
     /// Takes `lane` back for reuse, or frees it when enough are idle already.
     func giveBack(_ lane: CurlLane) {
+        guard lane.process == getpid() else { return }
         let kept = idle.withLock { idle in
             guard idle.count < Self.maximumIdleLanes else { return false }
             idle.append(lane)

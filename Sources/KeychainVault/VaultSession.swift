@@ -36,7 +36,9 @@ final class VaultSession: Sendable {
     /// A given token that nobody has looked up yet (not in this process, not in the token
     /// cache) is looked up beside `requests` rather than before them: the lookup only learns its
     /// TTL and renewability, for later requests, and what is sent is the same token either
-    /// way, so over HTTP/2 the first requests of a process cost no extra round trip.
+    /// way, so over HTTP/2 the first requests of a process cost no extra round trip. Only reads
+    /// travel beside it: a failed lookup fails the call, and a write sent beside it might have
+    /// been applied all the same, so writes wait for the lookup as before.
     func send(_ requests: [VaultHTTPRequest], probing: Bool = false) throws
         -> (token: VaultToken?, results: [Result<VaultHTTPResponse, VaultTransportFailure>]) {
         if let sent = try sendLookingUpBeside(requests, probing: probing) { return sent }
@@ -49,7 +51,7 @@ final class VaultSession: Sendable {
     private func sendLookingUpBeside(_ requests: [VaultHTTPRequest], probing: Bool) throws
         -> (token: VaultToken?, results: [Result<VaultHTTPResponse, VaultTransportFailure>])? {
         guard case .token(let token?, let source) = configuration.authentication,
-              requests.count < Int(CCURL_MAXIMUM_PARALLEL) else { return nil }
+              requests.count < Int(CCURL_MAXIMUM_PARALLEL), requests.allSatisfy({ $0.method == "GET" }) else { return nil }
         return try current.withLock { state in
             if state == nil { state = cache.load() }
             guard state == nil else { return nil }

@@ -242,8 +242,9 @@ final class TestServerProcess {
     /// A TCP forwarder in front of `upstream` (scripts/tcp-proxy.py) that appends to `log` a
     /// line `connection N` for each connection a client opens and `N METHOD TARGET` for each
     /// request sent on it, so a test can count both the connections and the requests of a process.
-    /// `port` reopens a proxy on the port of one that was stopped.
-    static func countingProxy(upstream: String, log: URL, port: Int? = nil) throws -> TestServerProcess {
+    /// `port` reopens a proxy on the port of one that was stopped. `faults` are tcp-proxy.py's
+    /// fault options (`--drop-answer REGEX`, `--stall-answer REGEX`).
+    static func countingProxy(upstream: String, log: URL, port: Int? = nil, faults: [String] = []) throws -> TestServerProcess {
         guard let components = URLComponents(string: upstream), let host = components.host, let upstreamPort = components.port else {
             throw ConformanceFailure("the upstream address \(upstream) names no host and port")
         }
@@ -251,7 +252,7 @@ final class TestServerProcess {
             .deletingLastPathComponent().appendingPathComponent("scripts/tcp-proxy.py")
         let port = try port ?? VaultTestServer.unusedPort()
         let proxy = try TestServerProcess(address: "http://127.0.0.1:\(port)", executable: try VaultTestServer.executable("python3"),
-                                          arguments: [script.path, String(port), host, String(upstreamPort), "--log", log.path],
+                                          arguments: [script.path, String(port), host, String(upstreamPort), "--log", log.path] + faults,
                                           environment: [:])
         try proxy.waitUntilUp { try isAccepting(port: port) }
         // The check above was a connection too.
