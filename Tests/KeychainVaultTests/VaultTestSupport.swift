@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainVault
+import Synchronization
 import Testing
 
 /// The OpenBao dev server that scripts/with-services.sh starts, and helpers around it.
@@ -61,15 +62,29 @@ enum VaultTestServer {
         throw ConformanceFailure("\(name) is not on PATH; run scripts/install-deps.sh")
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on (bound, then released).
+    /// A TCP port on 127.0.0.1 that nothing listens on (bound, then released), and that no
+    /// earlier call in this process returned: tests run in parallel, and a port released here
+    /// can be handed out again before the server meant for it has bound it, so two servers
+    /// would be given one port, and the one that lost the race would be taken for the other.
     static func unusedPort() throws -> Int {
-        let probe = try KeychainCLIProcess.run(try executable("python3"), ["-c",
-            "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
-        guard let port = Int(probe.outputText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ConformanceFailure("could not find a free port: \(probe.errorText)")
+        for _ in 0..<20 {
+            let probe = try KeychainCLIProcess.run(try executable("python3"), ["-c",
+                "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
+            guard let port = Int(probe.outputText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw ConformanceFailure("could not find a free port: \(probe.errorText)")
+            }
+            if handedOutPorts.withLock({ $0.insert(port).inserted }) { return port }
         }
-        return port
+        throw ConformanceFailure("could not find a free port that no other test of this process was given")
     }
+
+    /// Keeps `unusedPort` from returning `port`, which a server will bind without having asked
+    /// for it (a dev server's cluster listener, one above its API port).
+    static func reserve(_ port: Int) {
+        handedOutPorts.withLock { _ = $0.insert(port) }
+    }
+
+    private static let handedOutPorts = Mutex<Set<Int>>([])
 
     /// A fresh directory for one test, inside with-services.sh's scratch directory (removed
     /// when the run ends) when there is one.
@@ -127,6 +142,7 @@ final class TestServerProcess {
     /// `configFile` adds the listeners (or other settings) it holds to the dev server's.
     static func baoDevServer(token: String, tlsDirectory: URL? = nil, configFile: URL? = nil) throws -> TestServerProcess {
         let port = try VaultTestServer.unusedPort()
+        VaultTestServer.reserve(port + 1)
         let home = try VaultTestServer.temporaryDirectory()
         var arguments = ["server", "-dev", "-dev-listen-address=127.0.0.1:\(port)", "-dev-root-token-id=\(token)"]
         if let tlsDirectory { arguments += ["-dev-tls", "-dev-tls-cert-dir=\(tlsDirectory.path)"] }
