@@ -1,5 +1,4 @@
 import Foundation
-import KeychainConformance
 import KeychainCore
 @testable import KeychainSecretService
 import Testing
@@ -20,10 +19,7 @@ extension SecretServiceTests {
         static let directoryVariable = "LINUX_KEYCHAIN_PROVIDER_RESTART_DIRECTORY"
 
         @Test func callsAfterARestartAreRefused() throws {
-            guard toolExists("gnome-keyring-daemon") else {
-                if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("gnome-keyring is not installed") }
-                try Test.cancel("gnome-keyring is not installed")
-            }
+            try ProviderLoss.requireInstalled("gnome-keyring")
             let session = try PrivateSession()
             defer { session.remove() }
             let results = session.directory.path
