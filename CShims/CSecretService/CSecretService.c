@@ -917,6 +917,16 @@ static int copy_path(const char *found, char *path, size_t path_size, CSecretSer
     return -1;
 }
 
+/// Whether `failure`, the answer to Properties.Get(Collection.Locked) of a path, says that the
+/// object there is no collection (it has no such interface or property: gnome-keyring answers
+/// InvalidArgs, KeePassXC UnknownInterface), as libsecret's proxy said "No such secret
+/// collection" for it.
+static int names_no_collection(const GError *failure) {
+    return failure->domain == p_g_dbus_error_quark()
+        && (failure->code == DBUS_ERROR_INVALID_ARGS || failure->code == DBUS_ERROR_UNKNOWN_INTERFACE
+            || failure->code == DBUS_ERROR_UNKNOWN_PROPERTY);
+}
+
 int csecretservice_collection_look_up(void *service, const char *name, int name_is_path, int want_locked,
                                       int want_process_id, int timeout_ms, void *cancellable, char *path,
                                       size_t path_size, uint32_t *pid, int *locked, CSecretServiceError *error) {
@@ -970,7 +980,10 @@ int csecretservice_collection_look_up(void *service, const char *name, int name_
     if (name_is_path) {
         result = lock_state.failure == NULL && lock_state.locked >= 0 ? 1 : -1;
         if (result == 1) result = copy_path(name, path, path_size, error);
-        else if (lock_state.failure != NULL) take_error(lock_state.failure, error);
+        else if (lock_state.failure != NULL && names_no_collection(lock_state.failure)) {
+            p_g_error_free(lock_state.failure);
+            result = 0;  // an object that is no collection: no collection, and no error
+        } else if (lock_state.failure != NULL) take_error(lock_state.failure, error);
         else set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider answered the Locked property with a non-boolean.");
         lock_state.failure = NULL;
     } else if (alias.failure != NULL) {

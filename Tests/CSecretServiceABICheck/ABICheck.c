@@ -87,6 +87,9 @@ SAME_VALUE(DBUS_ERROR_DISCONNECTED, G_DBUS_ERROR_DISCONNECTED);
 SAME_VALUE(DBUS_ERROR_UNKNOWN_METHOD, G_DBUS_ERROR_UNKNOWN_METHOD);
 SAME_VALUE(DBUS_ERROR_TIMED_OUT, G_DBUS_ERROR_TIMED_OUT);
 SAME_VALUE(DBUS_ERROR_UNKNOWN_OBJECT, G_DBUS_ERROR_UNKNOWN_OBJECT);
+SAME_VALUE(DBUS_ERROR_INVALID_ARGS, G_DBUS_ERROR_INVALID_ARGS);
+SAME_VALUE(DBUS_ERROR_UNKNOWN_INTERFACE, G_DBUS_ERROR_UNKNOWN_INTERFACE);
+SAME_VALUE(DBUS_ERROR_UNKNOWN_PROPERTY, G_DBUS_ERROR_UNKNOWN_PROPERTY);
 // The spawn errors, a contiguous range from ExecFailed to NoMemory: every one of the twelve
 // inside it, and the codes around it outside.
 SAME_VALUE(DBUS_ERROR_SPAWN_FIRST, G_DBUS_ERROR_SPAWN_EXEC_FAILED);
@@ -118,9 +121,9 @@ SAME_VALUE(hand_SECRET_COLLECTION_NONE, SECRET_COLLECTION_NONE);
 SAME_VALUE(hand_SECRET_ITEM_CREATE_NONE, SECRET_ITEM_CREATE_NONE);
 
 int csecretservice_abi_checked_declarations(void) {
-    // Types 15 (GError with its 3 offsets and 3 field sizes), GIO 3, GDBus 13 (and the
+    // Types 15 (GError with its 3 offsets and 3 field sizes), GIO 3, GDBus 16 (and the
     // spawn range's 10 members), call flags 2, bus type 1, libsecret 5.
-    return 39;
+    return 42;
 }
 
 #else

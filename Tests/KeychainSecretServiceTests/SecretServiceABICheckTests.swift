@@ -15,6 +15,6 @@ struct SecretServiceABICheckTests {
             if ConformanceCase.unavailableIsFailure { throw ConformanceFailure(reason + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)") }
             try Test.cancel(Comment(rawValue: reason))
         }
-        #expect(checked == 39)
+        #expect(checked == 42)
     }
 }

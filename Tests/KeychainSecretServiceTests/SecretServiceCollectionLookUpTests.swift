@@ -36,6 +36,11 @@ extension SecretServiceTests {
             Self.expectMissing("/org/freedesktop/secrets/collection/lkc_no_such_collection")
             // Not an object path at all: GDBus would refuse to send it.
             Self.expectMissing("/org/freedesktop/secrets/collection/not a path")
+            // Objects the provider serves that are no collection: the service itself, and the
+            // root. Asking them for Collection.Locked fails with InvalidArgs ("no such
+            // interface"), which is no collection either, not a provider error.
+            Self.expectMissing("/org/freedesktop/secrets")
+            Self.expectMissing("/")
         }
 
         /// What `alias` names (ReadAlias), and with a `path`, points it there first (SetAlias).

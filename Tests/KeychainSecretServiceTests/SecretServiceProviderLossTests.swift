@@ -84,12 +84,27 @@ extension SecretServiceTests {
         /// `providerLossChild` in a private session.
         @Test(arguments: ["gnome-keyring", "keepassxc"])
         func laterCallsAreRefusedNotRedirected(_ provider: String) throws {
+            try Self.requireInstalled(provider)
+            let session = try PrivateSession()
+            defer { session.remove() }
+            try Self.expectChildPasses("providerLossChild", provider: provider, in: session, pidVariable: Self.childPIDVariable)
+        }
+
+        /// Cancels the test when `provider` is not installed (fails it under KEYCHAIN_REQUIRE_ALL_BACKENDS=1).
+        static func requireInstalled(_ provider: String) throws {
             guard toolExists(provider == "keepassxc" ? "keepassxc" : "gnome-keyring-daemon") else {
                 if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("\(provider) is not installed") }
                 try Test.cancel(Comment(rawValue: "\(provider) is not installed"))
             }
-            let session = try PrivateSession()
-            defer { session.remove() }
+        }
+
+        /// Runs, in `session` once `provider` runs there, a copy of this test binary that runs
+        /// only the test `child`, with the provider's process id in `pidVariable` and the shell
+        /// assignments `environment`; `whileRunning`, shell lines, run beside it. Expects it to
+        /// pass.
+        static func expectChildPasses(_ child: String, provider: String, in session: PrivateSession, pidVariable: String,
+                                      environment: String = "", whileRunning: String = "",
+                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
             let results = session.directory.path
             let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
             let setup = """
@@ -99,14 +114,19 @@ extension SecretServiceTests {
                     [ -n "$pid" ] && break
                     sleep 0.05
                 done
-                \(Self.childPIDVariable)="$pid" '\(binary)' --testing-library swift-testing --filter providerLossChild >'\(results)/child.out' 2>&1
+                \(pidVariable)="$pid" \(environment) timeout 120 '\(binary)' --testing-library swift-testing --filter \(child) >'\(results)/child.out' 2>&1 &
+                child=$!
+                \(whileRunning)
+                wait $child
                 echo $? >'\(results)/child.status'
                 """
             _ = try session.runCLI(["help"], setup: setup)
             let status = try String(contentsOfFile: results + "/child.status", encoding: .utf8)
             let output = (try? String(contentsOfFile: results + "/child.out", encoding: .utf8)) ?? ""
-            #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the child run failed: \(output)")
-            #expect(output.contains("providerLossChild()") && output.contains("passed"), "the child did not run: \(output)")
+            #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the child run failed: \(output)",
+                    sourceLocation: sourceLocation)
+            #expect(output.contains("\(child)()") && output.contains("passed"), "the child did not run: \(output)",
+                    sourceLocation: sourceLocation)
         }
 
         @Test(.enabled(if: ProcessInfo.processInfo.environment[childPIDVariable] != nil,

@@ -96,7 +96,7 @@ int csecretservice_bus_name_owner(const char *name, char *owner, size_t owner_si
 /// - a path: Properties.Get(Locked) of that path, which is also the check that it exists;
 /// - with `want_process_id`: the bus daemon's GetConnectionUnixProcessID of the provider.
 /// Returns 1 with the collection's path in `path`, 0 when there is no such collection (an
-/// alias that names none, a malformed path; error NONE), -1 with the error (a path the
+/// alias that names none, a malformed path, an object that is no collection; error NONE), -1 with the error (a path the
 /// provider does not know is NO_SUCH_OBJECT). `pid` is the provider's process id, 0 when not
 /// asked or the bus did not say. `locked` is 1 or 0 when the lock state was asked and answered
 /// (an alias path the provider does not serve is no error: it is then -1), else -1.
