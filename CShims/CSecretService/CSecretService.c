@@ -801,7 +801,7 @@ static void send_locked_read(void *service, const char *name, const char *path, 
                              LockedReply *reply) {
     reply->arrived = 0;
     p_g_dbus_connection_call(p_g_dbus_proxy_get_connection(service), name, path,
-                             PROPERTIES_INTERFACE, "Get", locked_property_arguments(), NULL,
+                             PROPERTIES_INTERFACE, "Get", locked_property_arguments(), "(v)",
                              DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable, on_locked, reply);
 }
 
@@ -888,9 +888,8 @@ static void on_process(void *connection, void *result, void *user_data) {
     GError *failure = NULL;
     void *answer = p_g_dbus_connection_call_finish(connection, result, &failure);
     if (answer != NULL) {
-        void *value = p_g_variant_get_child_value(answer, 0);
-        if (p_g_variant_is_of_type(value, "u")) p_g_variant_get_child(answer, 0, "u", &reply->pid);
-        p_g_variant_unref(value);
+        // GDBus checked the reply's type, "(u)".
+        p_g_variant_get_child(answer, 0, "u", &reply->pid);
         p_g_variant_unref(answer);
     }
     // The process id only names the provider; the bus name is enough.

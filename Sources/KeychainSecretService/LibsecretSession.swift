@@ -60,7 +60,7 @@ struct LibsecretSession {
     /// Object paths of the collection's items that carry all of `attributes`.
     func search(_ attributes: [String: String]) throws -> [String] {
         let paths = try withAttributeArrays(attributes) { keys, values, count in
-            try checked("secret_collection_search_for_dbus_paths_sync") {
+            try checked("org.freedesktop.Secret.Collection.SearchItems") {
                 csecretservice_collection_search(service.pointer, collectionPath, keys, values, count,
                                                  call.remainingMilliseconds, call.cancellable, $0)
             }
@@ -97,7 +97,7 @@ struct LibsecretSession {
         var locked: Int32 = -1
         let (request, callName) = Self.request(what)
         let paths = try withAttributeArrays(attributes) { keys, values, count in
-            try checked("secret_collection_search_for_dbus_paths + \(guess == nil ? "Get(Collection.Locked)" : callName)") {
+            try checked("org.freedesktop.Secret.Collection.SearchItems + \(guess == nil ? "Get(Collection.Locked)" : callName)") {
                 csecretservice_collection_search_ahead(service.pointer, collectionPath, keys, values, count, guess,
                                                        request, call.remainingMilliseconds, call.cancellable, &item,
                                                        &locked, $0)
