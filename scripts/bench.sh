@@ -19,5 +19,15 @@ mkdir -p docs
 # user's persistent keyring.
 # The user keyring is linked into it, as pam_keyinit does in a login session, so the file
 # backend's unlock cache (kept in the user keyring) works as it does for a logged-in user.
+#
+# keychain-bench itself (not the stores it talks to) runs pinned to one CPU where `taskset` and
+# more than one CPU exist: on a shared virtual machine a process that moves between CPUs falls
+# into spells of seconds in which every call, the raw ones included, is about 1.5 times slower,
+# and a row measured in such a spell reads as growth that is not there (docs/performance.md,
+# "How the figures are taken"). Its children (the whole-process rows) inherit the pinning.
+pin=()
+if command -v taskset >/dev/null && [ "$(nproc)" -gt 1 ]; then
+    pin=(taskset -c "$(( $(nproc) - 1 ))")
+fi
 KEYCHAIN_KEYRING=session bash scripts/with-services.sh keyctl session - sh -c 'keyctl link @u @s >/dev/null && exec "$@"' sh \
-    "$bin/keychain-bench" --json docs/benchmark.json --svg docs/benchmark.svg --markdown docs/benchmark.md "$@"
+    "${pin[@]}" "$bin/keychain-bench" --json docs/benchmark.json --svg docs/benchmark.svg --markdown docs/benchmark.md "$@"

@@ -44,16 +44,35 @@ final class BackendBenchmark {
         }
     }
 
-    /// One result per operation named in `names` (get, miss, set, add, delete);
-    /// `baseline` supplies the raw call's figures for an operation, where there is one.
-    func measure(_ names: [String], baseline: (String) throws -> (name: String, sample: LatencySample)?) throws -> [BenchmarkResult] {
+    /// One result per operation named in `names` (get, miss, set, add, delete). Where `raw`
+    /// has a baseline for an operation, the two are measured in alternating turns
+    /// (`LatencySample.interleaved`), so that the ratio between them survives the machine's
+    /// slow spells.
+    func measure(_ names: [String], against raw: (any RawBaseline)?) throws -> [BenchmarkResult] {
         try names.map { name in
-            BenchmarkResult(backend: backendName, operation: name, items: items, sample: try sample(name),
-                            baseline: try baseline(name))
+            guard let raw, let rawName = raw.name(for: name) else {
+                return BenchmarkResult(backend: backendName, operation: name, items: items,
+                                       sample: try sample(name, iterations: iterations))
+            }
+            let (ours, theirs) = try LatencySample.interleaved(
+                iterations: iterations, turns: Self.turns,
+                ours: { try sample(name, iterations: $0) },
+                raw: { turn in
+                    guard let sample = try raw.sample(for: name, iterations: turn) else {
+                        throw BaselineError(description: "the raw baseline of \(name) on \(backendName) measured nothing")
+                    }
+                    return sample
+                })
+            return BenchmarkResult(backend: backendName, operation: name, items: items, sample: ours,
+                                   baseline: (rawName, theirs))
         }
     }
 
-    private func sample(_ operation: String) throws -> LatencySample {
+    /// Turns of ours and of the raw call per row: each turn of a cheap call lasts a few
+    /// milliseconds, shorter than the machine's slow spells.
+    private static let turns = 6
+
+    private func sample(_ operation: String, iterations: Int) throws -> LatencySample {
         let newSecret = Data(repeating: 0x5A, count: 32)
         switch operation {
         case "get":
@@ -97,13 +116,17 @@ final class BackendBenchmark {
                 try check(SecItemUpdate(query as CFDictionary, changes), "SecItemUpdate")
             }
         case "add":
-            // Each added item is removed before the next timed add, outside the timing.
-            defer { SecItemDelete(secItemQuery("added-\(iterations - 1)") as CFDictionary) }
-            return try LatencySample.measure(iterations: iterations, prepare: { index in
-                SecItemDelete(secItemQuery("added-\(index - 1)") as CFDictionary)
+            // Each added item, warm-up calls' included, is removed before the next timed add,
+            // outside the timing, so the store keeps its size.
+            var lastAdded: String?
+            defer { if let lastAdded { SecItemDelete(secItemQuery(lastAdded) as CFDictionary) } }
+            return try LatencySample.measure(iterations: iterations, prepare: { _ in
+                if let lastAdded { SecItemDelete(secItemQuery(lastAdded) as CFDictionary) }
+                lastAdded = nil
             }) { index in
-                let attributes = secItemQuery("added-\(index)", [kSecValueData as String: newSecret])
-                try check(SecItemAdd(attributes as CFDictionary, nil), "SecItemAdd")
+                let account = "added-\(index)"
+                try check(SecItemAdd(secItemQuery(account, [kSecValueData as String: newSecret]) as CFDictionary, nil), "SecItemAdd")
+                lastAdded = account
             }
         case "delete":
             return try LatencySample.measure(iterations: iterations, prepare: { index in

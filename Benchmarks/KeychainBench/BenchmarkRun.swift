@@ -61,16 +61,12 @@ struct BenchmarkRun {
         let benchmark = try BackendBenchmark(backend: backend, iterations: iterations, label: label, accessGroup: accessGroup)
         try benchmark.grow(to: sizes[0])
         var results = try benchmark.measure(["get", "get (backend, primary key)", "miss", "set",
-                                             "set (backend, primary key)", "add", "delete"]) { operation in
-            try raw?.sample(for: operation, iterations: iterations)
-        }
+                                             "set (backend, primary key)", "add", "delete"], against: raw)
         attachPythonPeer(for: label, to: &results)
         for size in sizes.dropFirst() {
             progress("growing \(label) to \(size) items")
             try benchmark.grow(to: size)
-            results += try benchmark.measure(["get", "set"]) { operation in
-                try raw?.sample(for: operation, iterations: iterations)
-            }
+            results += try benchmark.measure(["get", "set"], against: raw)
         }
         return results
     }

@@ -23,6 +23,27 @@ struct LatencySample {
         return LatencySample(microseconds: timings)
     }
 
+    /// Measures `ours` and `raw`, each for `iterations` timed calls in all, in `turns`
+    /// alternating turns (ours, then raw, then ours again), each closure called with the number
+    /// of calls of its turn. A shared machine has slow spells of a second or more (a neighbour
+    /// on the host, another process on the other core) that slow every call made in them; taken
+    /// in turns, both sides fall into the same spells, so their ratio holds where one side
+    /// measured whole and then the other would not.
+    static func interleaved(iterations: Int, turns: Int,
+                            ours: (Int) throws -> LatencySample,
+                            raw: (Int) throws -> LatencySample) rethrows -> (ours: LatencySample, raw: LatencySample) {
+        var oursTimings: [Double] = []
+        var rawTimings: [Double] = []
+        let turns = max(1, min(turns, iterations))
+        for index in 0..<turns {
+            // Spread the remainder over the first turns, so the totals are exactly `iterations`.
+            let turn = iterations / turns + (index < iterations % turns ? 1 : 0)
+            oursTimings += try ours(turn).microseconds
+            rawTimings += try raw(turn).microseconds
+        }
+        return (LatencySample(microseconds: oursTimings), LatencySample(microseconds: rawTimings))
+    }
+
     /// The value below which `fraction` of the timings fall (nearest-rank).
     func percentile(_ fraction: Double) -> Double {
         guard !microseconds.isEmpty else { return 0 }

@@ -20,14 +20,22 @@ extension RawBaseline {
     var missName: String? { nil }
     func measureMiss(iterations: Int) throws -> LatencySample? { nil }
 
-    /// The baseline for a benchmark operation name, or nil for operations without one.
-    func sample(for operation: String, iterations: Int) throws -> (name: String, sample: LatencySample)? {
+    /// What the baseline of a benchmark operation calls, or nil for operations without one.
+    func name(for operation: String) -> String? {
         switch operation {
-        case "get", "get (backend, primary key)": return (getName, try measureGet(iterations: iterations))
-        case "set", "set (backend, primary key)": return (setName, try measureSet(iterations: iterations))
-        case "miss":
-            guard let missName, let sample = try measureMiss(iterations: iterations) else { return nil }
-            return (missName, sample)
+        case "get", "get (backend, primary key)": return getName
+        case "set", "set (backend, primary key)": return setName
+        case "miss": return missName
+        default: return nil
+        }
+    }
+
+    /// The baseline's timings for a benchmark operation, or nil for operations without one.
+    func sample(for operation: String, iterations: Int) throws -> LatencySample? {
+        switch operation {
+        case "get", "get (backend, primary key)": return try measureGet(iterations: iterations)
+        case "set", "set (backend, primary key)": return try measureSet(iterations: iterations)
+        case "miss": return try measureMiss(iterations: iterations)
         default: return nil
         }
     }
