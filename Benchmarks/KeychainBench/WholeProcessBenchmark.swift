@@ -7,15 +7,30 @@ import Foundation
 /// `Process` adds tens of milliseconds of its own bookkeeping to each launch, which would
 /// swamp the figures being compared.
 enum WholeProcessBenchmark {
-    /// Times `arguments` run as a whole process `iterations` times, output discarded; fails if
-    /// any run fails.
-    static func measure(_ arguments: [String], iterations: Int) throws -> LatencySample {
-        try LatencySample.measure(iterations: iterations, warmup: 1) { _ in
-            let status = try spawnAndWait(arguments)
-            guard status == 0 else {
-                throw BaselineError(description: "\(arguments.joined(separator: " ")) exited \(status)")
+    /// Times each of `commands` as a whole process `iterations` times, taking them in turns, one
+    /// run of each per round after one untimed round, so that every command meets the same
+    /// spells of a shared machine and their ratios hold. A command that fails is dropped from
+    /// the rounds after, and missing from the result; `skipped` is told why.
+    static func measureInTurns(_ commands: [String: [String]], iterations: Int,
+                               skipped: (String, any Error) -> Void) -> [String: LatencySample] {
+        var timings: [String: [Double]] = commands.mapValues { _ in [] }
+        for round in -1..<iterations {
+            for (name, arguments) in commands.sorted(by: { $0.key < $1.key }) where timings[name] != nil {
+                do {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    let status = try spawnAndWait(arguments)
+                    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+                    guard status == 0 else {
+                        throw BaselineError(description: "\(arguments.joined(separator: " ")) exited \(status)")
+                    }
+                    if round >= 0 { timings[name]?.append(elapsed) }
+                } catch {
+                    timings[name] = nil
+                    skipped(name, error)
+                }
             }
         }
+        return timings.mapValues { LatencySample(microseconds: $0) }
     }
 
     /// Runs `arguments` with stdin, stdout and stderr on /dev/null and returns its exit status.
