@@ -68,8 +68,8 @@ final class BackendBenchmark {
         }
     }
 
-    /// Turns of ours and of the raw call per row: each turn of a cheap call lasts a few
-    /// milliseconds, shorter than the machine's slow spells.
+    /// Turns of ours and of the raw call per row: enough that a turn is shorter than the
+    /// machine's slow spells, few enough that each turn's untimed warm-up calls stay cheap.
     private static let turns = 6
 
     private func sample(_ operation: String, iterations: Int) throws -> LatencySample {

@@ -25,8 +25,8 @@ struct LatencySample {
 
     /// Measures `ours` and `raw`, each for `iterations` timed calls in all, in `turns`
     /// alternating turns (ours, then raw, then ours again), each closure called with the number
-    /// of calls of its turn. A shared machine has slow spells of a second or more (a neighbour
-    /// on the host, another process on the other core) that slow every call made in them; taken
+    /// of calls of its turn. A shared machine has slow spells, longer than a row takes (a
+    /// neighbour on the host, a move to the other core), that slow every call made in them; taken
     /// in turns, both sides fall into the same spells, so their ratio holds where one side
     /// measured whole and then the other would not.
     static func interleaved(iterations: Int, turns: Int,
