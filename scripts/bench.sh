@@ -22,9 +22,10 @@ mkdir -p docs
 #
 # keychain-bench itself (not the stores it talks to) runs pinned to one CPU where `taskset` and
 # more than one CPU exist: on a shared virtual machine a process that moves between CPUs falls
-# into spells, each longer than a benchmark row, in which every call, the raw ones included, is slower,
-# and a row measured in such a spell reads as growth that is not there (docs/performance.md,
-# "How the figures are taken"). Its children (the whole-process rows) inherit the pinning.
+# into spells, each longer than a benchmark row, in which every call, the raw ones included,
+# is slower, and a row measured in such a spell reads as growth that is not there
+# (docs/performance.md, "How the figures are taken"). Its children (the whole-process rows)
+# inherit the pinning.
 pin=()
 if command -v taskset >/dev/null && [ "$(nproc)" -gt 1 ]; then
     pin=(taskset -c "$(( $(nproc) - 1 ))")
