@@ -191,9 +191,6 @@ extension ItemKeyrings {
         return current.secretIsEmpty
     }
 
-    /// Whether `failure`, of a call on the item key `key`, means that a delete unlinked it: the
-    /// kernel says "no such key", or, for a moment before the key is gone, refuses access to a
-    /// key this thread no longer possesses.
     /// Whether `entry`, found under the name hash of `description`, is the entry of a live item
     /// of another name: an item key linked in `target` whose description differs and has the
     /// same hash. The hash is no defence against names chosen to collide, so an add refuses
@@ -209,6 +206,9 @@ extension ItemKeyrings {
         return isLinked(entry.itemKey, in: target)
     }
 
+    /// Whether `failure`, of a call on the item key `key`, means that a delete unlinked it: the
+    /// kernel says "no such key", or, for a moment before the key is gone, refuses access to a
+    /// key this thread no longer possesses.
     func isUnlinkedKey(_ failure: KeyctlFailure, _ key: key_serial_t, in target: key_serial_t) -> Bool {
         failure.isNoSuchKey || (failure.code == EACCES && !isLinked(key, in: target))
     }
