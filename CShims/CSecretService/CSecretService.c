@@ -55,7 +55,6 @@
     X(void *, g_cancellable_new, (void)) \
     X(void, g_cancellable_cancel, (void *)) \
     X(void, g_dbus_proxy_set_default_timeout, (void *, int)) \
-    X(int, g_dbus_proxy_get_default_timeout, (void *)) \
     X(void *, g_dbus_proxy_get_connection, (void *)) \
     X(void, g_dbus_connection_set_exit_on_close, (void *, int)) \
     X(const char *, g_dbus_proxy_get_name, (void *)) \
@@ -1017,7 +1016,7 @@ void csecretservice_strings_free(CSecretServiceStrings *strings) {
     memset(strings, 0, sizeof *strings);
 }
 
-int csecretservice_secrets_load(void *service, const char *const *paths, void **values, size_t count,
+int csecretservice_secrets_load(void *service, const char *const *paths, void **values, size_t count, int timeout_ms,
                                 void *cancellable, CSecretServiceError *error) {
     memset(values, 0, count * sizeof *values);
     take_error(NULL, error);
@@ -1029,7 +1028,7 @@ int csecretservice_secrets_load(void *service, const char *const *paths, void **
     }
     // One GetSecrets for all paths; libsecret decodes the answers with the transfer session.
     void *reply = call_provider(service, SERVICE_PATH, SERVICE_INTERFACE, "GetSecrets", arguments, GET_SECRETS_REPLY,
-                                p_g_dbus_proxy_get_default_timeout(service), cancellable, error);
+                                timeout_ms, cancellable, error);
     if (reply == NULL) return -1;
     take_secrets(service, reply, paths, values, count);
     p_g_variant_unref(reply);
@@ -1073,7 +1072,6 @@ int csecretservice_item_create(void *service, const char *collection_path, const
     return 0;
 }
 
-/// Sets one property of the item at `path` with Properties.Set; `value` may be floating.
 /// The arguments of Properties.Set of the item property `name` to `value` (which may be
 /// floating, and is consumed), as a floating tuple.
 static void *item_property_arguments(const char *name, void *value) {
@@ -1091,6 +1089,7 @@ static void *encoded_secret(void *service, const unsigned char *secret, size_t l
     return encoded;
 }
 
+/// Sets one property of the item at `path` with Properties.Set; `value` may be floating.
 static int set_item_property(void *service, const char *path, const char *name, void *value, int timeout_ms,
                              void *cancellable, CSecretServiceError *error) {
     void *reply = call_provider(service, path, PROPERTIES_INTERFACE, "Set", item_property_arguments(name, value), NULL,

@@ -200,7 +200,7 @@ struct LibsecretSession {
         try withCStrings(paths) { pathPointers in
             _ = try checked("org.freedesktop.Secret.Service.GetSecrets") {
                 csecretservice_secrets_load(service.pointer, pathPointers.baseAddress, &values, paths.count,
-                                            call.cancellable, $0)
+                                            call.remainingMilliseconds, call.cancellable, $0)
             }
         }
         return values.map { $0.map(Self.copySecret) }

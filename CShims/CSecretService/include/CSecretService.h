@@ -180,7 +180,7 @@ void csecretservice_strings_free(CSecretServiceStrings *strings);
 /// when the provider handed out none (a locked or vanished item). Release each with
 /// csecretservice_value_unref, which wipes that memory. 0, or -1 with the error.
 int csecretservice_secrets_load(void *service, const char *const *paths, void **values, size_t count,
-                                void *cancellable, CSecretServiceError *error);
+                                int timeout_ms, void *cancellable, CSecretServiceError *error);
 /// The bytes of a SecretValue, valid while it is held.
 const unsigned char *csecretservice_value_bytes(void *value, size_t *length);
 void csecretservice_value_unref(void *value);
