@@ -90,6 +90,27 @@ extension SecretServiceTests {
             try Self.expectChildPasses("providerLossChild", provider: provider, in: session, pidVariable: Self.childPIDVariable)
         }
 
+        /// The bus daemon's answer to NameHasOwner(org.freedesktop.secrets), as dbus-send prints it.
+        static func secretsNameOwnerReply() throws -> String {
+            try runTool("dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                      "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"]).outputText
+        }
+
+        /// Asks `condition` every 50 ms until it holds, at most `tries` times.
+        static func waitUntil(tries: Int = 100, _ condition: () throws -> Bool) rethrows {
+            for _ in 0..<tries {
+                if try condition() { return }
+                usleep(50_000)
+            }
+        }
+
+        /// A read of the item `kept` of `service` and an add of a new one, through `backend`,
+        /// each named for the expectations on its failure.
+        static func aReadAndAWrite(of service: String, through backend: SecretServiceBackend) -> [(String, () throws -> Void)] {
+            [("a read", { _ = try backend.search(SecretServiceTestSupport.exactQuery(service, "kept")) }),
+             ("a write", { try backend.add(SecretServiceTestSupport.genericItem(service, "new", Data("n".utf8))) })]
+        }
+
         /// Cancels the test when `provider` is not installed (fails it under KEYCHAIN_REQUIRE_ALL_BACKENDS=1).
         static func requireInstalled(_ provider: String) throws {
             guard toolExists(provider == "keepassxc" ? "keepassxc" : "gnome-keyring-daemon") else {
@@ -137,13 +158,9 @@ extension SecretServiceTests {
             let service = SecretServiceTestSupport.uniqueName("loss")
             try backend.add(SecretServiceTestSupport.genericItem(service, "kept", Data("kept".utf8)))
             #expect(kill(pid, SIGKILL) == 0)
-            let ask = ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-                       "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"]
-            for _ in 0..<100 where try runTool("dbus-send", ask).outputText.contains("true") { usleep(50_000) }
+            try Self.waitUntil { try !Self.secretsNameOwnerReply().contains("true") }
 
-            for (what, call) in [("a read", { _ = try backend.search(SecretServiceTestSupport.exactQuery(service, "kept")) }),
-                                 ("a write", { try backend.add(SecretServiceTestSupport.genericItem(service, "new", Data("n".utf8))) })]
-                as [(String, () throws -> Void)] {
+            for (what, call) in Self.aReadAndAWrite(of: service, through: backend) {
                 do {
                     try call()
                     Issue.record("\(what) succeeded after the provider was killed")
@@ -152,7 +169,7 @@ extension SecretServiceTests {
                     #expect(error.message.contains("went away"), "\(what): \(error)")
                 }
             }
-            #expect(try runTool("dbus-send", ask).outputText.contains("false"), "a provider was activated in its place")
+            #expect(try Self.secretsNameOwnerReply().contains("false"), "a provider was activated in its place")
         }
     }
 }

@@ -44,25 +44,14 @@ extension SecretServiceTests {
             try backend.add(SecretServiceTestSupport.genericItem(service, "kept", Data("kept".utf8)))
 
             #expect(kill(pid, SIGKILL) == 0)
-            let ask = ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-                       "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"]
-            func owned() throws -> Bool { try runTool("dbus-send", ask).outputText.contains("true") }
-            for _ in 0..<100 {
-                if try !owned() { break }
-                usleep(50_000)
-            }
+            func owned() throws -> Bool { try ProviderLoss.secretsNameOwnerReply().contains("true") }
+            try ProviderLoss.waitUntil { try !owned() }
             // The setup shell starts the same store again, in a new process with a new unique
             // name, once this file is there.
             let directory = try #require(ProcessInfo.processInfo.environment[Self.directoryVariable])
             _ = FileManager.default.createFile(atPath: directory + "/killed", contents: nil)
-            for _ in 0..<200 {
-                if FileManager.default.fileExists(atPath: directory + "/restarted") { break }
-                usleep(50_000)
-            }
-            for _ in 0..<100 {
-                if try owned() { break }
-                usleep(50_000)
-            }
+            ProviderLoss.waitUntil(tries: 200) { FileManager.default.fileExists(atPath: directory + "/restarted") }
+            try ProviderLoss.waitUntil { try owned() }
             usleep(200_000)
             // Jobs that send nothing (the service and the collection are kept) dispatch what the
             // bus sent meanwhile on the libsecret thread (NameOwnerChanged, and the answer to
@@ -72,9 +61,7 @@ extension SecretServiceTests {
             _ = try backend.perform("a job that sends nothing") { _ in 0 }
 
             let started = DispatchTime.now()
-            for (what, call) in [("a read", { _ = try backend.search(SecretServiceTestSupport.exactQuery(service, "kept")) }),
-                                 ("a write", { try backend.add(SecretServiceTestSupport.genericItem(service, "new", Data("n".utf8))) })]
-                as [(String, () throws -> Void)] {
+            for (what, call) in ProviderLoss.aReadAndAWrite(of: service, through: backend) {
                 do {
                     try call()
                     Issue.record("\(what) reached the restarted provider unnoticed")
