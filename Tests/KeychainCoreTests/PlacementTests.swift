@@ -68,12 +68,12 @@ struct PlacementTests {
         try registry.claimAutomaticChoice(chosen.backend)
         // The name it is registered under, which the next run looks up; not the instance's own
         // `name` ("memory"), which no registration of this registry answers to.
-        #expect(scratch.placement().recordedBackend() == "first")
+        #expect(try scratch.placement().recordedBackend() == "first")
         try registry.claimAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
         #expect(throws: KeychainError.self, "another process's later claim of another backend is refused") {
             try KeychainBackendRegistry(placement: scratch.placement()).claimAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
         }
-        #expect(scratch.placement().recordedBackend() == "first", "a later write replaced the recorded choice")
+        #expect(try scratch.placement().recordedBackend() == "first", "a later write replaced the recorded choice")
         let nextRun = try self.registry(scratch.placement()).resolveSelection()
         #expect(nextRun.source == .recorded(scratch.recordFile))
     }
@@ -107,7 +107,7 @@ struct PlacementTests {
             #expect(error.status == errSecIO)
             #expect(error.message.contains("'recorded'"))
         }
-        #expect(scratch.placement().recordedBackend() == "recorded")
+        #expect(try scratch.placement().recordedBackend() == "recorded")
         #expect(try mine.currentSelection().source == .recorded(scratch.recordFile), "the next attempt follows the record")
     }
 
@@ -209,11 +209,11 @@ struct PlacementTests {
         let scratch = Scratch()
         try scratch.write("KEYCHAIN_FILE_DIR = /srv/keys\n", to: scratch.userFile)
         try scratch.placement().pin("user-pin")
-        #expect(try PlacementFile.load(scratch.userFile) == PlacementFile(path: scratch.userFile, backend: "user-pin",
+        #expect(try PlacementFile.load(scratch.userFile, owners: [geteuid()]) == PlacementFile(path: scratch.userFile, backend: "user-pin",
                                                                           settings: ["KEYCHAIN_FILE_DIR": "/srv/keys"]))
         try scratch.placement().pin(nil)
-        #expect(try PlacementFile.load(scratch.userFile)?.backend == nil)
-        #expect(try PlacementFile.load(scratch.userFile)?.settings == ["KEYCHAIN_FILE_DIR": "/srv/keys"])
+        #expect(try PlacementFile.load(scratch.userFile, owners: [geteuid()])?.backend == nil)
+        #expect(try PlacementFile.load(scratch.userFile, owners: [geteuid()])?.settings == ["KEYCHAIN_FILE_DIR": "/srv/keys"])
     }
 
     @Test func scopesTurnIntoOrdinaryAccessGroupConstraints() {
