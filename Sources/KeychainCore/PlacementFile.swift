@@ -33,7 +33,9 @@ public struct PlacementFile: Sendable, Equatable {
     /// Settings read from the environment alone, refused in a file rather than ignored: a
     /// program's identity belongs to that program (one in a file would give all of a user's or
     /// a machine's programs one group), and the system file's path cannot come from a file.
-    public static let environmentOnlyKeys: Set<String> = [KeychainProgramIdentity.variable, BackendPlacement.systemFileVariable]
+    public static let environmentOnlyKeys: Set<String> = [
+        KeychainProgramIdentity.variable, KeychainProgramIdentity.groupsVariable, BackendPlacement.systemFileVariable,
+    ]
 
     /// The file's path, for messages.
     public let path: String
