@@ -17,7 +17,7 @@ struct InheritedDescriptors {
 
     /// Marks close-on-exec every open descriptor that was not inherited, other than 0, 1 and 2.
     func markOthersCloseOnExec() {
-        let open = Self.openDescriptors() ?? Array(3..<Int32(min(sysconf(Int32(_SC_OPEN_MAX)), 65536)))
+        let open = Self.openDescriptors() ?? Array(3..<Int32(max(3, min(sysconf(Int32(_SC_OPEN_MAX)), 65536))))
         for descriptor in open where descriptor > 2 && numbers?.contains(descriptor) != true {
             let flags = fcntl(descriptor, F_GETFD)
             if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
