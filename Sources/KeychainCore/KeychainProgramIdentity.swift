@@ -11,7 +11,9 @@ import Synchronization
 /// The group is, in order: the one set in code with `use(accessGroup:)`; the environment
 /// variable `KEYCHAIN_ACCESS_GROUP`; the file name of the running executable
 /// (`/proc/self/exe`), so that two programs get two groups with no configuration and one
-/// program keeps its group however it is started.
+/// program keeps its group however it is started. The last two are resolved once, at the
+/// process's first keychain call, and kept for its life: a binary upgraded in place while it
+/// runs (a new file renamed over it, as dpkg does) keeps its name.
 ///
 /// A program may also be entitled to several groups, as an Apple app is through its
 /// `keychain-access-groups` entitlement and app groups: `use(accessGroups:)` in code, or
@@ -94,10 +96,21 @@ public enum KeychainProgramIdentity: Sendable {
     /// The running executable's file name; the first argument's when /proc is not mounted.
     public static let executableName: String = {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let name = URL(fileURLWithPath: path).lastPathComponent
+            let name = URL(fileURLWithPath: withoutDeletedMark(path)).lastPathComponent
             if !name.isEmpty { return name }
         }
         let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "").lastPathComponent
         return name.isEmpty ? "unnamed-program" : name
     }()
+
+    /// The mark the kernel appends to `/proc/self/exe`'s target once the file was removed or
+    /// replaced.
+    private static let deletedMark = " (deleted)"
+
+    /// `path` without the kernel's deleted mark. A file whose own name ends in the mark still
+    /// exists under that name while it runs, so its name is kept.
+    private static func withoutDeletedMark(_ path: String) -> String {
+        guard path.hasSuffix(deletedMark), !FileManager.default.fileExists(atPath: path) else { return path }
+        return String(path.dropLast(deletedMark.count))
+    }
 }
