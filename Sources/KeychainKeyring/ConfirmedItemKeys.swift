@@ -7,7 +7,7 @@ import Synchronization
 /// may then skip the record read: the kernel's search by name finding a confirmed key is
 /// proof enough that the item still exists.
 ///
-/// Why that holds: nothing this version does takes an entry away from a key that stays linked
+/// Why that holds: nothing this library does takes an entry away from a key that stays linked
 /// under its name. A delete unlinks the item key before it touches the entry; an update keeps
 /// the key (rewritten in place) and its entry, or, when the primary key changes, writes a new
 /// key under a new name; an add over a key made by hand moves a new key in, with a new serial;

@@ -8,8 +8,8 @@ import Foundation
 import KeychainCore
 import Synchronization
 
-/// Layout 3's records: the attributes of many items in a few `user` keys, so that an item
-/// costs one key of the user's quota (its item key) instead of two.
+/// The records of a target: the attributes of many items in a few `user` keys, so that an
+/// item costs one key of the user's quota, its item key.
 ///
 /// - The record of bucket B of a target is the `user` key `linux-keychain:records:SERIAL:B`,
 ///   SERIAL being the target's, linked in the target (`ItemRecord` gives the payload). An
@@ -36,12 +36,14 @@ import Synchronization
 /// - A record other than record 0 that loses its last entry is unlinked (a missing record reads
 ///   as an empty one), unless it states another count than record 0 (a split is under way).
 ///   A target's first write creates record 0, which stays.
-extension ItemKeyrings {
+struct ItemRecords: Sendable {
+    let kernel: KernelKeys
+
     static func recordDescription(_ target: key_serial_t, bucket: Int) -> String {
         "linux-keychain:records:\(target):\(bucket)"
     }
 
-    /// The 64-bit FNV-1a hash of the item key's description: its entry's name, and its bucket.
+    /// The 64-bit FNV-1a hash of the item key's name: its entry's name, and its bucket.
     /// Pinned with the record format.
     static func nameHash(_ description: ItemKeyDescription) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -61,10 +63,10 @@ extension ItemKeyrings {
     // MARK: - Reading
 
     /// The entry of the item `description` names in `target`'s records, or nil when it has none.
-    func recordEntry(named description: ItemKeyDescription, in target: key_serial_t) throws -> ItemRecordEntry? {
+    func entry(named description: ItemKeyDescription, in target: key_serial_t) throws -> ItemRecordEntry? {
         let hash = Self.nameHash(description)
         for _ in 0..<2 {
-            switch try recordReader(for: target).locate(hash, from: RecordKnowledge.log2BucketCount(of: target)) {
+            switch try reader(for: target).locate(hash, from: RecordKnowledge.log2BucketCount(of: target)) {
             case .found(let entry): return entry
             case .absent: return nil
             case .countTooHigh:
@@ -96,7 +98,7 @@ extension ItemKeyrings {
     }
 
     /// Every entry in `target`'s records, by name hash: each where a reader would find it.
-    func allRecordEntries(in target: key_serial_t) throws -> [UInt64: ItemRecordEntry] {
+    func allEntries(in target: key_serial_t) throws -> [UInt64: ItemRecordEntry] {
         guard let first = try readRecord(target, bucket: 0)?.record else { return [:] }
         var records: [Int: ItemRecord] = [0: first]
         var highest = first.log2BucketCount
@@ -122,15 +124,15 @@ extension ItemKeyrings {
     /// `target`'s records as one lookup or listing reads them: each record read once, when an
     /// entry in it is first asked for, so that a listing pays for the records of the items it
     /// finds, not for every record.
-    func recordReader(for target: key_serial_t) -> RecordReader { RecordReader(store: self, target: target) }
+    func reader(for target: key_serial_t) -> RecordReader { RecordReader(records: self, target: target) }
 
     final class RecordReader {
-        private let store: ItemKeyrings
+        private let records: ItemRecords
         private let target: key_serial_t
-        private var records: [Int: ItemRecord?] = [:]
+        private var read: [Int: ItemRecord?] = [:]
 
-        fileprivate init(store: ItemKeyrings, target: key_serial_t) {
-            self.store = store
+        fileprivate init(records: ItemRecords, target: key_serial_t) {
+            self.records = records
             self.target = target
         }
 
@@ -151,14 +153,14 @@ extension ItemKeyrings {
                 log2 = first.log2BucketCount
                 RecordKnowledge.remember(log2BucketCount: log2, of: target)
             }
-            return try ItemKeyrings.locate(hash, from: log2, in: record)
+            return try ItemRecords.locate(hash, from: log2, in: record)
         }
 
         private func record(_ bucket: Int) throws -> ItemRecord? {
-            if let known = records[bucket] { return known }
-            let read = try store.readRecord(target, bucket: bucket)?.record
-            records[bucket] = read
-            return read
+            if let known = read[bucket] { return known }
+            let record = try records.readRecord(target, bucket: bucket)?.record
+            read[bucket] = record
+            return record
         }
     }
 
@@ -203,7 +205,7 @@ extension ItemKeyrings {
     /// Replaces the entry whose name hash is `hash` in `target`'s records with what `change`
     /// makes of the current one (nil: none); writes nothing when `change` returns it as it
     /// was. The caller holds the target's `KeyringRecordLock`.
-    func changeRecordEntryLocked(_ hash: UInt64, in target: key_serial_t,
+    func changeEntryLocked(_ hash: UInt64, in target: key_serial_t,
                                  _ change: (ItemRecordEntry?) throws -> ItemRecordEntry?) throws {
         var (log2, bucket, current) = try currentRecord(for: hash, in: target)
         let old = current?.record.entry(hash)
@@ -230,7 +232,7 @@ extension ItemKeyrings {
             record = changed()
             payload = record.encoded()
         }
-        guard payload.count <= Self.maximumPayload else {
+        guard payload.count <= KernelKeys.maximumPayload else {
             throw KeychainError.keyring(errSecDiskFull,
                 "The item record \(Self.recordDescription(target, bucket: bucket)) is full and the key quota has no room to split it; raise /proc/sys/kernel/keys/maxkeys and maxbytes.")
         }
@@ -290,9 +292,7 @@ extension ItemKeyrings {
                 try payload.withUnsafeBytes { try kernel.update(serial, payload: $0) }
                 return
             }
-            let key = try payload.withUnsafeBytes {
-                try addKey(description, payload: $0, to: target, exclusive: false, permissions: Self.keyPermissions)
-            }
+            let key = try payload.withUnsafeBytes { try kernel.placeUserKey(description, payload: $0, in: target, exclusive: false) }
             RecordKnowledge.remember(serial: key, of: target, bucket: bucket)
         } catch let failure as KeyctlFailure {
             throw failure.keychainError("writing the item record \(description)")

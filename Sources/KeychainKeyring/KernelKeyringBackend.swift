@@ -11,7 +11,7 @@ public import KeychainCore
 /// libkeyutils, so they need no daemon and no disk, and vanish at reboot.
 ///
 /// Items go to the user's persistent keyring unless `KEYCHAIN_KEYRING` says otherwise (see
-/// `KeyringChoice`); the layout is described in `ItemKeyrings`, the key names in
+/// `KeyringChoice`); an item's keys are described in `ItemLookup`, their names in
 /// `ItemKeyDescription`. Every call resolves the keyring on the calling thread (remembering
 /// only, per thread, which keyrings that thread has linked: `ThreadKeyringLinks`), so the
 /// backend itself holds no mutable state and is safe from any thread and any process; the
@@ -30,10 +30,12 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     /// The keyring asked for (nil: the default), or why the setting is invalid.
     private let choice: Result<KeyringChoice?, KeychainError>
-    private let store: ItemKeyrings
+    private let kernel: KernelKeys
+    private var lookup: ItemLookup { ItemLookup(kernel: kernel) }
+    private var writer: ItemWriter { ItemWriter(kernel: kernel) }
+    private var marker: TaggedItemsMarker { TaggedItemsMarker(kernel: kernel) }
     /// Set only by `init(testingIn:)`.
     private let fixedTarget: ResolvedKeyring?
-    private var kernel: KernelKeys { store.kernel }
 
     /// Uses `keyring`, or the default (the persistent keyring, else the user keyring) when nil.
     public convenience init(keyring: KeyringChoice? = nil) {
@@ -59,7 +61,7 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     init(choice: Result<KeyringChoice?, KeychainError>, kernel: KernelKeys) {
         self.choice = choice
-        self.store = ItemKeyrings(kernel: kernel)
+        self.kernel = kernel
         self.fixedTarget = nil
     }
 
@@ -67,7 +69,7 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// linked in the session keyring is), so that a test can start from a keyring of its own.
     init(testingIn keyring: key_serial_t) {
         self.choice = .success(.session)
-        self.store = ItemKeyrings(kernel: KernelKeys())
+        self.kernel = KernelKeys()
         self.fixedTarget = ResolvedKeyring(serial: keyring, kind: .session, note: "a test's own keyring")
     }
 
@@ -104,22 +106,15 @@ public final class KernelKeyringBackend: KeychainBackend {
         let description = try ItemKeyDescription(item.primaryKey)
         // The secret's size is checked before the kernel is called; the attributes', which
         // name the target keyring, as the item is staged.
-        try ItemKeyrings.checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
+        try ItemWriter.checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
         let keyring = try target()
         try add(item, as: description, into: keyring)
     }
 
-    /// Adds `item` in layout 3, unless an item of its name exists in any layout.
     private func add(_ item: KeychainItem, as description: ItemKeyDescription, into keyring: ResolvedKeyring) throws {
-        // `addLayout3` checks layouts 3 and 2.
-        if store.layoutThreeState(keyring.serial) == .mayRemain,
-           try store.itemKeyring(named: description, in: keyring.serial) != nil {
-            throw KeychainError.keyring(errSecDuplicateItem,
-                "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.")
-        }
         // Before the item can be seen: readers rely on it (`TaggedItemsMarker`).
-        try store.recordWrite(of: description, in: keyring.serial)
-        try store.addLayout3(item, as: description, into: keyring.serial)
+        try marker.recordWrite(of: description, in: keyring.serial)
+        try writer.add(item, as: description, into: keyring.serial)
     }
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
@@ -130,7 +125,7 @@ public final class KernelKeyringBackend: KeychainBackend {
             guard query.includeSecrets else { return found.map(\.item) }
             return try found.map { entry in
                 var item = entry.item
-                item.secret = try store.secret(of: entry, in: keyring.serial)
+                item.secret = try lookup.secret(of: entry, in: keyring.serial)
                 return item
             }
         }
@@ -138,15 +133,15 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     /// Each matching item keeps its name where it can, and is then rewritten in place, its
     /// secret and then its attributes, each replaced in one step, so a reader always finds the
-    /// item. An item whose primary key changes (or one still in layout 1) is added anew,
-    /// exclusively, and the old one unlinked after. Collisions are checked for every item
+    /// item. An item whose primary key changes is added anew, exclusively, and the old one
+    /// unlinked after. Collisions are checked for every item
     /// before any is written. If a later item fails (a racing writer in another process, the
     /// quota), the items already done stay updated and the rest stay as they were. The kernel
     /// has no "replace only if still there": an update racing a delete of the same item in
     /// another process can land after it, as if the update had come second.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         try NameRules.refuseNUL(in: query, changes)
-        try ItemKeyrings.checkSecretSize(changes.secret, of: "the update")
+        try ItemWriter.checkSecretSize(changes.secret, of: "the update")
         let keyring = try target()
         var everything = query
         everything.limit = .all
@@ -154,7 +149,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         let plan = try UpdatePlan(matched: matched.map(\.item), changes: changes)
         for key in plan.keysNeedingVacancy {
             let description = try ItemKeyDescription(key)
-            if try store.anchor(named: description, in: keyring.serial) != nil {
+            if try lookup.item(named: description, in: keyring.serial) != nil {
                 throw KeychainError.keyring(errSecDuplicateItem,
                     "The update would collide with the item with \(key.readableName).")
             }
@@ -163,60 +158,21 @@ public final class KernelKeyringBackend: KeychainBackend {
             do {
                 try rewrite(entry, as: change.new, secret: changes.secret, in: keyring)
             } catch is ItemVanished {
-                // Another process deleted the item since it was read: as if that delete came
-                // second. Or it migrated the item, read in layout 1 or 2, to layout 3: the
-                // update goes to that copy.
-                guard entry.storage.isFromEarlierLayout,
-                      let current = try currentItem(named: entry.description, in: keyring),
-                      case .itemKey = current.storage else { continue }
-                do {
-                    try rewrite(current, as: change.new, secret: changes.secret, in: keyring)
-                } catch is ItemVanished {
-                    continue
-                } catch is SecretKeyMissing {
-                    throw secretKeyMissing(entry, in: keyring)
-                }
-            } catch is SecretKeyMissing {
-                throw secretKeyMissing(entry, in: keyring)
+                // Another process deleted the item since it was read: as if that delete came second.
             }
         }
         return plan.changes.count
     }
 
-    private func secretKeyMissing(_ entry: FoundItem, in keyring: ResolvedKeyring) -> KeychainError {
-        KeychainError.keyring(errSecDecode,
-            "The item with \(entry.description.primaryKey.readableName) has no secret key in keyring \(keyring.serial); delete the item and add it again.")
-    }
-
     /// Writes `new` over the item read as `entry`; `secret` nil keeps the item's secret.
     private func rewrite(_ entry: FoundItem, as new: KeychainItem, secret: SecretBytes?, in keyring: ResolvedKeyring) throws {
         if new.primaryKey == entry.description.primaryKey {
-            switch entry.storage {
-            case .itemKey:
-                try store.replaceLayout3(entry, with: new, secret: secret, in: keyring.serial)
-                return
-            case .keys(let attributes, _):
-                try store.rewriteInLayout3(entry, attributesKey: attributes, with: new, secret: secret, in: keyring.serial)
-                return
-            case .itemKeyring:
-                break
-            }
+            try writer.replace(entry, with: new, secret: secret, in: keyring.serial)
+            return
         }
         var complete = new
-        complete.secret = try secret ?? store.secret(of: entry, in: keyring.serial)
-        let description = try ItemKeyDescription(new.primaryKey)
-        if new.primaryKey == entry.description.primaryKey {
-            // A layout-1 item keeps its name: its item key does not collide with its keyring.
-            try store.recordWrite(of: description, in: keyring.serial)
-            do {
-                try store.addLayout3(complete, as: description, into: keyring.serial)
-            } catch let error as KeychainError where error.status == errSecDuplicateItem {
-                // Another process migrated it to layout 3 since it was read (`update`).
-                throw ItemVanished()
-            }
-        } else {
-            try add(complete, as: description, into: keyring)
-        }
+        complete.secret = try secret ?? lookup.secret(of: entry, in: keyring.serial)
+        try add(complete, as: try ItemKeyDescription(new.primaryKey), into: keyring)
         // The new item is in place; if the old one is already gone, another process deleted it.
         _ = try? unlinkItem(entry, from: keyring)
     }
@@ -237,25 +193,17 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// now holds that name, and it is unlinked instead: a delete that returns leaves no item
     /// of that name behind.
     private func unlinkItem(_ entry: FoundItem, from keyring: ResolvedKeyring) throws -> Bool {
-        var storage = entry.storage
+        var keys = entry.keys
         for _ in 0..<Self.readAttempts {
             do {
-                switch storage {
-                case .itemKey:
-                    try store.removeLayout3(storage, of: entry.description, from: keyring.serial)
-                case .keys(let attributes, let secret):
-                    try store.removeLayout2(attributesKey: attributes, secretKey: secret, of: entry.description,
-                                            from: keyring.serial)
-                case .itemKeyring(let serial):
-                    try kernel.unlink(serial, from: keyring.serial)
-                }
+                try writer.remove(keys, of: entry.description, from: keyring.serial)
                 return true
             } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
                 guard let replacement = try currentItem(named: entry.description, in: keyring),
-                      replacement.storage != storage else {
+                      replacement.keys != keys else {
                     return false
                 }
-                storage = replacement.storage
+                keys = replacement.keys
             } catch let failure as KeyctlFailure {
                 throw failure.keychainError("deleting the item with \(entry.description.primaryKey.readableName)")
             }
@@ -267,7 +215,7 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// The item `description` names now, nil when there is none or it vanished while read.
     private func currentItem(named description: ItemKeyDescription, in keyring: ResolvedKeyring) throws -> FoundItem? {
         do {
-            return try store.item(named: description, in: keyring.serial)
+            return try lookup.item(named: description, in: keyring.serial)
         } catch is ItemVanished {
             return nil
         }
@@ -290,21 +238,12 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// result never misses an item that was only being replaced.
     private func consistentRead<Result>(_ query: ItemQuery, in keyring: ResolvedKeyring,
                                         _ finish: ([FoundItem]) throws -> [Result]) throws -> [Result] {
-        var secretMissing = false
-        for attempt in 0..<Self.readAttempts {
+        for _ in 0..<Self.readAttempts {
             do {
                 return try finish(try matchingItems(query, in: keyring))
             } catch is ItemVanished {
-                secretMissing = false
-            } catch is SecretKeyMissing {
-                // Most likely an add between its two moves: give it a moment to finish.
-                secretMissing = true
-                ItemKeyrings.pauseForLanding(attempt)
+                continue
             }
-        }
-        if secretMissing {
-            throw KeychainError.keyring(errSecDecode,
-                "An item the query matches has no secret key in keyring \(keyring.serial) (an add may have been interrupted, or the key was unlinked by hand); delete the item and add it again.")
         }
         throw KeychainError.keyring(errSecIO,
             "The items in keyring \(keyring.serial) kept changing during \(Self.readAttempts) attempts to read them; try again.")
@@ -330,7 +269,7 @@ public final class KernelKeyringBackend: KeychainBackend {
             for key in keys {
                 // A name beyond the kernel's limit belongs to no item.
                 guard let description = try? ItemKeyDescription(key),
-                      let item = try store.item(named: description, in: keyring.serial,
+                      let item = try lookup.item(named: description, in: keyring.serial,
                                                 secretOnly: secretOnly ? query.constraints : nil),
                       query.matches(item.item) else { continue }
                 found.append(item)
@@ -360,9 +299,9 @@ public final class KernelKeyringBackend: KeychainBackend {
         guard let key = query.untaggedPrimaryKey, let description = try? ItemKeyDescription(key) else { return nil }
         let result = alreadyLookedUp?.key == key
             ? alreadyLookedUp!.result
-            : Result { try store.item(named: description, in: keyring.serial) }
+            : Result { try lookup.item(named: description, in: keyring.serial) }
         guard case .success(let found) = result else { return nil }
-        guard !store.mayHoldTaggedItems(keyring.serial) else { return nil }
+        guard !marker.mayHoldTaggedItems(keyring.serial) else { return nil }
         return ordered(found.map { [$0] }?.filter { query.matches($0.item) } ?? [], limit: query.limit)
     }
 
@@ -375,7 +314,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         }
         var coarse = query
         coarse.constraints = ItemAttributes(primaryConstraints)
-        let listing = try store.items(in: keyring.serial, describedFrom: ItemKeyDescription.leadingText(ofMatchesOf: query)) {
+        let listing = try lookup.items(in: keyring.serial, describedFrom: ItemKeyDescription.leadingText(ofMatchesOf: query)) {
             coarse.matches($0.itemClass, $0.attributes)
         }
         let found = ordered(listing.items.filter { query.matches($0.item) }, limit: query.limit)
@@ -403,7 +342,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         guard query.constraints[naming] != nil, query.constraints[.account] != nil,
               let description = try? ItemKeyDescription(PrimaryKey(itemClass: query.itemClass,
                                                                     attributes: query.constraints)) else { return }
-        if let serial = try store.anchor(named: description, in: keyring.serial), !listed.contains(serial) {
+        if let serial = try lookup.item(named: description, in: keyring.serial)?.keys.key, !listed.contains(serial) {
             throw ItemVanished()
         }
     }

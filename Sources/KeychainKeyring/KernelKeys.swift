@@ -218,7 +218,7 @@ struct KernelKeys: Sendable {
     private static let typicalPublicPayload = 4096
     private static let typicalDescription = 512
 
-    /// The payload of a secret key in one call when it is no larger than `typicalSecret`: read
+    /// The payload of an item key in one call when it is no larger than `typicalSecret`: read
     /// into a scratch buffer that is zeroed before it is freed, then copied into zeroed-on-
     /// release storage. A larger one takes the two reads of `readSecret`.
     func readSecretOnce(_ key: key_serial_t) throws -> SecretBytes {
@@ -234,7 +234,7 @@ struct KernelKeys: Sendable {
 
     private static let typicalSecret = 1024
 
-    /// The payload of a secret key, read straight into zeroed-on-release storage so that no
+    /// The payload of an item key, read straight into zeroed-on-release storage so that no
     /// other copy of the secret is left in this process.
     func readSecret(_ key: key_serial_t) throws -> SecretBytes {
         var length = try perform("keyctl_read") { () throws(SystemCallError) in

@@ -15,7 +15,7 @@ import KeychainCore
 ///
 /// **The lock key.** Each thread that takes the lock on target `T` has its own `user` key
 /// described `linux-keychain:lock:T` (`lockDescription`), whose payload is the decimal serial
-/// of that thread's thread keyring, and whose permissions are `ItemKeyrings.permissions`
+/// of that thread's thread keyring, and whose permissions are `KernelKeys.readOnlyPermissions`
 /// (possessor view, read, search and link; nothing for anyone else). It lives in the thread's
 /// thread keyring while the thread does not hold the lock, and in `T` while it does.
 ///
@@ -131,13 +131,7 @@ struct KeyringRecordLock: Sendable {
         do {
             let holder = try kernel.threadKeyringSerial()
             let key = try Data(String(holder).utf8).withUnsafeBytes {
-                try kernel.addUserKey(Self.lockDescription(target), payload: $0, to: KernelKeys.threadKeyring)
-            }
-            do {
-                try kernel.setPermissions(key, ItemKeyrings.permissions)
-            } catch {
-                ItemKeyrings(kernel: kernel).discardStaged(key)
-                throw error
+                try kernel.stageUserKey(Self.lockDescription(target), payload: $0, permissions: KernelKeys.readOnlyPermissions)
             }
             keys.keys[target] = key
             return key
@@ -194,7 +188,7 @@ struct KeyringRecordLock: Sendable {
             // A key taken away may also fail with EACCES: it exists until the kernel has
             // dropped its last link, but nothing this thread possesses holds it any more.
             let lost = failure.isNoSuchKey || failure.errno == .keyRevoked || failure.errno == .keyExpired
-                || !ItemKeyrings(kernel: kernel).isLinked(key, in: target)
+                || !kernel.isLinked(key, in: target)
             if lost {
                 throw KeychainError.keyring(errSecIO,
                     "The record lock of keyring \(target) (the kernel key '\(Self.lockDescription(target))') was taken from this thread while it held it, so what it wrote may have raced another writer; read the items again before relying on them.",

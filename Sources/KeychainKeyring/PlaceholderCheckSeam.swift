@@ -3,7 +3,7 @@ import Synchronization
 
 /// Debug builds only: lets a test act at the points between the reads with which a reader
 /// tells an empty secret from a secret of one zero byte
-/// (`ItemKeyrings.secretReadingPlaceholders`), so that it can play, deterministically, the
+/// (`ItemLookup.secret(of:in:)`), so that it can play, deterministically, the
 /// updates of another process landing there. Release builds compile every call away.
 enum PlaceholderCheckSeam {
     enum Point: Sendable {

@@ -40,15 +40,17 @@ import KeychainCore
 ///   would return the update without the add that returned before it.
 ///
 /// Any doubt means "tagged items may exist" and sends the reader to the full read: a marker of
-/// another keyring, one that cannot be read, a payload this version does not write.
+/// another keyring, one that cannot be read, a payload this library does not write.
 ///
-/// Tagged items made by hand with `keyctl`, or by a version of this library from before the
-/// marker, are not seen by such queries while the marker is absent or `no` (docs/keyring.md, "Speed").
-extension ItemKeyrings {
-    static let taggedItemsMarkerDescription = "linux-keychain:tagged-items"
+/// Tagged items made by hand with `keyctl` are not seen by such queries while the marker is
+/// absent or `no` (docs/keyring.md, "Speed").
+struct TaggedItemsMarker: Sendable {
+    static let description = "linux-keychain:tagged-items"
+
+    let kernel: KernelKeys
 
     /// What the target's marker says.
-    enum TaggedItemsRecord: Equatable {
+    enum State: Equatable {
         /// No marker in the target or below it: no tagged item either.
         case absent
         case noTaggedItems
@@ -59,7 +61,7 @@ extension ItemKeyrings {
 
     /// False only when the target's marker is absent or says `no`.
     func mayHoldTaggedItems(_ target: key_serial_t) -> Bool {
-        switch taggedItemsRecord(in: target) {
+        switch state(in: target) {
         case .absent, .noTaggedItems: return false
         case .taggedItemsMayExist, .unknown: return true
         }
@@ -67,10 +69,9 @@ extension ItemKeyrings {
 
     /// Called before an item named `description` is moved into `target`: sets the marker to
     /// `yes` for a tagged item, and creates it as `no` for an untagged one when the target has
-    /// none of its own (so that readers find it by name at once rather than after the kernel
-    /// has looked into every item keyring to be sure it is not there).
+    /// none of its own, so that readers of the target's untagged items can trust a lookup by name.
     func recordWrite(of description: ItemKeyDescription, in target: key_serial_t) throws {
-        let record = taggedItemsRecord(in: target)
+        let record = state(in: target)
         do {
             if description.isTagged {
                 guard record != .taggedItemsMayExist else { return }
@@ -89,17 +90,18 @@ extension ItemKeyrings {
 
     private func placeMarker(saying state: String, in target: key_serial_t, exclusive: Bool) throws {
         try Data("\(state) \(target)".utf8).withUnsafeBytes {
-            _ = try addKey(Self.taggedItemsMarkerDescription, payload: $0, to: target, exclusive: exclusive)
+            _ = try kernel.placeUserKey(Self.description, payload: $0, in: target, exclusive: exclusive,
+                                        permissions: KernelKeys.readOnlyPermissions)
         }
     }
 
-    private func taggedItemsRecord(in target: key_serial_t) -> TaggedItemsRecord {
+    private func state(in target: key_serial_t) -> State {
         let key: key_serial_t
         do {
             // Linked directly in the target, which the thread possesses: the kernel proves
             // possession at once. A writer displacing it before the read makes the read fail,
             // which is doubt, and sends the reader to the full read.
-            key = try kernel.search(target, type: "user", description: Self.taggedItemsMarkerDescription)
+            key = try kernel.search(target, type: "user", description: Self.description)
         } catch let failure as KeyctlFailure where failure.isNoSuchKey {
             // Only the search's "no such key" means absent; a marker that fails later (say,
             // invalidated by hand) is in doubt.
