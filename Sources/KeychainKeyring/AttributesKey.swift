@@ -2,13 +2,10 @@ import CKeyutils
 import Foundation
 import KeychainCore
 
-/// The key that holds an item's attributes when they are too large for an entry in the
-/// records (`ItemRecordEntry.maximumEncodedSize`: a long comment, large generic data).
-///
-/// It is the `user` key named like the item key with the prefix `linux-keychain-attributes`
-/// (`linux-keychain-attributes:genp:SERVICE:ACCOUNT`), linked in the target next to the item
-/// key, holding `StoredAttributes` as JSON; the item's entry says that its attributes are
-/// there. Without such an entry, a key of that name is no item's (one a delete left).
+/// The key that holds an item's attributes when they are too large for an entry
+/// (`ItemRecordEntry.maximumEncodedSize`): the `user` key `linux-keychain-attributes:genp:...`,
+/// named like the item key, next to it in the target, holding `StoredAttributes` as JSON. Only
+/// an entry that says so makes it the item's; otherwise it is one a delete left.
 enum AttributesKey {
     static let prefix = "linux-keychain-attributes"
 

@@ -9,14 +9,12 @@ import KeychainCore
 
 /// Finding the items of a target keyring and reading their secrets.
 ///
-/// An item is **one** `user` key linked directly in the target, its **item key**, named by the
-/// item's `ItemKeyDescription` (`linux-keychain:genp:SERVICE:ACCOUNT`) and holding exactly the
-/// secret, so that `keyctl search` finds it and `keyctl pipe` prints it; its other attributes
-/// are an entry in the target's records (`ItemRecords`), or, when too large for one, in its
-/// `AttributesKey`. **An item exists while its item key is linked in the target and has an
-/// entry.** A key of that name without one (made by hand with `keyctl add`, or left by a write
-/// that died) is no item. An empty secret, which the kernel refuses as a payload, is stored as
-/// `emptySecretPlaceholder`, and the entry says so. `ItemWriter` keeps these rules.
+/// An item is one `user` key linked directly in the target, its item key, named by its
+/// `ItemKeyDescription` and holding exactly the secret; its other attributes are an entry in the
+/// target's records (`ItemRecords`), or in its `AttributesKey` when too large for one. **An item
+/// exists while its item key is linked in the target and has an entry**; a key of that name
+/// without one is no item. An empty secret is stored as `emptySecretPlaceholder`, and the entry
+/// says so. `ItemWriter` keeps these rules; docs/keyring.md describes them for users.
 struct ItemLookup: Sendable {
     let kernel: KernelKeys
     var records: ItemRecords { ItemRecords(kernel: kernel) }
@@ -157,10 +155,8 @@ struct ItemLookup: Sendable {
     /// The items in `target` whose name begins with `leadingText` and names a primary key
     /// `wanted` accepts, with their attributes.
     ///
-    /// An item that disappears while it is read was deleted or replaced by another process.
-    /// The keyring is then listed again and only the keys that are new since are read, so a
-    /// replacement is found without starting over (which could starve a reader while others
-    /// write).
+    /// An item that disappears while it is read was deleted or replaced: the keyring is listed
+    /// again and only the keys new since are read, so a reader is not starved by writers.
     func items(in target: key_serial_t, describedFrom leadingText: String,
                where wanted: (PrimaryKey) -> Bool) throws -> Listing {
         var examined: Set<key_serial_t> = []
@@ -232,18 +228,12 @@ struct ItemLookup: Sendable {
         return try secretReadingPlaceholders(secret, of: found.description, itemKey: keys.entryKey, in: target, key: keys.key)
     }
 
-    /// `secret`, just read from the item key `key` of an item whose entry, read before (or not
-    /// at all, `ConfirmedItemKeys`), said the secret is not empty; or the empty secret, when it
-    /// is the placeholder that an update to an empty secret wrote since. `itemKey` is the key
-    /// the entry must name.
-    ///
-    /// Such an update writes its entry first, so the entry says so now. When the entry says
-    /// the secret is not empty, the placeholder is a secret of one zero byte, unless updates
-    /// came between the two reads (to another secret, then to an empty one again): writers
-    /// change an item key and its entry together under the record lock, so the two are read
-    /// again under it, where they agree. The caller must not hold the lock. If it cannot be
-    /// taken (the quota, a holder stopped for seconds), or no entry names the key any more,
-    /// the key read again decides.
+    /// `secret`, just read from the item key `key` whose entry (naming `itemKey`) said, or was not
+    /// read to say (`ConfirmedItemKeys`), that the secret is not empty; or the empty secret, when
+    /// it is the placeholder an update to an empty secret wrote since. Such an update writes its
+    /// entry first; updates between the two reads are ruled out by reading both again under the
+    /// record lock, where writers change them together (the caller must not hold it). Without
+    /// the lock, or an entry naming the key, the key read again decides.
     private func secretReadingPlaceholders(_ secret: SecretBytes, of description: ItemKeyDescription, itemKey: key_serial_t,
                                            in target: key_serial_t, key: key_serial_t) throws -> SecretBytes {
         guard Self.isPlaceholder(secret) else { return secret }

@@ -23,24 +23,6 @@ struct ItemRecordEntry: Equatable, Sendable {
     /// Entries larger than this keep their attributes in an attributes key.
     static let maximumEncodedSize = 1024
 
-    /// The attributes of `item` as an entry, or nil when they take more than `maximumEncodedSize`.
-    init?(_ item: KeychainItem, nameHash: UInt64, itemKey: key_serial_t, secretIsEmpty: Bool) {
-        let stored = StoredAttributes(item, storedIn: nil)
-        self.init(nameHash: nameHash, itemKey: itemKey, secretIsEmpty: secretIsEmpty,
-                  inAttributesKey: false, attributes: stored.attributes, unset: stored.unset)
-        guard encodedSize <= Self.maximumEncodedSize else { return nil }
-    }
-
-    init(nameHash: UInt64, itemKey: key_serial_t, secretIsEmpty: Bool, inAttributesKey: Bool,
-         attributes: [String: String], unset: String?) {
-        self.nameHash = nameHash
-        self.itemKey = itemKey
-        self.secretIsEmpty = secretIsEmpty
-        self.inAttributesKey = inAttributesKey
-        self.attributes = attributes
-        self.unset = unset
-    }
-
     /// The same attributes as `StoredAttributes`, for building the item.
     var storedAttributes: StoredAttributes { StoredAttributes(attributes: attributes, unset: unset) }
 
@@ -54,6 +36,16 @@ struct ItemRecordEntry: Equatable, Sendable {
         var size = 8 + 4 + 1 + 1
         for (name, value) in attributes { size += 1 + name.utf8.count + 2 + value.utf8.count }
         return size + 2 + (unset?.utf8.count ?? 0)
+    }
+}
+
+extension ItemRecordEntry {
+    /// The attributes of `item` as an entry, or nil when they take more than `maximumEncodedSize`.
+    init?(_ item: KeychainItem, nameHash: UInt64, itemKey: key_serial_t, secretIsEmpty: Bool) {
+        let stored = StoredAttributes(item, storedIn: nil)
+        self.init(nameHash: nameHash, itemKey: itemKey, secretIsEmpty: secretIsEmpty,
+                  inAttributesKey: false, attributes: stored.attributes, unset: stored.unset)
+        guard encodedSize <= Self.maximumEncodedSize else { return nil }
     }
 }
 

@@ -11,31 +11,15 @@ import Synchronization
 /// The records of a target: the attributes of many items in a few `user` keys, so that an
 /// item costs one key of the user's quota, its item key.
 ///
-/// - The record of bucket B of a target is the `user` key `linux-keychain:records:SERIAL:B`,
-///   SERIAL being the target's, linked in the target (`ItemRecord` gives the payload). An
-///   item's entry is in bucket `nameHash & (bucketCount - 1)`.
-/// - **Writers hold the target's record lock** (`KeyringRecordLock`) from reading a record to
-///   writing it back: the kernel has no compare-and-swap of a payload, and two writers would
-///   otherwise lose each other's entries. A record is rewritten in place with
-///   `keyctl_update`, so a reader sees it before or after a write, never half of one.
-/// - **The bucket count only doubles**, when a record grows past `splitThreshold`, so that
-///   reads and writes stay small whatever the number of items. Every record states the count
-///   it was written for, and record 0 states the target's. A split goes through the lower
-///   records (those of the old count), record 0 last: for each, it first writes its upper
-///   record (bucket + old count) with the entries that move, then rewrites the lower one
-///   without them, stating the new count.
-/// - **Readers** start from record 0's count and follow a record that states a higher one
-///   (its split is done, record 0's is not yet): the entries that left it are in its upper
-///   record, written before it. An upper record whose lower one still states the old count is
-///   never read, so one left by an interrupted split does no harm.
-/// - **Writers** read record 0 first. A bucket record that states a higher count than record
-///   0 means a split was interrupted (its process killed): the writer finishes it before it
-///   writes. Until then no entry of a rewritten record was written (every writer finishes
-///   first), so the upper records it made are still right; a lower record that still states
-///   the old count is authoritative, and its upper record is made again from it.
-/// - A record other than record 0 that loses its last entry is unlinked (a missing record reads
-///   as an empty one), unless it states another count than record 0 (a split is under way).
-///   A target's first write creates record 0, which stays.
+/// The record of bucket B of a target is the `user` key `linux-keychain:records:SERIAL:B`
+/// (`ItemRecord` gives the payload), and an item's entry is in bucket `nameHash & (count - 1)`.
+/// Writers hold the target's `KeyringRecordLock` from reading a record to writing it back. The
+/// bucket count only doubles, when a record grows past `splitThreshold`; every record states
+/// the count it was written for, record 0 the target's, and a split writes each upper record
+/// before it rewrites its lower one, record 0 last, so readers follow a record that states a
+/// higher count, and the next writer finishes a split a killed writer left. A record other
+/// than record 0 that loses its last entry is unlinked. docs/keyring.md ("The records") has
+/// the whole argument.
 struct ItemRecords: Sendable {
     let kernel: KernelKeys
 
@@ -97,30 +81,6 @@ struct ItemRecords: Sendable {
         return .countTooHigh
     }
 
-    /// Every entry in `target`'s records, by name hash: each where a reader would find it.
-    func allEntries(in target: key_serial_t) throws -> [UInt64: ItemRecordEntry] {
-        guard let first = try readRecord(target, bucket: 0)?.record else { return [:] }
-        var records: [Int: ItemRecord] = [0: first]
-        var highest = first.log2BucketCount
-        var bucket = 1
-        while bucket < 1 << Int(highest) {
-            if let record = try readRecord(target, bucket: bucket)?.record {
-                records[bucket] = record
-                highest = max(highest, record.log2BucketCount)
-            }
-            bucket += 1
-        }
-        var entries: [UInt64: ItemRecordEntry] = [:]
-        for record in records.values {
-            for entry in record.entries where entries[entry.nameHash] == nil {
-                if case .found(let current) = try Self.locate(entry.nameHash, from: first.log2BucketCount, in: { records[$0] }) {
-                    entries[entry.nameHash] = current
-                }
-            }
-        }
-        return entries
-    }
-
     /// `target`'s records as one lookup or listing reads them: each record read once, when an
     /// entry in it is first asked for, so that a listing pays for the records of the items it
     /// finds, not for every record.
@@ -165,7 +125,7 @@ struct ItemRecords: Sendable {
     }
 
     /// The record of `bucket` in `target` and its serial, or nil when it has none.
-    fileprivate func readRecord(_ target: key_serial_t, bucket: Int) throws -> (serial: key_serial_t, record: ItemRecord)? {
+    func readRecord(_ target: key_serial_t, bucket: Int) throws -> (serial: key_serial_t, record: ItemRecord)? {
         let description = Self.recordDescription(target, bucket: bucket)
         var serial = RecordKnowledge.serial(of: target, bucket: bucket)
         for _ in 0..<2 {

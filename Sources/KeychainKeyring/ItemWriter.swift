@@ -3,8 +3,7 @@ import Foundation
 import KeychainCore
 
 /// Adding, rewriting and removing the items of a target keyring (`ItemLookup` describes an
-/// item). Each write holds the target's record lock (`KeyringRecordLock`) from its check to its
-/// last move, so that writes of one name are serialized between processes:
+/// item), each holding the target's `KeyringRecordLock` from its check to its last move:
 ///
 /// - **Add** stages the item key in the thread keyring, checks that the target holds no item
 ///   of that name, writes the entry (and the attributes key, if needed), and moves the item key
@@ -107,15 +106,12 @@ struct ItemWriter: Sendable {
                         // Gone, or replaced by another add, since it was found.
                         guard let current, current.itemKey == entryKey else { throw ItemVanished() }
                         // Under the lock, so that two updates land one after the other, secret and all.
-                        // An empty secret goes after the entry that says so: a reader takes the
-                        // placeholder for an empty secret only then, and the old secret, which is
-                        // no placeholder, for itself until the key is rewritten.
+                        // An empty secret goes after the entry that says so (`ItemLookup.secret`).
                         if let secret, !secret.isEmpty {
                             previousSecret = try kernel.readSecretOnce(key)
                             try secret.withUnsafeBytes { try kernel.update(key, payload: $0) }
                         }
-                        // The attributes key as it is now: another update may have placed or dropped
-                        // one since the item was found.
+                        // As it is now: another update may have placed or dropped one since.
                         let attributesKey = current.inAttributesKey
                             ? try kernel.searchUserKey(AttributesKey.description(of: found.description), in: target,
                                                        of: found.description.primaryKey.readableName)
@@ -135,9 +131,8 @@ struct ItemWriter: Sendable {
                         return .pointingToAttributesKey(nameHash: hash, itemKey: key, secretIsEmpty: secretIsEmpty)
                     }
                 } catch {
-                    // Refused before the entry was written (the quota, say): the item keeps its
-                    // old secret, and an attributes key placed for it goes, still under the lock
-                    // so that the key unlinked by its name is this update's.
+                    // Refused before the entry was written (the quota, say): the old secret goes
+                    // back, and an attributes key placed for it goes, still under the lock.
                     if let previousSecret { try? previousSecret.withUnsafeBytes { try kernel.update(key, payload: $0) } }
                     if let placedAttributesKey { try? kernel.unlink(placedAttributesKey, from: target) }
                     throw error
@@ -145,8 +140,7 @@ struct ItemWriter: Sendable {
                 if let secret, secret.isEmpty {
                     try ItemLookup.emptySecretPlaceholder.withUnsafeBytes { try kernel.update(key, payload: $0) }
                 }
-                // Under the lock: the kernel unlinks whichever key of that name the target holds,
-                // which after the lock could be one another update placed.
+                // Under the lock: the kernel unlinks whichever key of that name the target holds.
                 if let superseded { try? kernel.unlink(superseded, from: target) }
             }
         } catch let failure as KeyctlFailure {
@@ -174,9 +168,8 @@ struct ItemWriter: Sendable {
             }
         } catch {
             // The entry stays, no item's, until an add of the name replaces it. The attributes
-            // key, perhaps many bytes of the quota (which may be why the lock could not be
-            // made), goes now: invalidated, as unlinking by its name without the lock could take
-            // the one a later add of the name placed.
+            // key (many bytes of quota) is invalidated: unlinking by its name without the lock
+            // could take the one a later add placed.
             if !attributesKeyDone, let attributesKey = keys.attributesKey { try? kernel.invalidate(attributesKey) }
         }
     }

@@ -12,17 +12,14 @@ public import KeychainCore
 ///
 /// Items go to the user's persistent keyring unless `KEYCHAIN_KEYRING` says otherwise (see
 /// `KeyringChoice`); an item's keys are described in `ItemLookup`, their names in
-/// `ItemKeyDescription`. Every call resolves the keyring on the calling thread (remembering
-/// only, per thread, which keyrings that thread has linked: `ThreadKeyringLinks`), so the
-/// backend itself holds no mutable state and is safe from any thread and any process; the
-/// kernel serializes the writes.
+/// `ItemKeyDescription`, and docs/keyring.md has the whole layout. The backend holds no
+/// mutable state and is safe from any thread and any process.
 public final class KernelKeyringBackend: KeychainBackend {
     /// The name it is registered under: `keyring`.
     public static let backendName = "keyring"
     /// Chooses the keyring: `persistent`, `user` or `session`.
     public static let keyringVariable = "KEYCHAIN_KEYRING"
-    /// Debug builds only: `EPERM` or `ENOSYS` makes every kernel call fail so, as under a
-    /// seccomp filter, to test that path through the CLI.
+    /// Debug builds only: `EPERM` or `ENOSYS` makes every kernel call fail so, as under seccomp.
     static let simulatedRefusalVariable = "KEYCHAIN_KEYRING_SIMULATE_REFUSAL"
 
     /// `keyring`.
@@ -104,8 +101,7 @@ public final class KernelKeyringBackend: KeychainBackend {
     public func add(_ item: KeychainItem) throws {
         try NameRules.refuseNUL(in: item)
         let description = try ItemKeyDescription(item.primaryKey)
-        // The secret's size is checked before the kernel is called; the attributes', which
-        // name the target keyring, as the item is staged.
+        // The secret's size before the kernel is called; the attributes' as the item is staged.
         try ItemWriter.checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
         let keyring = try target()
         try add(item, as: description, into: keyring)
@@ -131,13 +127,10 @@ public final class KernelKeyringBackend: KeychainBackend {
         }
     }
 
-    /// Each matching item keeps its name where it can, and is then rewritten in place, its
-    /// secret and then its attributes, each replaced in one step, so a reader always finds the
-    /// item. An item whose primary key changes is added anew, exclusively, and the old one
-    /// unlinked after. Collisions are checked for every item
-    /// before any is written. If a later item fails (a racing writer in another process, the
-    /// quota), the items already done stay updated and the rest stay as they were. The kernel
-    /// has no "replace only if still there": an update racing a delete of the same item in
+    /// Each matching item is rewritten in place (`ItemWriter.replace`), or, when its primary key
+    /// changes, added anew and the old one unlinked after. Collisions are checked for every item
+    /// before any is written; if a later item fails (a racing writer, the quota), the items done
+    /// stay updated and the rest as they were. An update racing a delete of the same item in
     /// another process can land after it, as if the update had come second.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         try NameRules.refuseNUL(in: query, changes)
@@ -187,11 +180,9 @@ public final class KernelKeyringBackend: KeychainBackend {
         return try matched.reduce(0) { count, entry in count + (try unlinkItem(entry, from: keyring) ? 1 : 0) }
     }
 
-    /// Unlinks the item read as `entry`; false when another process deleted it first.
-    ///
-    /// If another process replaced it (an update) since it was read, the replacement is what
-    /// now holds that name, and it is unlinked instead: a delete that returns leaves no item
-    /// of that name behind.
+    /// Unlinks the item read as `entry`, or what replaced it since (an update in another
+    /// process), so that a delete that returns leaves no item of that name; false when another
+    /// process deleted it first.
     private func unlinkItem(_ entry: FoundItem, from keyring: ResolvedKeyring) throws -> Bool {
         var keys = entry.keys
         for _ in 0..<Self.readAttempts {
@@ -251,16 +242,11 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     private static let readAttempts = 20
 
-    /// The items matching `query`, in `ResultOrder` and limited.
-    ///
-    /// A query that fixes the primary key (as the CLI's and the typed API's do) names the only
-    /// items that can match, and they are looked up by name: the cost does not grow with the
-    /// store. Any other query reads every item in the keyring (or, with no tagged items, the one
-    /// it names), because the first match in insertion order can be any of them.
-    ///
-    /// A query that wants only the secret of the one item its primary key names skips the
-    /// item's entry where it can (`ConfirmedItemKeys`): its results then carry only the
-    /// primary-key attributes, which `ItemQuery.includeAttributes` allows.
+    /// The items matching `query`, in `ResultOrder` and limited. A query that fixes the primary
+    /// key looks its items up by name; any other reads every item (or, with no tagged items, the
+    /// one it names), as the first match in insertion order can be any of them. A query for the
+    /// secret alone of one item skips its entry where it can (`ConfirmedItemKeys`), its result
+    /// carrying only the primary-key attributes, which `ItemQuery.includeAttributes` allows.
     private func matchingItems(_ query: ItemQuery, in keyring: ResolvedKeyring) throws -> [FoundItem] {
         if let keys = query.possiblePrimaryKeys {
             let secretOnly = keys.count == 1 && query.includeSecrets && !query.includeAttributes
@@ -278,29 +264,20 @@ public final class KernelKeyringBackend: KeychainBackend {
         }
         // No shortcut for a limit of one by the first possible name: results come in creation
         // order (ResultOrder), so the first match by name need not be the first one added.
-        if let found = untaggedStoreAnswer(query, in: keyring, alreadyLookedUp: nil) {
-            return found
-        }
+        if let found = untaggedStoreAnswer(query, in: keyring) { return found }
         return try listedItems(query, in: keyring)
     }
 
     /// The items matching `query` when the keyring holds no tagged item, found by looking up by
-    /// name the only item that can then match; nil when tagged items may exist, the query does
-    /// not name service (or server) and account, or the lookup failed, and every item must be
-    /// read. Why the lookup comes before the marker check: `TaggedItemsMarker`. A lookup of
-    /// the same name made just before (`alreadyLookedUp`) is not repeated.
-    ///
-    /// A failed lookup (a revoked or unreadable item, one replaced under the read) is left to
-    /// the full read, which reports a broken item the query could match as an error of its
-    /// own, never "not found". A lookup that finds nothing is trusted: the kernel says "no
-    /// such key" only when no key of that name is there, broken or not.
-    private func untaggedStoreAnswer(_ query: ItemQuery, in keyring: ResolvedKeyring,
-                                     alreadyLookedUp: (key: PrimaryKey, result: Result<FoundItem?, any Error>)?) -> [FoundItem]? {
-        guard let key = query.untaggedPrimaryKey, let description = try? ItemKeyDescription(key) else { return nil }
-        let result = alreadyLookedUp?.key == key
-            ? alreadyLookedUp!.result
-            : Result { try lookup.item(named: description, in: keyring.serial) }
-        guard case .success(let found) = result else { return nil }
+    /// name the only item that can then match (the lookup comes before the marker check:
+    /// `TaggedItemsMarker`); nil when every item must be read: tagged items may exist, the query
+    /// does not name service (or server) and account, or the lookup failed (a broken item is
+    /// then reported by the full read, never as "not found").
+    private func untaggedStoreAnswer(_ query: ItemQuery, in keyring: ResolvedKeyring) -> [FoundItem]? {
+        guard let key = query.untaggedPrimaryKey, let description = try? ItemKeyDescription(key),
+              case .success(let found) = Result(catching: { try lookup.item(named: description, in: keyring.serial) }) else {
+            return nil
+        }
         guard !marker.mayHoldTaggedItems(keyring.serial) else { return nil }
         return ordered(found.map { [$0] }?.filter { query.matches($0.item) } ?? [], limit: query.limit)
     }
@@ -332,11 +309,9 @@ public final class KernelKeyringBackend: KeychainBackend {
         return limit.maximum.map { Array(sorted.prefix($0)) } ?? sorted
     }
 
-    /// When a listing finds nothing, asks the kernel directly for the item the query names (its
-    /// service and account, with the other primary-key attributes at their defaults). The
-    /// kernel still finds a revoked, expired or inaccessible item that cannot be listed, and
-    /// says which it is. An item that is there but was not in the listing arrived during the
-    /// read, which then starts again.
+    /// When a listing finds nothing, asks the kernel for the item the query names by service and
+    /// account: it still finds a revoked, expired or inaccessible item that cannot be listed,
+    /// and says which it is. One that was not in the listing arrived meanwhile: read again.
     private func checkNamedItem(_ query: ItemQuery, in keyring: ResolvedKeyring, listed: Set<key_serial_t>) throws {
         let naming: AttributeKey = query.itemClass == .genericPassword ? .service : .server
         guard query.constraints[naming] != nil, query.constraints[.account] != nil,

@@ -62,9 +62,8 @@ extension KernelKeys {
         (try? contents(of: target).contains(key)) ?? true
     }
 
-    /// The `user` key named `description` in `target` (or a keyring nested in it); nil when the
-    /// kernel says there is none. Any other failure (revoked, expired, not accessible: the
-    /// kernel says so only for a key of that name) is the error of `item`.
+    /// The `user` key named `description` in `target` (or a keyring nested in it), or nil; a key
+    /// of that name revoked, expired or not accessible is an error of `item`.
     func searchUserKey(_ description: String, in target: key_serial_t, of item: @autoclosure () -> String) throws -> key_serial_t? {
         do {
             return try search(target, type: "user", description: description)

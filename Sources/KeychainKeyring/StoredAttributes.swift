@@ -1,22 +1,16 @@
 import Foundation
 import KeychainCore
 
-/// An item's attributes outside its primary key, as an item record entry (`ItemRecordEntry`)
-/// and an attributes key (`AttributesKey`) keep them; every byte counts against the user's key
-/// quota.
+/// An item's attributes outside its primary key, as an entry (`ItemRecordEntry`) and an
+/// attributes key (`AttributesKey`, as JSON with `"format":2`, pinned) keep them:
 ///
 /// - `attributes`: Apple attribute names to lossless text (`ItemAttributes.encodedFields`),
 ///   only those outside the primary key (the item key's name carries those), and the
-///   modification date only when it differs from the creation date.
-/// - `unset`: the primary-key attributes the item did not have, comma-separated (the name gives
-///   every other one its value, defaults included), so that an item reads back with exactly
-///   the attributes it was written with.
-/// - `keyring`: in an attributes key, the serial of the target it was written for, which tells
-///   the target's own key from one of the same name that a search found in a keyring nested in
-///   the target, without reading the whole target.
-///
-/// As an attributes key's payload it is JSON (`StoredAttributesJSON`), readable with
-/// `keyctl print`, with `"format":2`. The format is pinned (docs/pinned-formats.md).
+///   modification date only when it differs from the creation date;
+/// - `unset`: the primary-key attributes the item did not have, comma-separated, so that an
+///   item reads back with exactly the attributes it was written with;
+/// - `keyring`: in an attributes key, the target's serial, which tells its own key from one of
+///   the same name that a search found in a keyring nested in it.
 struct StoredAttributes: Codable, Equatable, Sendable {
     /// The `format` an attributes key states.
     static let format = 2
@@ -43,8 +37,8 @@ struct StoredAttributes: Codable, Equatable, Sendable {
         self.keyring = keyring
     }
 
-    init(attributes: [String: String], keyring: Int32? = nil, unset: String? = nil, format: Int = Self.format) {
-        self.format = format
+    init(attributes: [String: String], keyring: Int32? = nil, unset: String? = nil) {
+        format = Self.format
         self.attributes = attributes
         self.keyring = keyring
         self.unset = unset

@@ -6,14 +6,10 @@ import Musl
 import CKeyutils
 
 /// The target keyrings the calling thread has looked up and linked into its thread keyring, so
-/// that calls in quick succession need neither look them up nor link them again.
-///
-/// Linking a keyring is a kernel call of its own (and makes the kernel check that no cycle
-/// forms by walking the keyrings nested in it), as costly as reading a key.
-///
-/// Each thread has its own record, as it has its own thread keyring. A record is ignored in
-/// another process (a `fork` child's thread starts without a thread keyring) and under another
-/// effective user (whose keyrings are other keyrings).
+/// that calls in quick succession need neither look them up nor link them again (each is a
+/// kernel call as costly as reading a key). Each thread has its own record, as it has its own
+/// thread keyring; a record is ignored in another process (a `fork` child's thread starts
+/// without a thread keyring) and under another effective user.
 final class ThreadKeyringLinks {
     private struct Link {
         let keyring: ResolvedKeyring

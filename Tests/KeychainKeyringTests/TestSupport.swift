@@ -97,3 +97,29 @@ extension KernelKeys {
         return (serial, KernelKeyringBackend(testingIn: serial), { [self] in try? unlink(serial, from: parent) })
     }
 }
+
+extension ItemRecords {
+    /// Every entry in `target`'s records, by name hash: each where a reader would find it.
+    func allEntries(in target: key_serial_t) throws -> [UInt64: ItemRecordEntry] {
+        guard let first = try readRecord(target, bucket: 0)?.record else { return [:] }
+        var records: [Int: ItemRecord] = [0: first]
+        var highest = first.log2BucketCount
+        var bucket = 1
+        while bucket < 1 << Int(highest) {
+            if let record = try readRecord(target, bucket: bucket)?.record {
+                records[bucket] = record
+                highest = max(highest, record.log2BucketCount)
+            }
+            bucket += 1
+        }
+        var entries: [UInt64: ItemRecordEntry] = [:]
+        for record in records.values {
+            for entry in record.entries where entries[entry.nameHash] == nil {
+                if case .found(let current) = try ItemRecords.locate(entry.nameHash, from: first.log2BucketCount, in: { records[$0] }) {
+                    entries[entry.nameHash] = current
+                }
+            }
+        }
+        return entries
+    }
+}
