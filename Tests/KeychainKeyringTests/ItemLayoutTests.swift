@@ -137,11 +137,17 @@ struct ItemLayoutTests {
     }
 
     @Test func malformedAttributesInAnAttributesKeyAreADecodeError() throws {
+        // In a keyring of its own: a listing of the shared target by a test running meanwhile
+        // (the CLI's `list`) would rightly fail on the broken item.
+        let parent = try target()
+        let ownKeyring = try kernel.addKeyring(uniqueService("malformed-store"), to: parent)
+        defer { try? kernel.unlink(ownKeyring, from: parent) }
+        let backend = KernelKeyringBackend(testingIn: ownKeyring)
         let service = uniqueService("malformed")
         try backend.add(genericItem(service, "acct", Data("s".utf8), [.comment: .string(String(repeating: "c", count: 3000))]))
         defer { _ = try? backend.delete(exactQuery(service, "acct", secrets: false)) }
         let description = try ItemKeyDescription(genericItem(service, "acct", Data()).primaryKey)
-        let attributesKey = try kernel.search(try target(), type: "user", description: AttributesKey.description(of: description))
+        let attributesKey = try kernel.search(ownKeyring, type: "user", description: AttributesKey.description(of: description))
         try Data("not json".utf8).withUnsafeBytes { try kernel.update(attributesKey, payload: $0) }
         expectKeychainError(errSecDecode) {
             try backend.search(primaryKeyQuery(service, "acct", secrets: false))
