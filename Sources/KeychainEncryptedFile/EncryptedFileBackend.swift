@@ -53,6 +53,12 @@ public final class EncryptedFileBackend: KeychainBackend, Sendable {
 
     // MARK: KeychainBackend
 
+    /// True when the configured passphrase source is a terminal prompt, so that `auto` tries
+    /// the file store before the kernel keyring only where a key source needs no person.
+    public var unlockNeedsPrompt: Bool {
+        (try? configuration.get().passphrase?.needsPrompt) ?? false
+    }
+
     /// Available when a passphrase source is configured and the directory, if it exists, is
     /// safe to use. Never creates anything, prompts or runs the KDF.
     public func availability() -> BackendAvailability {
