@@ -134,9 +134,25 @@ struct ItemSecretCache: Sendable {
 struct FileIdentity: Equatable, Sendable {
     let text: String
 
-    /// The identity of the regular file `status` describes; nil for anything else.
+    /// The identity of the regular file `status` describes; nil for anything else. Written as
+    /// dot-separated hex numbers without leading zeros, by hand: it is made on every cached
+    /// read, and string interpolation of five numbers costs a noticeable share of one.
     init?(_ status: stat) {
         guard status.st_mode & S_IFMT == S_IFREG else { return nil }
-        text = "\(status.st_dev).\(status.st_ino).\(status.st_size).\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
+        let fields = [UInt64(status.st_dev), UInt64(status.st_ino), UInt64(status.st_size),
+                      UInt64(bitPattern: Int64(status.st_ctim.tv_sec)), UInt64(status.st_ctim.tv_nsec)]
+        text = String(unsafeUninitializedCapacity: fields.count * 17) { buffer in
+            var end = 0
+            for (index, field) in fields.enumerated() {
+                if index > 0 { buffer[end] = UInt8(ascii: "."); end += 1 }
+                let digits = max(1, (64 - field.leadingZeroBitCount + 3) / 4)
+                for position in (0..<digits).reversed() {
+                    let nibble = UInt8((field >> UInt64(position * 4)) & 0xF)
+                    buffer[end] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                    end += 1
+                }
+            }
+            return end
+        }
     }
 }

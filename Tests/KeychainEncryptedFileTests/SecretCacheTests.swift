@@ -32,7 +32,8 @@ struct SecretCacheTests {
     static func keyctlPipe(entryFor itemFile: String, in store: TemporaryStore) throws -> Data? {
         var status = stat()
         guard lstat(store.directory + "/" + itemFile, &status) == 0 else { return nil }
-        let identity = "\(status.st_dev).\(status.st_ino).\(status.st_size).\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
+        let identity = [UInt64(status.st_dev), UInt64(status.st_ino), UInt64(status.st_size),
+                        UInt64(status.st_ctim.tv_sec), UInt64(status.st_ctim.tv_nsec)].map { String($0, radix: 16) }.joined(separator: ".")
         let file = String(itemFile.split(separator: "/").last!.prefix(32))
         let script = """
         keyctl link @u @s >/dev/null
