@@ -73,6 +73,39 @@ struct DurableDefaultTests {
         try expectDurableAcrossReboot(user, environment)
     }
 
+    /// Apple-style code (`KeychainProbeA`: SecItemAdd, then SecItemCopyMatching) on the default
+    /// with a passphrase file: the same bytes after a reboot, and nothing on stderr.
+    @Test func appleStyleCodeOnTheDefaultReadsItsKeyAfterAReboot() throws {
+        let user = try RebootableUser(Self.userName)
+        defer { user.remove() }
+        let probe = try user.copyOfExecutable(try PlacementTestSupport.executable("KeychainProbeA"))
+        let passphrase = user.home + "/passphrase"
+        try user.writeOwnedFile(passphrase, Data("correct horse battery staple".utf8))
+        let environment = ["KEYCHAIN_FILE_PASSPHRASE_FILE": passphrase]
+        let added = try user.run([probe, "add", "myapp", "device-key"], environment: environment, input: Self.secret)
+        try #require(added.status == 0, "SecItemAdd: \(added.errorText)")
+        #expect(added.errorText.isEmpty, "the library printed: \(added.errorText)")
+        #expect(Self.record(of: user) == "file")
+        let before = try user.run([probe, "get", "myapp", "device-key"], environment: environment)
+        #expect(before.status == 0 && before.output == Self.secret, "before the reboot: \(before.errorText)")
+
+        try user.simulateReboot()
+
+        let after = try user.run([probe, "get", "myapp", "device-key"], environment: environment)
+        #expect(after.status == 0 && after.output == Self.secret, "after the reboot: \(after.status) \(after.errorText)")
+    }
+
+    /// The library prints nothing where `auto` records the volatile keyring: only the CLI says it.
+    @Test func theLibraryPrintsNothingWhenItRecordsTheKeyring() throws {
+        let user = try RebootableUser(Self.userName)
+        defer { user.remove() }
+        let probe = try user.copyOfExecutable(try PlacementTestSupport.executable("KeychainProbeA"))
+        let added = try user.run([probe, "add", "myapp", "device-key"], input: Data("volatile".utf8))
+        #expect(added.status == 0, "SecItemAdd: \(added.errorText)")
+        #expect(added.errorText.isEmpty, "the library printed: \(added.errorText)")
+        #expect(Self.record(of: user) == "keyring")
+    }
+
     /// No key source: `auto` lands on the kernel keyring, and says what that means on its line,
     /// on `auto picks`, and once on stderr at the `set` that records it.
     @Test func withoutAKeySourceTheKeyringIsChosenAndSaidToBeLostAtReboot() throws {

@@ -64,6 +64,14 @@ final class RebootableUser {
         return (entry.pw_uid, entry.pw_gid, built)
     }
 
+    /// A copy the user can run of `path`, an executable built beside the tests.
+    func copyOfExecutable(_ path: String) throws -> String {
+        let copy = scratch + "/bin/" + URL(fileURLWithPath: path).lastPathComponent
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+        return copy
+    }
+
     /// Removes the home and the CLI copy (the user stays, for the next run).
     func remove() {
         try? FileManager.default.removeItem(atPath: scratch)
