@@ -78,7 +78,7 @@ let package = Package(
                           path: "Examples/ExampleBackendHelper"),
 
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainSystemCalls", "CPrctl"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
+        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
                           path: "Benchmarks/KeychainBench"),
         // A Foundation hello-world, the whole-process floor the benchmark compares `keychain get` with.
         .executableTarget(name: "FoundationHello", path: "Benchmarks/FoundationHello"),

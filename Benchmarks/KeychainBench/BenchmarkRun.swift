@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainEncryptedFile
 import KeychainKeyring
 import LinuxKeychain
 
@@ -26,6 +27,11 @@ struct BenchmarkRun {
     /// every item in an access group, as programs' items are once they have one.
     static let groupedKeyringLabel = "keyring-persistent-grouped"
 
+    /// What `auto` picks on a headless server with a key source: the file store, its
+    /// passphrase from the environment and its caches at their default lifetime, in a store of
+    /// its own. Its get is to be within 1.5x of `keyring`'s in the same run.
+    static let durableDefaultLabel = "file-durable-default"
+
     func run() throws -> [BenchmarkResult] {
         var results: [BenchmarkResult] = []
         let registry = KeychainBackendRegistry.withBuiltIns
@@ -45,6 +51,9 @@ struct BenchmarkRun {
                     results += try measure(persistent, label: Self.groupedKeyringLabel, accessGroup: "keychain-bench",
                                            raw: KeyringRawBaseline(persistent: true))
                 }
+            }
+            if name == EncryptedFileBackend.backendName {
+                results += try measureDurableDefault()
             }
         }
         progress("measuring front-end overhead")
@@ -69,6 +78,19 @@ struct BenchmarkRun {
             results += try benchmark.measure(["get", "set"], against: raw)
         }
         return results
+    }
+
+    /// The `file-durable-default` rows, against the file store's raw calls.
+    private func measureDurableDefault() throws -> [BenchmarkResult] {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("keychain-bench-durable-\(ProcessInfo.processInfo.processIdentifier)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var environment = ProcessInfo.processInfo.environment
+        environment[FileStoreSettings.directoryVariable] = directory
+        environment[FileStoreSettings.cacheVariable] = nil
+        if environment[PassphraseSource.variable, default: ""].isEmpty { environment[PassphraseSource.variable] = "keychain-bench-passphrase" }
+        return try measure(EncryptedFileBackend(environment: environment), label: Self.durableDefaultLabel,
+                           raw: rawBaseline(for: EncryptedFileBackend.backendName))
     }
 
     private func rawBaseline(for backend: String) -> (any RawBaseline)? {

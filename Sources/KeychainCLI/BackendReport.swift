@@ -16,14 +16,19 @@ enum BackendReport {
         for (name, availability) in survey.backends {
             let refused = name == MemoryBackend.backendName
             let state = refused ? "refused    " : availability.isAvailable ? "usable     " : "not usable "
-            let explanation = refused ? "keeps secrets only inside one process; programs may use it, this command may not"
+            var explanation = refused ? "keeps secrets only inside one process; programs may use it, this command may not"
                                       : availability.explanation
+            if !refused, availability.isAvailable, let warning = VolatileStoreNotice.warning(forBackendNamed: name, in: registry) {
+                explanation += "; \(warning)"
+            }
             let automatic = registry.automaticNames.contains(name) || refused ? "" : " [never chosen by auto]"
             anyUsable = anyUsable || (availability.isAvailable && !refused)
             lines.append("\(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(state) \(explanation)\(automatic)")
         }
         switch survey.automaticChoice {
-        case .success(let backend): lines.append("auto picks: \(backend.name)")
+        case .success(let backend):
+            let warning = backend.retention.warning.map { " (\($0); \(VolatileStoreNotice.howToKeepItems))" } ?? ""
+            lines.append("auto picks: \(backend.name)\(warning)")
         case .failure(let error) where error.status == errSecInteractionNotAllowed:
             // A store that is there but locked is auto's answer all the same.
             lines.append("auto picks: \(error.backend ?? "?"), which is locked (\(error.message))")

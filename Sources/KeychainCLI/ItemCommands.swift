@@ -16,6 +16,9 @@ enum ItemCommands {
         } else {
             try operations.set(secret, for: name.primaryKey, attributes: extra)
         }
+        if operations.recordsAutomaticChoice, let notice = VolatileStoreNotice.afterRecording(operations.backend) {
+            Terminal.note(notice)
+        }
     }
 
     /// Writes the secret's exact bytes to standard output.

@@ -38,6 +38,15 @@ public protocol KeychainBackend: AnyObject, Sendable {
     /// Whether this backend can run here, with the detail shown by `keychain backends`.
     func availability() -> BackendAvailability
 
+    /// What its items outlive; `.durable` unless the backend says otherwise. `auto` and
+    /// `keychain backends` use it to say when a store loses its items at reboot.
+    var retention: ItemRetention { get }
+
+    /// Whether opening the store as configured would ask a person (a passphrase prompt on a
+    /// terminal); false unless the backend says otherwise. `auto` tries such a backend only
+    /// after every backend that needs no prompt, so an unattended run never waits on one.
+    var unlockNeedsPrompt: Bool { get }
+
     /// Stores a new item; throws `errSecDuplicateItem` if its primary key is taken.
     func add(_ item: KeychainItem) throws
 
@@ -49,6 +58,13 @@ public protocol KeychainBackend: AnyObject, Sendable {
 
     /// Deletes every item matching `query` (the limit is ignored) and returns how many.
     func delete(_ query: ItemQuery) throws -> Int
+}
+
+extension KeychainBackend {
+    /// Durable: the default for a backend that does not say otherwise.
+    public var retention: ItemRetention { .durable }
+    /// No prompt: the default for a backend that does not say otherwise.
+    public var unlockNeedsPrompt: Bool { false }
 }
 
 /// Whether a backend can be used here.

@@ -16,6 +16,9 @@ import Synchronization
 /// and last `auto`'s order (`BackendPlacement` has the files). A named, pinned or recorded
 /// backend that cannot run is an error with its reason; the library never falls back to
 /// another one.
+///
+/// Whether the chosen store keeps items past a reboot is the backend's `retention`
+/// (`try registry.current().retention`), for a program to log: the library prints nothing.
 public final class KeychainBackendRegistry: Sendable {
     /// The variable that selects the backend.
     public static let selectionVariable = "KEYCHAIN_BACKEND"
@@ -238,7 +241,8 @@ public final class KeychainBackendRegistry: Sendable {
         return backend
     }
 
-    /// What `auto` finds: the first usable backend in order; or a backend that is present but
+    /// What `auto` finds: the first usable backend in order (a backend whose unlock would
+    /// prompt, `KeychainBackend.unlockNeedsPrompt`, after all the others); or a backend that is present but
     /// locked (`errSecInteractionNotAllowed`), whose error is the answer, since moving on would
     /// put the user's secrets in another store than the one they expect; or an error listing
     /// every backend tried and why each could not be used. It moves past a backend only when
@@ -265,8 +269,11 @@ public final class KeychainBackendRegistry: Sendable {
 
     private func automaticChoice(availability: (any KeychainBackend) -> BackendAvailability) -> Result<any KeychainBackend, KeychainError> {
         var reasons: [String] = []
-        for name in automaticNames {
-            guard let backend = try? backend(named: name) else { continue }
+        // A backend that would prompt goes after every one that would not: an unattended run
+        // must not wait on a terminal, and a configured key source beats asking.
+        let candidates = automaticNames.compactMap { name in (try? backend(named: name)).map { (name, $0) } }
+        let ordered = candidates.filter { !$0.1.unlockNeedsPrompt } + candidates.filter { $0.1.unlockNeedsPrompt }
+        for (name, backend) in ordered {
             switch availability(backend) {
             case .available: return .success(backend)
             case .unavailable(let reason) where reason.status == errSecInteractionNotAllowed:

@@ -10,6 +10,8 @@ public final class MemoryBackend: KeychainBackend, Sendable {
     public static let backendName = "memory"
     /// `memory`.
     public var name: String { Self.backendName }
+    /// Nothing outlives the process.
+    public var retention: ItemRetention { .processLifetime }
 
     /// The items, behind the one lock every call takes.
     private let collection = Mutex(ItemCollection())

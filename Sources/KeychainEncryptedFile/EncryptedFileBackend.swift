@@ -17,7 +17,8 @@ import Synchronization
 /// store holds. The passphrase is stretched once per unlock: the master key then stays in
 /// guarded memory for the life of the backend and, for other processes, in the kernel keyring
 /// for `cacheLifetime` seconds. The opened store is kept between calls and re-validated at
-/// each (`StoreSession`). Thread-safe and multi-process-safe.
+/// each (`StoreSession`). Secrets read by primary key are kept in the kernel keyring beside
+/// the unlock, for as long (`ItemSecretCache`). Thread-safe and multi-process-safe.
 public final class EncryptedFileBackend: KeychainBackend, Sendable {
     /// The name it is registered under: `file`.
     public static let backendName = "file"
@@ -53,6 +54,12 @@ public final class EncryptedFileBackend: KeychainBackend, Sendable {
 
     // MARK: KeychainBackend
 
+    /// True when the configured passphrase source is a terminal prompt, so that `auto` tries
+    /// the file store before the kernel keyring only where a key source needs no person.
+    public var unlockNeedsPrompt: Bool {
+        (try? configuration.get().passphrase?.needsPrompt) ?? false
+    }
+
     /// Available when a passphrase source is configured and the directory, if it exists, is
     /// safe to use. Never creates anything, prompts or runs the KDF.
     public func availability() -> BackendAvailability {
@@ -86,10 +93,47 @@ public final class EncryptedFileBackend: KeychainBackend, Sendable {
     }
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
+    ///
+    /// A query for the secret alone of the one item its primary key names is answered from the
+    /// kernel keyring when an earlier read cached it for the file there now (`ItemSecretCache`),
+    /// without the lock; otherwise the files are read under the shared lock, and such a read
+    /// fills the cache. Its result then carries only the primary-key attributes the query
+    /// gave, which `ItemQuery.includeAttributes` allows.
     public func search(_ query: ItemQuery) throws -> [KeychainItem] {
         try NameRules.refuseNUL(in: query)
+        if let cached = try cachedAnswer(query) { return cached }
         guard let files = try openStore(creatingIfMissing: false) else { return [] }
-        return try files.withReadLock { ItemCollection(try files.items(matching: query)).search(query) }
+        let cacheable = Self.secretOnlyKey(query, caching: files.secretCache).map { files.keys.location(of: $0) }
+        return try files.withReadLock {
+            let found = ItemCollection(try files.items(matching: query)).search(query)
+            // Under the lock, the file there is the one just read.
+            if let location = cacheable, found.count == 1, let secret = found[0].secret, let identity = files.identity(of: location) {
+                files.secretCache.store(secret, at: location, identity: identity)
+            }
+            return found
+        }
+    }
+
+    /// The answer from the secret cache, on the session kept from an earlier call, or nil to
+    /// read the files. The session's directory is checked as every call checks it; its header
+    /// is not read, since the entry stands for one item file as it is now (`StoreSession`).
+    private func cachedAnswer(_ query: ItemQuery) throws -> [KeychainItem]? {
+        let settings = try configuration.get()
+        guard let kept = session.withLock({ $0 }), let key = Self.secretOnlyKey(query, caching: kept.files.secretCache),
+              kept.isSameDirectory(at: settings.directory) else { return nil }
+        let location = kept.files.keys.location(of: key)
+        guard let identity = kept.files.identity(of: location),
+              let secret = kept.files.secretCache.secret(at: location, identity: identity) else { return nil }
+        return [KeychainItem(itemClass: query.itemClass, attributes: query.constraints, secret: secret)]
+    }
+
+    /// The primary key of a query the secret cache can answer: the secret alone of the one
+    /// item it names, with no constraint beyond the primary key; nil otherwise or when the
+    /// cache is off.
+    private static func secretOnlyKey(_ query: ItemQuery, caching cache: ItemSecretCache) -> PrimaryKey? {
+        guard cache.lifetime > 0, query.includeSecrets, !query.includeAttributes, let key = query.onlyMatchingPrimaryKey,
+              query.constraints.values.keys.allSatisfy(query.itemClass.primaryKeyAttributes.contains) else { return nil }
+        return key
     }
 
     /// Rewrites each matched item in place; items whose primary key changes move all-or-nothing
@@ -170,12 +214,12 @@ public final class EncryptedFileBackend: KeychainBackend, Sendable {
     private func openStoreFully(_ settings: FileStoreSettings, creatingIfMissing: Bool) throws -> (files: ItemFiles, header: Data)? {
         guard let top = try StoreDirectory.openTop(path: settings.directory, create: creatingIfMissing, lockTimeout: settings.lockTimeout) else { return nil }
         if let (header, bytes) = try readHeaderWithBytes(top) {
-            return (ItemFiles(top: top, keys: try unlock(header, settings)), bytes)
+            return (ItemFiles(top: top, keys: try unlock(header, settings), cacheLifetime: settings.cacheLifetime), bytes)
         }
         try refuseOrphanedItems(top)
         guard creatingIfMissing else { return nil }
         let (keys, bytes) = try create(top, settings)
-        return (ItemFiles(top: top, keys: keys), bytes)
+        return (ItemFiles(top: top, keys: keys, cacheLifetime: settings.cacheLifetime), bytes)
     }
 
     private func readHeader(_ top: StoreDirectory) throws -> StoreHeader? {

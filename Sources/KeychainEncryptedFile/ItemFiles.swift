@@ -10,8 +10,29 @@ import KeychainCore
 struct ItemFiles: Sendable {
     let top: StoreDirectory
     let keys: StoreKeys
+    /// Secrets read by primary key, kept in the kernel keyring; every writer here invalidates
+    /// the entry of a file before it replaces or removes that file.
+    let secretCache: ItemSecretCache
 
     static let directoryName = "items"
+
+    /// The item files in `top`, unlocked with `keys`; read secrets are cached for `cacheLifetime` seconds.
+    init(top: StoreDirectory, keys: StoreKeys, cacheLifetime: UInt32) {
+        self.top = top
+        self.keys = keys
+        secretCache = ItemSecretCache(lifetime: cacheLifetime, storeID: keys.storeID)
+    }
+
+    /// The identity of the item file at `location`, or nil when there is none (or it is not a
+    /// regular file, or cannot be inspected: the caller then reads the files as usual).
+    func identity(of location: ItemLocation) -> FileIdentity? {
+        guard let status = try? top.status(of: "\(Self.directoryName)/\(location.bucket)/\(location.file)") else { return nil }
+        return FileIdentity(status)
+    }
+
+    private func invalidateCachedSecret(at location: ItemLocation) {
+        if let identity = identity(of: location) { secretCache.invalidate(at: location, identity: identity) }
+    }
 
     /// Every item that matches `query`, decrypted in full (secrets included). Only the query's
     /// bucket is read when it names one; otherwise every bucket. A file that fails to open is an
@@ -49,6 +70,7 @@ struct ItemFiles: Sendable {
         let sealed = try keys.sealedFile(for: item)
         let bucket = try writableDirectory(location.bucket)
         try bucket.removeStaleTemporaries()
+        invalidateCachedSecret(at: location)
         try bucket.writeAtomically(location.file, sealed)
     }
 
@@ -60,6 +82,7 @@ struct ItemFiles: Sendable {
     private func remove(at location: ItemLocation) throws {
         guard let items = try top.subdirectory(Self.directoryName, create: false),
               let bucket = try items.subdirectory(location.bucket, create: false) else { return }
+        invalidateCachedSecret(at: location)
         guard try bucket.remove(location.file) else { return }
         try bucket.sync()
         try bucket.removeStaleTemporaries()
@@ -97,6 +120,9 @@ struct ItemFiles: Sendable {
             throw KeychainError.fileBackend(errSecParam,
                 "The update would move \(moves.count) items to new primary keys; at most \(RenameJournal.maximumMoves) can move at once. Narrow the query and update in parts.")
         }
+        // A crash between the new files and the old ones' removal is settled by the next
+        // reader, which may remove the old files: their cached secrets go first.
+        for move in moves { invalidateCachedSecret(at: move.from) }
         if !moves.isEmpty {
             try top.removeStaleTemporaries()
             try top.writeAtomically(RenameJournal.fileName, RenameJournal(moves: moves).encoded)

@@ -15,6 +15,9 @@ public enum PassphraseSource: Sendable {
     /// by contrast, is used exactly: the rule is documented in docs/file.md, and kept, since
     /// stores were made with passphrases read under it.
     case file(path: String)
+    /// The systemd credential `keychain-passphrase` in `$CREDENTIALS_DIRECTORY`, as
+    /// `LoadCredential=` and `LoadCredentialEncrypted=` lay it out; read like `file`.
+    case credential(path: String)
     /// A prompt without echo on the controlling terminal (`/dev/tty`).
     case terminal
     /// A passphrase the program supplies itself.
@@ -24,20 +27,41 @@ public enum PassphraseSource: Sendable {
     public static let variable = "KEYCHAIN_FILE_PASSPHRASE"
     /// `KEYCHAIN_FILE_PASSPHRASE_FILE`: a file holding the passphrase (systemd's `LoadCredential=`).
     public static let fileVariable = "KEYCHAIN_FILE_PASSPHRASE_FILE"
+    /// `CREDENTIALS_DIRECTORY`: where systemd puts a service's credentials.
+    public static let credentialsDirectoryVariable = "CREDENTIALS_DIRECTORY"
+    /// `keychain-passphrase`: the credential name looked for in `$CREDENTIALS_DIRECTORY`.
+    public static let credentialName = "keychain-passphrase"
 
     /// The largest passphrase read from a file or terminal; only keeps a wrong file (a disk
     /// image, say) from being read into memory.
     static let maximumLength = 64 * 1024
 
     /// How to supply a passphrase, for errors that find none.
-    static let howToSupply = "Set \(fileVariable) to a file holding the passphrase (systemd's LoadCredential= provides one), or \(variable), or run on a terminal to be asked."
+    static let howToSupply = "Set \(fileVariable) to a file holding the passphrase, give a systemd service the credential \(credentialName) (LoadCredential= or LoadCredentialEncrypted=), set \(variable), or run on a terminal to be asked."
 
-    /// The first source configured in `environment`, in the documented order, or nil.
+    /// The first source configured in `environment`, in the documented order, or nil:
+    /// `KEYCHAIN_FILE_PASSPHRASE`, `KEYCHAIN_FILE_PASSPHRASE_FILE`, the systemd credential
+    /// (when its file exists), the terminal.
     static func configured(in environment: [String: String]) -> PassphraseSource? {
         if let value = environment[variable], !value.isEmpty { return .environmentVariable }
         if let path = environment[fileVariable], !path.isEmpty { return .file(path: path) }
+        if let path = credentialPath(in: environment) { return .credential(path: path) }
         if TerminalPrompt.isAvailable { return .terminal }
         return nil
+    }
+
+    /// `$CREDENTIALS_DIRECTORY/keychain-passphrase` when that directory is absolute and the
+    /// entry exists (its kind is checked when it is read, with an error that says what is wrong).
+    private static func credentialPath(in environment: [String: String]) -> String? {
+        guard let directory = environment[credentialsDirectoryVariable], directory.hasPrefix("/") else { return nil }
+        let path = directory + "/" + credentialName
+        return access(path, F_OK) == 0 ? path : nil
+    }
+
+    /// Whether obtaining the passphrase asks a person.
+    public var needsPrompt: Bool {
+        if case .terminal = self { return true }
+        return false
     }
 
     /// Where the passphrase comes from, for messages.
@@ -45,6 +69,7 @@ public enum PassphraseSource: Sendable {
         switch self {
         case .environmentVariable: return Self.variable
         case .file(let path): return "the file \(path) (\(Self.fileVariable))"
+        case .credential(let path): return "the systemd credential \(path) (\(Self.credentialsDirectoryVariable))"
         case .terminal: return "a prompt on the terminal"
         case .given: return "the program"
         }
@@ -61,7 +86,9 @@ public enum PassphraseSource: Sendable {
             }
             passphrase = SecretBytes(copying: UnsafeRawBufferPointer(start: value, count: strlen(value)))
         case .file(let path):
-            passphrase = try Self.read(file: path)
+            passphrase = try Self.read(file: path, namedBy: Self.fileVariable)
+        case .credential(let path):
+            passphrase = try Self.read(file: path, namedBy: Self.credentialsDirectoryVariable)
         case .terminal:
             if let newStorePath {
                 passphrase = try TerminalPrompt.readPassphrase(prompt: "New passphrase for the keychain store at \(newStorePath): ",
@@ -78,20 +105,20 @@ public enum PassphraseSource: Sendable {
         return passphrase
     }
 
-    private static func read(file path: String) throws -> SecretBytes {
+    private static func read(file path: String, namedBy setting: String) throws -> SecretBytes {
         let file: Int32
         do {
             // O_NONBLOCK: a FIFO must not hang the open; fstat below refuses it.
             file = try syscall("open") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         } catch {
             throw KeychainError.fileBackend(errSecAuthFailed,
-                "Could not open the passphrase file \(path) named by \(fileVariable): \(error.reason).", failedCall: error.call)
+                "Could not open the passphrase file \(path) named by \(setting): \(error.reason).", failedCall: error.call)
         }
         defer { try? closeDescriptor(file) }  // read-only
         var status = stat()
         guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw KeychainError.fileBackend(errSecParam,
-                "The passphrase file \(path) named by \(fileVariable) is not a regular file (a FIFO, a device or a directory); give a regular file, such as a systemd credential.")
+                "The passphrase file \(path) named by \(setting) is not a regular file (a FIFO, a device or a directory); give a regular file, such as a systemd credential.")
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: maximumLength + 1, alignment: 1)
         defer {

@@ -45,9 +45,15 @@ final class StoreSession: Sendable {
 
     /// Whether `path` still leads to this session's store, unchanged and safe to use.
     func isCurrent(at path: String) -> Bool {
+        isSameDirectory(at: path) && (try? files.top.read(StoreHeader.fileName, limit: StoreHeader.size)) == header
+    }
+
+    /// The first half of `isCurrent`: `path` is still this directory, yours and not opened up.
+    /// Enough for an answer from the secret cache, which uses no key: its entry names the item
+    /// file's identity, so no change of header or items can make it answer for another file.
+    func isSameDirectory(at path: String) -> Bool {
         guard let directory = StoreDirectory.linkStatus(ofPath: path),
-              UInt64(directory.st_dev) == device, UInt64(directory.st_ino) == inode,
-              (try? StoreDirectory.checkOwnershipAndMode(directory, path: path)) != nil else { return false }
-        return (try? files.top.read(StoreHeader.fileName, limit: StoreHeader.size)) == header
+              UInt64(directory.st_dev) == device, UInt64(directory.st_ino) == inode else { return false }
+        return (try? StoreDirectory.checkOwnershipAndMode(directory, path: path)) != nil
     }
 }

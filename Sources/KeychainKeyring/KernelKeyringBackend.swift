@@ -24,6 +24,8 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     /// `keyring`.
     public var name: String { Self.backendName }
+    /// The kernel keeps keys in memory only: every item is lost at reboot.
+    public var retention: ItemRetention { .untilReboot }
 
     /// The keyring asked for (nil: the default), or why the setting is invalid.
     private let choice: Result<KeyringChoice?, KeychainError>

@@ -6,7 +6,9 @@ import KeychainSecretService
 import KeychainVault
 
 /// Registers the backends that ship with the package, once per process, in `auto`'s order:
-/// the Secret Service, then the kernel keyring, then the encrypted file. `vault` is never
+/// the Secret Service, then the encrypted file, then the kernel keyring. The file comes before
+/// the keyring because it survives a reboot; where its passphrase would be asked on a terminal
+/// (`unlockNeedsPrompt`), `auto` tries it after the keyring instead. `vault` is never
 /// automatic, because sending secrets off the machine must be a decision; `memory` is not
 /// either, because it keeps nothing past the process.
 ///
@@ -22,10 +24,10 @@ enum BuiltInBackends {
         registry.registerDefault(SecretServiceBackend.backendName, automaticRank: 10) {
             SecretServiceBackend(settings: SecretServiceSettings(environment: settings()))
         }
-        registry.registerDefault("keyring", automaticRank: 20) { KernelKeyringBackend(environment: settings()) }
-        registry.registerDefault(EncryptedFileBackend.backendName, automaticRank: 30) {
+        registry.registerDefault(EncryptedFileBackend.backendName, automaticRank: 20) {
             EncryptedFileBackend(environment: settings())
         }
+        registry.registerDefault("keyring", automaticRank: 30) { KernelKeyringBackend(environment: settings()) }
         registry.registerDefault(VaultBackend.backendName) { VaultBackend(environment: settings()) }
         registry.registerDefault(MemoryBackend.backendName) { MemoryBackend() }
     }()

@@ -26,6 +26,10 @@ package struct KeychainOperations: Sendable {
         self.automaticChoice = automaticChoice
     }
 
+    /// Whether `auto` chose the backend with nothing recorded yet, so that the first successful
+    /// write records it (the CLI then says once if that store loses items at reboot).
+    package var recordsAutomaticChoice: Bool { automaticChoice != nil }
+
     /// The backend `using(_:_:)` gave the current task, if any.
     @TaskLocal private static var taskBackend: (any KeychainBackend)?
 
