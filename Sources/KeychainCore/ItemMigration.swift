@@ -47,12 +47,18 @@ public struct ItemMigration: Sendable {
 
     /// Every item `scope` sees in the source, with its secret, in a stable order.
     public func sourceItems() throws -> [KeychainItem] {
+        try Self.items(in: source, scope: scope)
+    }
+
+    /// Every item `scope` sees in `backend`, of both classes, with its secret, synchronizable
+    /// or not, items other tools wrote included: what a move (or `keychain export`) carries.
+    public static func items(in backend: any KeychainBackend, scope: AccessScope) throws -> [KeychainItem] {
         var items: [KeychainItem] = []
         for itemClass in ItemClass.allCases {
             let query = ItemQuery(itemClass: itemClass, includeSecrets: true, matchesAnySynchronizable: true,
                                   includesOtherProgramsItems: true)
             try scope.forEachSearch(query) { scoped in
-                items += try source.search(scoped)
+                items += try backend.search(scoped)
                 return true
             }
         }
@@ -78,8 +84,14 @@ public struct ItemMigration: Sendable {
     public func run(items: [KeychainItem], progress: (MigrationProgress) -> Void = { _ in }) -> MigrationReport {
         var report = MigrationReport()
         report.entries.reserveCapacity(items.count)
+        // What the target holds already, read in one search per class rather than one lookup
+        // per item, which cost a third of a large move. An item added since by another writer
+        // makes the add fail as a duplicate, and is then looked up on its own; a target that
+        // cannot be read whole (one unreadable item) is looked up item by item instead. Only
+        // `scope`'s items can share a primary key with the items moved, so only they are read.
+        let present = try? Dictionary(Self.items(in: target, scope: scope).map { ($0.primaryKey, $0) }) { first, _ in first }
         for (index, item) in items.enumerated() {
-            let outcome = move(item, attempt: 1)
+            let outcome = move(item, attempt: 1, present: present)
             report.entries.append((item.primaryKey, outcome))
             progress(MigrationProgress(position: index + 1, total: items.count, key: item.primaryKey, outcome: outcome))
         }
@@ -90,9 +102,11 @@ public struct ItemMigration: Sendable {
     }
 
     /// One item's move: look, then add (or replace), then read back and compare.
-    private func move(_ item: KeychainItem, attempt: Int) -> MigrationOutcome {
+    /// `present` is the target's items read before the move, or nil to look each one up.
+    private func move(_ item: KeychainItem, attempt: Int, present: [PrimaryKey: KeychainItem]?) -> MigrationOutcome {
         do {
-            if let existing = try copyInTarget(of: item.primaryKey) {
+            let existing = try present.map { $0[item.primaryKey] } ?? copyInTarget(of: item.primaryKey)
+            if let existing {
                 let differences = ItemComparison.differences(between: item, and: existing, includingDates: false)
                 if differences.isEmpty { return .alreadyPresent }
                 guard overwrite else { return .conflict(differences: differences) }
@@ -105,7 +119,7 @@ public struct ItemMigration: Sendable {
                 try target.add(item)
             } catch KeychainError.duplicateItem where attempt < 3 {
                 // Another writer added it since the look: judge what is there now.
-                return move(item, attempt: attempt + 1)
+                return move(item, attempt: attempt + 1, present: nil)
             }
             return try verify(item, removingOnMismatch: true) ?? .copied
         } catch let error as KeychainError {
