@@ -9,19 +9,22 @@ import Testing
 ///
 /// The twelve moves form one circuit (each ordered pair once), each with `--delete-source`, so
 /// every store starts a move holding exactly the test's items. The stores are this suite's own:
-/// a fresh file directory and Vault prefix, the Secret Service's `session` collection and the
-/// session keyring.
+/// a fresh file directory and Vault prefix, the session keyring, and gnome-keyring's `session`
+/// collection (KeePassXC, which has none, keeps the scratch database with-services.sh made).
 @Suite("keychain migrate between real backends", .serialized)
 struct MigrateCommandTests {
     let cli: String
     let tag = "mig-\(UUID().uuidString.prefix(8).lowercased())"
     let environment: [String: String]
+    static let onKeePassXC = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_PROVIDER"] == "keepassxc"
+    /// The Secret Service collection the test's items live in.
+    static let collection = onKeePassXC ? "default" : "session"
 
     init() throws {
         cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-migrate-\(UUID().uuidString.prefix(8))").path
         environment = ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_VAULT_PREFIX": "\(tag)/",
-                       "KEYCHAIN_SECRET_SERVICE_COLLECTION": "session", "KEYCHAIN_KEYRING": "session",
+                       "KEYCHAIN_SECRET_SERVICE_COLLECTION": Self.collection, "KEYCHAIN_KEYRING": "session",
                        "KEYCHAIN_BACKEND": ""]
     }
 
@@ -67,21 +70,25 @@ struct MigrateCommandTests {
                                    input: seed.secret)
             try #require(set.status == 0, "set failed: \(set.errorText)")
         }
-        let tool = try KeychainCLIProcess.run("/usr/bin/env", ["secret-tool", "store", "--collection=session", "--label=by secret-tool",
+        let tool = try KeychainCLIProcess.run("/usr/bin/env", ["secret-tool", "store", "--collection=\(Self.collection)", "--label=by secret-tool",
                                                                "service", "\(tag)-tool", "username", "carol"],
                                               input: seeds[5].secret, environment: environment)
         try #require(tool.status == 0, "secret-tool store failed: \(tool.errorText)")
         let script = """
             import sys, keyring.backends.SecretService as s
-            k = s.Keyring(); k.preferred_collection = '/org/freedesktop/secrets/aliases/session'
+            k = s.Keyring(); k.preferred_collection = '/org/freedesktop/secrets/aliases/' + sys.argv[2]
             k.set_password(sys.argv[1], 'dave', 'by python keyring')
             """
-        let python = try KeychainCLIProcess.run("/usr/bin/env", ["python3", "-c", script, "\(tag)-py"], environment: environment)
+        let python = try KeychainCLIProcess.run("/usr/bin/env", ["python3", "-c", script, "\(tag)-py", Self.collection], environment: environment)
         try #require(python.status == 0, "python keyring failed: \(python.errorText)")
     }
 
+    /// The items a move out of the Secret Service finds: on KeePassXC, which answers a search
+    /// without attributes with nothing, only this library's own (docs/cli.md says so).
+    var movedSeeds: [Seed] { Self.onKeePassXC ? Array(seeds.prefix(5)) : seeds }
+
     func expectSecrets(in backend: String) throws {
-        for seed in seeds {
+        for seed in movedSeeds {
             let get = try keychain(["get", "--backend", backend] + seed.naming)
             #expect(get.status == 0 && get.output == seed.secret, "\(seed.naming) in \(backend): \(get.errorText)")
         }
@@ -92,10 +99,15 @@ struct MigrateCommandTests {
                        "keyring", "file", "keyring", "vault", "file", "vault", "secret-service"]
         try seed("secret-service")
         let original = try listing("secret-service")
-        try #require(original.count == seeds.count, "seeded \(original.count) items: \(original)")
+        if Self.onKeePassXC {
+            withKnownIssue("KeePassXC lists no other program's items to a class-wide search, so migrate cannot find them") {
+                #expect(original.count == seeds.count)
+            }
+        }
+        try #require(original.count == movedSeeds.count, "seeded \(original.count) items: \(original)")
 
         let dry = try keychain(["migrate", "--dry-run", "--from", "secret-service", "--to", "keyring"])
-        #expect(dry.status == 0 && dry.outputText.components(separatedBy: "would copy: ").count - 1 >= seeds.count, "\(dry.errorText)")
+        #expect(dry.status == 0 && dry.outputText.components(separatedBy: "would copy: ").count - 1 >= movedSeeds.count, "\(dry.errorText)")
         #expect(try listing("keyring").isEmpty)
 
         for (source, target) in zip(circuit, circuit.dropFirst()) {
