@@ -9,8 +9,11 @@ import Testing
 ///
 /// The twelve moves form one circuit (each ordered pair once), each with `--delete-source`, so
 /// every store starts a move holding exactly the test's items. The stores are this suite's own:
-/// a fresh file directory and Vault prefix, the session keyring, and gnome-keyring's `session`
-/// collection (KeePassXC, which has none, keeps the scratch database with-services.sh made).
+/// a fresh file directory and Vault prefix, a kernel keyring of its own that every CLI child
+/// joins as its session keyring (so `--delete-source` never reaches the keyring items of tests
+/// running beside it), and gnome-keyring's `session` collection (KeePassXC, which has none,
+/// keeps the scratch database with-services.sh made; there, run this suite alone, as
+/// `--filter MigrateCommandTests`, since other suites' items share that collection).
 @Suite("keychain migrate between real backends", .serialized)
 struct MigrateCommandTests {
     let cli: String
@@ -28,8 +31,25 @@ struct MigrateCommandTests {
                        "KEYCHAIN_BACKEND": ""]
     }
 
+    /// The name of the keyring the CLI children share; made by `withOwnKeyring`.
+    var keyringName: String { "lkc-\(tag)" }
+
+    /// Runs `body` with this test's keyring in place: a named keyring kept alive by a link from
+    /// the user keyring, which each child joins (`keyctl session NAME`); removed afterwards.
+    func withOwnKeyring(_ body: () throws -> Void) throws {
+        let made = try KeychainCLIProcess.run("/usr/bin/keyctl", ["newring", keyringName, "@u"])
+        let id = made.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(made.status == 0, "keyctl newring failed: \(made.errorText)")
+        defer { _ = try? KeychainCLIProcess.run("/usr/bin/keyctl", ["unlink", id, "@u"]) }
+        // The user may search and join it: without that, `keyctl session NAME` makes a new one.
+        let permitted = try KeychainCLIProcess.run("/usr/bin/keyctl", ["setperm", id, "0x3f3f0000"])
+        try #require(permitted.status == 0, "keyctl setperm failed: \(permitted.errorText)")
+        try body()
+    }
+
     func keychain(_ arguments: [String], input: Data? = nil) throws -> KeychainCLIProcess.Result {
-        try KeychainCLIProcess.run(cli, arguments, input: input, environment: environment, timeout: 120)
+        try KeychainCLIProcess.run("/usr/bin/keyctl", ["session", keyringName, cli] + arguments, input: input,
+                                   environment: environment, timeout: 120)
     }
 
     /// One of the test's items: how to name it on the command line, and its secret.
@@ -95,6 +115,10 @@ struct MigrateCommandTests {
     }
 
     @Test func everyOrderedPairOfRealBackendsKeepsEveryItemExactly() throws {
+        try withOwnKeyring(circuit)
+    }
+
+    private func circuit() throws {
         let circuit = ["secret-service", "keyring", "secret-service", "file", "secret-service", "vault",
                        "keyring", "file", "keyring", "vault", "file", "vault", "secret-service"]
         try seed("secret-service")
@@ -128,10 +152,15 @@ struct MigrateCommandTests {
         var extra = environment
         extra["XDG_CONFIG_HOME"] = home + "/config"
         extra["XDG_STATE_HOME"] = home + "/state"
-        return try KeychainCLIProcess.run(cli, arguments, input: input, environment: extra, timeout: 60)
+        return try KeychainCLIProcess.run("/usr/bin/keyctl", ["session", keyringName, cli] + arguments, input: input,
+                                          environment: extra, timeout: 60)
     }
 
     @Test func thePinAndTheRecordFollowACompleteMoveAndNotAnIncompleteOne() throws {
+        try withOwnKeyring(placementFollows)
+    }
+
+    private func placementFollows() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-home-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         #expect(try keychain(["pin", "file"], home: home).status == 0)
@@ -162,7 +191,7 @@ struct MigrateCommandTests {
 
     @Test(arguments: [["--to", "memory"], ["--to", "auto"], ["--from", "file", "--to", "file"], []])
     func migrateRefusesATargetThatIsNoOtherStore(_ arguments: [String]) throws {
-        let result = try keychain(["migrate", "--from", "file"] + arguments)
+        let result = try KeychainCLIProcess.run(cli, ["migrate", "--from", "file"] + arguments, environment: environment)
         #expect(result.status != 0 && result.errorText.split(separator: "\n").count <= 2, "\(result.errorText)")
     }
 }
