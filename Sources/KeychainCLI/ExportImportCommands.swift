@@ -27,10 +27,23 @@ enum ExportImportCommands {
         let passphrase = try BundlePassphrase.obtain(for: path, confirming: false)
         // Every message is checked before the first item is written.
         let items = try BundleFile.read(path, passphrase: passphrase)
+        if !parsed.has(.dryRun) { try recordAutomaticChoice(of: target, parsed) }
         var migration = ItemMigration(from: MemoryBackend(), to: target, scope: .everything)
         migration.overwrite = parsed.has(.overwrite)
         migration.dryRun = parsed.has(.dryRun)
         let report = try MoveAccount.run(migration, items: items, verb: "import")
         try MoveAccount.finish(report, dryRun: migration.dryRun, target: target.name)
+    }
+
+    /// An import through `auto` with nothing pinned or recorded is this user's first write, so
+    /// it records the store, as every first write through `auto` does: later runs elsewhere
+    /// must look for these items where they went (`KeychainBackendRegistry.claimAutomaticChoice`).
+    private static func recordAutomaticChoice(of target: any KeychainBackend, _ parsed: ParsedCommand) throws {
+        let registry = KeychainBackendRegistry.withBuiltIns
+        guard parsed.backendName == nil || parsed.backendName == KeychainBackendRegistry.automaticName else { return }
+        let selection = try parsed.backendName == nil ? registry.currentSelection() : registry.automaticSelection()
+        if selection.source == .automatic && selection.backend === target {
+            try registry.claimAutomaticChoice(target)
+        }
     }
 }

@@ -194,4 +194,27 @@ struct MigrateCommandTests {
         let result = try KeychainCLIProcess.run(cli, ["migrate", "--from", "file"] + arguments, environment: environment)
         #expect(result.status != 0 && result.errorText.split(separator: "\n").count <= 2, "\(result.errorText)")
     }
+
+    @Test func anImportThroughAutoRecordsTheStoreItWroteTo() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-home-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let bundle = home + "/one.lkb"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        var extra = environment
+        extra["XDG_CONFIG_HOME"] = home + "/config"
+        extra["XDG_STATE_HOME"] = home + "/state"
+        extra["KEYCHAIN_BUNDLE_PASSPHRASE"] = "auto-record"
+        extra["KEYCHAIN_BUNDLE_KDF"] = "interactive"
+        func run(_ arguments: [String], input: Data? = nil) throws -> KeychainCLIProcess.Result {
+            try KeychainCLIProcess.run(cli, arguments, input: input, environment: extra, timeout: 60)
+        }
+        #expect(try run(["set", "--backend", "file", "\(tag)-auto", "alice"], input: Data("a".utf8)).status == 0)
+        #expect(try run(["export", "--backend", "file", bundle]).status == 0)
+        // auto picks the Secret Service here (its session collection, this suite's own).
+        let imported = try run(["import", bundle])
+        #expect(imported.status == 0 && imported.outputText.contains("1 copied"), "\(imported.errorText)")
+        #expect(try String(contentsOfFile: home + "/state/linux-keychain/backend", encoding: .utf8) == "secret-service\n")
+        #expect(try run(["get", "\(tag)-auto", "alice"]).output == Data("a".utf8))
+        #expect(try run(["delete", "--backend", "secret-service", "\(tag)-auto", "alice"]).status == 0)
+    }
 }
