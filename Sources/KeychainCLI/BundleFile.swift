@@ -47,7 +47,12 @@ enum BundleFile {
             file += cipher
         }
         for (index, item) in items.enumerated() {
-            BundleItemCoding.encode(item).withUnsafeBytes { push($0, final: false) }
+            let plaintext = BundleItemCoding.encode(item)
+            // A reader refuses larger messages, so a bundle holding one could never be imported.
+            guard plaintext.count <= BundleFormat.maximumMessage else {
+                throw KeychainError(errSecDataTooLarge, "the item with \(item.primaryKey.readableName) is larger than a bundle holds (\(BundleFormat.maximumMessage) bytes); nothing was written")
+            }
+            plaintext.withUnsafeBytes { push($0, final: false) }
             progress(index + 1)
         }
         (BundleFormat.endMarker + BundleFormat.littleEndian(UInt64(items.count))).withUnsafeBytes { push($0, final: true) }
