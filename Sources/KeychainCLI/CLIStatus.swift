@@ -17,7 +17,7 @@ enum CLIStatus {
         (failure, "any other failure"),
         (usage, "usage error (wrong command, option or operand)"),
         (notFound, "the item does not exist"),
-        (duplicate, "the item already exists (add)"),
+        (duplicate, "the item already exists (add), or items conflict with the target's (migrate, import)"),
         (locked, "the store is locked and would need a prompt to unlock"),
         (unavailable, "the backend cannot run here (or, for backends, no backend is usable)"),
     ]

@@ -48,6 +48,24 @@ enum CommandTable {
         CommandSpec("unpin", summary: "remove the pin, so auto chooses again (or its recorded choice holds)") { _ in
             try Placement.pin(nil)
         },
+        CommandSpec("migrate", options: [.to, .from, .group, .dryRun, .overwrite, .deleteSource],
+                    summary: "copy every item to another store, verify it, then keep using that store",
+                    details: [
+                        "Copies every item of both classes, in every access group (or the one --group names) and the shared items, from the --from store (default: the one in effect) to the --to store, keeping the secret's exact bytes, label, comment, internet protocol, port, path, authentication type, security domain, access group, the synchronizable flag and the creation and modification dates. Each copy is read back and compared before it counts. One line per item says what happened to it: copied, already present, conflict, overwritten or failed; secrets are never shown.",
+                        "Safe to interrupt and to repeat: the target only gains whole items, and running the same command again copies what is missing and reports the rest as already present. A target item of the same name with other bytes or attributes is a conflict: listed, left alone, and exit status 4, unless --overwrite is given.",
+                        "Only when every item is in the target does it delete them from the source (--delete-source) and move the placement: a pin of the source in the user's file becomes a pin of the target, and so does the machine's; otherwise the recorded backend becomes the target. With --group, the placement stays. Nothing moves with --dry-run.",
+                    ]) { try MigrateCommand.run($0) },
+        CommandSpec("export", operands: [.init("FILE", completion: .files)], options: [.group],
+                    summary: "write every item to FILE, encrypted with a passphrase, for another machine",
+                    details: [
+                        "Writes every item of the store in effect (or of --group), with its secret and every attribute, to the new file FILE (mode 0600), encrypted with libsodium's crypto_secretstream under a key Argon2id derives from the passphrase. Nothing is written in plaintext, and FILE is whole or absent.",
+                        "The passphrase comes from KEYCHAIN_BUNDLE_PASSPHRASE, from the file KEYCHAIN_BUNDLE_PASSPHRASE_FILE names, or from the terminal, asked twice without echo. KEYCHAIN_BUNDLE_KDF=interactive, moderate (the default) or sensitive sets Argon2id's cost, which is stored in the file.",
+                    ]) { try ExportImportCommands.export($0) },
+        CommandSpec("import", operands: [.init("FILE", completion: .files)], options: [.dryRun, .overwrite],
+                    summary: "copy every item of a bundle made by export into the store",
+                    details: [
+                        "Decrypts and checks the whole bundle first: a wrong passphrase, a truncated file or a changed byte is refused and nothing is imported. Then each item is copied as migrate copies it: read back and compared, already present when the store holds the same item, a conflict (listed, left alone, exit status 4) when it holds other bytes, unless --overwrite is given. The passphrase comes as for export, asked once.",
+                    ]) { try ExportImportCommands.import($0) },
         CommandSpec("passwd", summary: "change the encrypted-file store's passphrase",
                     details: [
                         "The current passphrase comes from its usual source (KEYCHAIN_FILE_PASSPHRASE, KEYCHAIN_FILE_PASSPHRASE_FILE or the terminal); the new one from standard input, or typed twice on a terminal.",

@@ -69,6 +69,14 @@ extension OptionSpec {
     static let keepCredentials = OptionSpec("keep-credentials",
                                             "leave the stores' credentials (passphrase, tokens, AppRole ids) in COMMAND's environment")
 
+    static let to = OptionSpec("to", values: ["NAME"], completion: .backendNames, "the store to move the items to")
+    static let from = OptionSpec("from", values: ["NAME"], completion: .backendNames,
+                                 "the store to move the items from (default: the one in effect)")
+    static let dryRun = OptionSpec("dry-run", "show what would be copied and what conflicts; write and delete nothing")
+    static let overwrite = OptionSpec("overwrite", "replace target items that differ, instead of listing them as conflicts")
+    static let deleteSource = OptionSpec("delete-source",
+                                         "once every item is copied and verified, delete them from the source")
+
     /// The options that name an internet password beyond its server and account.
     static let internetNaming: [OptionSpec] = [.internet, .protocol, .port, .path]
 }

@@ -22,6 +22,11 @@ enum Terminal {
         try? writeAll(Data("keychain: \(message)\n".utf8), to: STDERR_FILENO)
     }
 
+    /// Redraws one counter line on stderr (a terminal), ending it with a newline when `done`.
+    static func progress(_ text: String, done: Bool) {
+        try? writeAll(Data("\r\u{1B}[Kkeychain: \(text)\(done ? "\n" : "")".utf8), to: STDERR_FILENO)
+    }
+
     /// Writes text to stdout, or fails the command when stdout cannot take it.
     static func write(_ text: String) {
         do {

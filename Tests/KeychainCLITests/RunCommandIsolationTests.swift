@@ -12,7 +12,7 @@ struct RunCommandIsolationTests {
     static let credentialVariables = [
         "KEYCHAIN_FILE_PASSPHRASE", "KEYCHAIN_FILE_PASSPHRASE_FILE", "VAULT_TOKEN", "BAO_TOKEN",
         "KEYCHAIN_VAULT_ROLE_ID", "KEYCHAIN_VAULT_ROLE_ID_FILE", "KEYCHAIN_VAULT_SECRET_ID", "KEYCHAIN_VAULT_SECRET_ID_FILE",
-        "VAULT_CLIENT_KEY", "BAO_CLIENT_KEY",
+        "VAULT_CLIENT_KEY", "BAO_CLIENT_KEY", "KEYCHAIN_BUNDLE_PASSPHRASE", "KEYCHAIN_BUNDLE_PASSPHRASE_FILE",
     ]
 
     /// Lists the shell's own descriptors (`ls` runs as its child, so its own are not in the

@@ -1,0 +1,180 @@
+/// Moves items from one store to another: the one copy engine behind `keychain migrate`,
+/// `keychain import` and the typed API.
+///
+/// Contract:
+///
+/// - **Everything in scope, exactly.** Every item of both classes that `scope` sees in the
+///   source (the operator's `.everything`, or one program's `.group(G)`), shared items and items
+///   other tools wrote included, is copied with its secret's exact bytes and every attribute,
+///   its creation and modification dates among them (the backend protocol keeps dates as given).
+/// - **Verified.** Each copy is read back from the target and compared with the source
+///   (`ItemComparison`, dates included) before it counts as copied. A copy that differs is
+///   deleted again and reported as failed.
+/// - **Never overwrites by surprise.** A target item with the same primary key and the same
+///   secret and attributes is `alreadyPresent` (so a rerun after an interruption finishes the
+///   job with no duplicates and no errors); one that differs is a `conflict` and is left alone,
+///   unless `overwrite` is set.
+/// - **Whole items only.** The target only ever gains whole items (each add is atomic in every
+///   backend), so a process killed at any point leaves the source intact and the target with
+///   whole items, and the same move run again completes.
+/// - **The source last.** With `deleteSource`, source items are deleted only after every item
+///   is in the target (`MigrationReport.isComplete`), and each only if it is unchanged since
+///   it was copied.
+/// - **No secrets out.** Progress, outcomes and errors name items, never secret bytes.
+///
+/// Placement (the record or pin that says where a user's items are) is the caller's: the CLI
+/// moves it after a complete move; a program moving its own group leaves it alone.
+public struct ItemMigration: Sendable {
+    /// The store items are read from.
+    public let source: any KeychainBackend
+    /// The store items are written to.
+    public let target: any KeychainBackend
+    /// Which source items move: `.everything` for the operator, `.group(G)` for one program's.
+    public let scope: AccessScope
+    /// Replace a target item that conflicts, instead of listing it.
+    public var overwrite = false
+    /// Read and compare only: write and delete nothing.
+    public var dryRun = false
+    /// Delete each moved item from the source once every item is verified in the target.
+    public var deleteSource = false
+
+    /// A move of the items `scope` sees from `source` to `target`.
+    public init(from source: any KeychainBackend, to target: any KeychainBackend, scope: AccessScope = .everything) {
+        self.source = source
+        self.target = target
+        self.scope = scope
+    }
+
+    /// Every item `scope` sees in the source, with its secret, in a stable order.
+    public func sourceItems() throws -> [KeychainItem] {
+        try Self.items(in: source, scope: scope)
+    }
+
+    /// Every item `scope` sees in `backend`, of both classes, with its secret, synchronizable
+    /// or not, items other tools wrote included: what a move (or `keychain export`) carries.
+    public static func items(in backend: any KeychainBackend, scope: AccessScope) throws -> [KeychainItem] {
+        var items: [KeychainItem] = []
+        for itemClass in ItemClass.allCases {
+            let query = ItemQuery(itemClass: itemClass, includeSecrets: true, matchesAnySynchronizable: true,
+                                  includesOtherProgramsItems: true)
+            try scope.forEachSearch(query) { scoped in
+                items += try backend.search(scoped)
+                return true
+            }
+        }
+        return items
+    }
+
+    /// Moves every source item in scope; see the type's contract. `progress` is called once
+    /// per item, in order, after its outcome is known. Throws only when the source cannot be
+    /// read at all; a single item's failure is its outcome.
+    public func run(progress: (MigrationProgress) -> Void = { _ in }) throws -> MigrationReport {
+        let items: [KeychainItem]
+        do {
+            items = try sourceItems()
+        } catch let error as KeychainError {
+            throw error.attributed(to: source.name)
+        }
+        return run(items: items, progress: progress)
+    }
+
+    /// Moves `items` (each with its secret), as `run(progress:)` moves the source's: for
+    /// `keychain import`, whose items come from a bundle. `deleteSource` deletes them from
+    /// `source`.
+    public func run(items: [KeychainItem], progress: (MigrationProgress) -> Void = { _ in }) -> MigrationReport {
+        var report = MigrationReport()
+        report.entries.reserveCapacity(items.count)
+        // What the target holds already, read in one search per class rather than one lookup
+        // per item, which cost a third of a large move. An item added since by another writer
+        // makes the add fail as a duplicate, and is then looked up on its own; a target that
+        // cannot be read whole (one unreadable item) is looked up item by item instead. Only
+        // `scope`'s items can share a primary key with the items moved, so only they are read.
+        let present = try? Dictionary(Self.items(in: target, scope: scope).map { ($0.primaryKey, $0) }) { first, _ in first }
+        for (index, item) in items.enumerated() {
+            let outcome = move(item, attempt: 1, present: present)
+            report.entries.append((item.primaryKey, outcome))
+            progress(MigrationProgress(position: index + 1, total: items.count, key: item.primaryKey, outcome: outcome))
+        }
+        if deleteSource && !dryRun && report.isComplete {
+            deleteFromSource(items, into: &report)
+        }
+        return report
+    }
+
+    /// One item's move: look, then add (or replace), then read back and compare.
+    /// `present` is the target's items read before the move, or nil to look each one up.
+    private func move(_ item: KeychainItem, attempt: Int, present: [PrimaryKey: KeychainItem]?) -> MigrationOutcome {
+        do {
+            let existing = try present.map { $0[item.primaryKey] } ?? copyInTarget(of: item.primaryKey)
+            if let existing {
+                let differences = ItemComparison.differences(between: item, and: existing, includingDates: false)
+                if differences.isEmpty { return .alreadyPresent }
+                guard overwrite else { return .conflict(differences: differences) }
+                if dryRun { return .conflict(differences: differences) }
+                try replace(existing, with: item)
+                return try verify(item, removingOnMismatch: false) ?? .overwritten
+            }
+            if dryRun { return .wouldCopy }
+            do {
+                try target.add(item)
+            } catch KeychainError.duplicateItem where attempt < 3 {
+                // Another writer added it since the look: judge what is there now.
+                return move(item, attempt: attempt + 1, present: nil)
+            }
+            return try verify(item, removingOnMismatch: true) ?? .copied
+        } catch let error as KeychainError {
+            return .failed(error.attributed(to: target.name))
+        } catch {
+            return .failed(KeychainError(errSecInternalComponent, "Unexpected error: \(type(of: error)).", backend: target.name))
+        }
+    }
+
+    /// The target's item with `key`, with its secret, or nil.
+    private func copyInTarget(of key: PrimaryKey) throws -> KeychainItem? {
+        try target.search(ItemQuery(primaryKey: key, includeSecrets: true)).first
+    }
+
+    /// Nil when the target holds `item` exactly; otherwise the failure, after deleting a copy
+    /// this move made (a conflict it overwrote is left, and named in the error).
+    private func verify(_ item: KeychainItem, removingOnMismatch: Bool) throws -> MigrationOutcome? {
+        guard let copy = try copyInTarget(of: item.primaryKey) else {
+            return .failed(KeychainError(errSecIO, "The copy of the item with \(item.primaryKey.readableName) was not found in '\(target.name)' after writing it.", backend: target.name))
+        }
+        let differences = ItemComparison.differences(between: item, and: copy, includingDates: true)
+        guard !differences.isEmpty else { return nil }
+        if removingOnMismatch { _ = try? target.delete(ItemQuery(primaryKey: item.primaryKey)) }
+        let what = differences.joined(separator: ", ")
+        return .failed(KeychainError(errSecIO, "'\(target.name)' did not keep the item with \(item.primaryKey.readableName) as the source holds it (differs in: \(what)); \(removingOnMismatch ? "the copy was removed" : "the target's item was replaced but still differs").", backend: target.name))
+    }
+
+    /// Replaces the target's `existing` item by `item` (same primary key): an update when that
+    /// can make them equal, else delete and add (an interruption then leaves the target without
+    /// the item and the source with it, and a rerun adds it).
+    private func replace(_ existing: KeychainItem, with item: KeychainItem) throws {
+        let query = ItemQuery(primaryKey: item.primaryKey)
+        let onlyInTarget = existing.attributes.values.keys.filter { item.attributes[$0] == nil }
+        if onlyInTarget.isEmpty {
+            _ = try target.update(query, with: ItemChanges(attributes: item.attributes, secret: item.secret))
+        } else {
+            _ = try target.delete(query)
+            try target.add(item)
+        }
+    }
+
+    /// Deletes each moved item from the source, unless it changed since it was read.
+    private func deleteFromSource(_ items: [KeychainItem], into report: inout MigrationReport) {
+        for item in items {
+            let query = ItemQuery(primaryKey: item.primaryKey, includeSecrets: true)
+            do {
+                guard let now = try source.search(query).first,
+                      ItemComparison.differences(between: item, and: now, includingDates: true).isEmpty else {
+                    report.changedDuringMove.append(item.primaryKey)
+                    continue
+                }
+                report.deletedFromSource += try source.delete(ItemQuery(primaryKey: item.primaryKey))
+            } catch {
+                report.changedDuringMove.append(item.primaryKey)
+            }
+        }
+    }
+}
