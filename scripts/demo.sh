@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! { bash scripts/install-deps.sh && swift build --product keychain; } >"$log" 2>&1; then
+if ! { bash scripts/install-deps.sh --for demo && swift build --product keychain; } >"$log" 2>&1; then
     cat "$log" >&2
     echo "demo: the build failed (log above)" >&2
     exit 1

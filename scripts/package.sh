@@ -7,7 +7,7 @@
 # Maintainer field ("Name <email>").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --for package
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -6,7 +6,7 @@
 # Extra arguments go to `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --for test
 # The package's own strict checks (see Package.swift), for the build and every run after it.
 export LINUX_KEYCHAIN_STRICT=1
 swift build --build-tests
