@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 export KEYCHAIN_BENCH_PYTHONPATH="$PWD/.build/bench-python"
 bash scripts/install-deps.sh --for test
 swift build -c release --product keychain-bench
-swift build -c release --product keychain
+swift build -c release --product linux-keychain
 swift build -c release --product keychain-bench-hello
 bin="$(swift build -c release --show-bin-path)"
 mkdir -p docs
