@@ -14,6 +14,9 @@
 # always, Debian's `keychain` only if it was not installed before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The commit package.sh bakes into the build (taken now: a change to the files while it builds
+# would make a later reading differ).
+commit=$(bash scripts/build-commit.sh)
 deb=$(bash scripts/package.sh)
 command=linux-keychain
 [ "$(dpkg-deb -f "$deb" Package)" = "$command" ] || { echo "package-test: $deb is not the package $command" >&2; exit 1; }
@@ -33,7 +36,7 @@ binary="$root/usr/bin/$command"
 
 clean_env=(env -i PATH=/usr/bin:/bin HOME="$root" LANG=C.UTF-8)
 version=$("${clean_env[@]}" "$binary" --version)
-expected="$command $(dpkg-deb -f "$deb" Version) (commit $(bash scripts/build-commit.sh))"
+expected="$command $(dpkg-deb -f "$deb" Version) (commit $commit)"
 [ "$version" = "$expected" ] || { echo "package-test: --version printed '$version', not '$expected'" >&2; exit 1; }
 if "${clean_env[@]}" ldd "$binary" | grep -Ei 'swift|not found'; then
     echo "package-test: the installed binary needs the libraries above" >&2
