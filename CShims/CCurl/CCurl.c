@@ -7,11 +7,15 @@
 #include "CCurl.h"
 #include "CDynamicLibrary.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 
 // --- The libcurl ABI this file relies on (values from curl/curl.h) ----------------------------
 
@@ -23,7 +27,7 @@ enum {
     OPT_SSL_VERIFYHOST = 81, OPT_SSLKEY = 10087, OPT_CAPATH = 10097, OPT_NOSIGNAL = 99,
     OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182,
     OPT_MAXFILESIZE_LARGE = 30117, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_PIPEWAIT = 237, OPT_CONNECT_TO = 10243,
-    OPT_CAINFO_BLOB = 40309,
+    OPT_CAINFO_BLOB = 40309, OPT_OPENSOCKETFUNCTION = 20163,
     MOPT_MAX_HOST_CONNECTIONS = 7,
     BLOB_COPY = 1,
     INFO_RESPONSE_CODE = 0x200000 + 2,
@@ -48,6 +52,9 @@ enum {
 
 struct curl_slist;
 struct curl_blob { void *data; size_t len; unsigned int flags; };
+/// The start of struct curl_sockaddr: what the socket to open is for.
+struct curl_sockaddr_start { int family; int socktype; int protocol; };
+typedef int (*OpenSocketCallback)(void *context, int purpose, struct curl_sockaddr_start *address);
 /// CURLMsg: which transfer finished, and its CURLcode.
 typedef struct CurlMessage { int msg; void *easy_handle; union { void *whatever; int result; }; } CurlMessage;
 typedef size_t (*WriteCallback)(char *data, size_t size, size_t count, void *context);
@@ -114,9 +121,65 @@ void ccurl_handle_free(void *handle) {
     if (handle != NULL && loaded) p_curl_easy_cleanup(handle);
 }
 
+// --- Close-on-exec ---------------------------------------------------------------------------
+//
+// A program that starts another must not hand it a connection to Vault, so every descriptor
+// libcurl opens for us is close-on-exec.
+
+/// Opens libcurl's sockets with SOCK_CLOEXEC, atomically, so no fork in another thread sees one
+/// without it. libcurl (7.88, Debian 12) opens its own without the flag.
+static int open_socket(void *context, int purpose, struct curl_sockaddr_start *address) {
+    (void)context;
+    (void)purpose;
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
+/// The open descriptors, from /proc/self/fd, in `found` (up to `capacity`, ascending order
+/// not promised); the listing's own descriptor is left out. Returns how many, or -1 when
+/// /proc cannot be read.
+static int open_descriptors(int *found, int capacity) {
+    DIR *directory = opendir("/proc/self/fd");
+    if (directory == NULL) return -1;
+    int own = dirfd(directory);
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(directory)) != NULL && count < capacity) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+        int descriptor = atoi(entry->d_name);
+        if (descriptor != own) found[count++] = descriptor;
+    }
+    closedir(directory);
+    return count;
+}
+
+enum { DESCRIPTORS_SEEN = 4096 };
+
+/// Runs curl_multi_init and marks close-on-exec the sockets it opened without the flag: the
+/// socketpair libcurl creates to wake a multi handle, which no option reaches. They are told
+/// apart as the sockets open afterwards and not before, so a socket another thread opens in
+/// that moment without the flag gets it too; libcurl opens nothing else here.
+static void *multi_init_close_on_exec(void) {
+    int *before = malloc(sizeof(int) * DESCRIPTORS_SEEN);
+    int *after = malloc(sizeof(int) * DESCRIPTORS_SEEN);
+    int before_count = before != NULL && after != NULL ? open_descriptors(before, DESCRIPTORS_SEEN) : -1;
+    void *multi = p_curl_multi_init();
+    int after_count = multi != NULL && before_count >= 0 ? open_descriptors(after, DESCRIPTORS_SEEN) : -1;
+    for (int index = 0; index < after_count; index++) {
+        int descriptor = after[index], seen = 0;
+        for (int earlier = 0; earlier < before_count && !seen; earlier++) seen = before[earlier] == descriptor;
+        struct stat status;
+        if (seen || fstat(descriptor, &status) != 0 || !S_ISSOCK(status.st_mode)) continue;
+        int flags = fcntl(descriptor, F_GETFD);
+        if (flags >= 0 && !(flags & FD_CLOEXEC)) fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC);
+    }
+    free(before);
+    free(after);
+    return multi;
+}
+
 void *ccurl_lane_new(void) {
     if (!loaded) return NULL;
-    void *multi = p_curl_multi_init();
+    void *multi = multi_init_close_on_exec();
     if (multi == NULL) return NULL;
     // One connection per server: over HTTP/1.1 a request sent beside another waits for the
     // open connection instead of paying a TCP (and TLS) handshake for a second one; over
@@ -268,6 +331,7 @@ static int prepare(Transfer *transfer) {
     p_curl_easy_reset(handle);
     int failed = E_OK;
     SET(OPT_NOSIGNAL, 1L);  // signals are the program's; timeouts must not use SIGALRM
+    SET(OPT_OPENSOCKETFUNCTION, (OpenSocketCallback)open_socket);
     SET(OPT_ERRORBUFFER, transfer->error_buffer);
     SET(OPT_URL, request->url);
     SET(OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));

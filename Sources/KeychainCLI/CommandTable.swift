@@ -31,11 +31,12 @@ enum CommandTable {
                     details: [
                         "Like 'secret-tool search': every item whose attribute NAME equals VALUE, for each pair given. Names: \(AttributeName.all.map(\.name).joined(separator: ", ")). Secrets are never shown; use get.",
                     ]) { try ListCommands.search($0) },
-        CommandSpec("run", options: [.env, .group], takesCommandAfterSeparator: true,
+        CommandSpec("run", options: [.env, .group, .keepCredentials], takesCommandAfterSeparator: true,
                     summary: "run COMMAND with secrets in its environment",
                     details: [
-                        "Usage: keychain run --env VAR SERVICE ACCOUNT [--env VAR SERVICE ACCOUNT ...] -- COMMAND [ARGS...]",
-                        "Reads every secret first: a missing item is an error and COMMAND does not run. Then keychain becomes COMMAND (exec), whose environment is keychain's plus exactly those variables and whose exit status is the run's. Secrets never appear on a command line. A command that cannot be found exits 127, one that cannot run 126.",
+                        "Usage: keychain run --env VAR SERVICE ACCOUNT [--env VAR SERVICE ACCOUNT ...] [--keep-credentials] -- COMMAND [ARGS...]",
+                        "Reads every secret first: a missing item is an error and COMMAND does not run. Then keychain becomes COMMAND (exec), whose environment is keychain's (without the stores' credentials, below) plus exactly those variables and whose exit status is the run's. Secrets never appear on a command line. A command that cannot be found exits 127, one that cannot run 126.",
+                        "COMMAND does not get the stores' credentials unless --keep-credentials is given: \(StoreCredentials.variables.joined(separator: ", ")) are removed from its environment (a variable named by --env is set all the same). It inherits the file descriptors keychain was started with, and none that keychain opened (no connection to Vault, no lock, no D-Bus socket).",
                     ]) { try RunCommand.run($0) },
         CommandSpec("backends", summary: "show each backend, whether it is usable here, and what auto picks",
                     details: ["Exits 6 when no backend the keychain command can use is usable here."]) { try BackendReport.run($0) },

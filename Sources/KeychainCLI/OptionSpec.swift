@@ -66,6 +66,9 @@ extension OptionSpec {
     static let env = OptionSpec("env", values: ["VAR", "SERVICE", "ACCOUNT"], repeatable: true,
                                 "put the secret of SERVICE/ACCOUNT into the variable VAR")
 
+    static let keepCredentials = OptionSpec("keep-credentials",
+                                            "leave the stores' credentials (passphrase, tokens, AppRole ids) in COMMAND's environment")
+
     /// The options that name an internet password beyond its server and account.
     static let internetNaming: [OptionSpec] = [.internet, .protocol, .port, .path]
 }

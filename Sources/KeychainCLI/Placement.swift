@@ -22,7 +22,7 @@ enum Placement {
         } else {
             try placement.pin(nil)
             var text = "no backend pinned in \(placement.userFilePath ?? "")"
-            if let recorded = placement.recordedBackend(), let path = placement.recordPath {
+            if let recorded = try? placement.recordedBackend(), let path = placement.recordPath {
                 text += "; auto uses '\(recorded)', recorded in \(path) (remove that file to choose afresh)"
             }
             Terminal.write(text + "\n")

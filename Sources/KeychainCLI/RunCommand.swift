@@ -8,10 +8,13 @@ import LinuxKeychain
 ///
 /// Every secret is read before anything runs, so a missing item fails the whole run with
 /// keychain's own exit status and the command never starts. Then this process *becomes* the
-/// command (`execvp`): its environment is ours plus exactly the named variables, its exit
-/// status is the command's, and no secret is ever on a command line, where `ps` would show it.
+/// command (`execvp`): its environment is ours minus the stores' credentials
+/// (`StoreCredentials`, kept with `--keep-credentials`) plus exactly the named variables, it
+/// inherits the descriptors keychain was given and none keychain opened, its exit status is
+/// the command's, and no secret is ever on a command line, where `ps` would show it.
 enum RunCommand {
     static func run(_ parsed: ParsedCommand) throws {
+        let inherited = InheritedDescriptors.current()
         let requests = parsed.occurrences(.env)
         guard !requests.isEmpty else {
             throw UsageError("run needs at least one --env VAR SERVICE ACCOUNT", command: "run")
@@ -37,7 +40,10 @@ enum RunCommand {
             }
             secrets.append((request[0], secret))
         }
+        if !parsed.has(.keepCredentials) { StoreCredentials.removeFromEnvironment() }
+        // After the removal: a credential the caller asked for by name (--env VAULT_TOKEN ...) is exported.
         for (variable, secret) in secrets { try export(variable, secret) }
+        inherited.markOthersCloseOnExec()
         exec(parsed.trailingCommand)
     }
 

@@ -35,13 +35,13 @@ func isolatesProgramIdentities(_ backend: any KeychainBackend, _ context: Confor
     try expect(found.allSatisfy { $0.attributes.string(.accessGroup) == first.groupForNewItems },
                "items found by access group report another group")
 
-    let deleted = try backend.delete(first.changing(ItemQuery(itemClass: .genericPassword)))
+    let deleted = try backend.delete(first.changeQueries(ItemQuery(itemClass: .genericPassword))[0])
     try expect(deleted == 2, "a class-wide delete in one identity deleted \(deleted) items instead of its own 2")
     try expect(try visible(first, "token") == nil, "the identity's class-wide delete left its own item")
     try expect(try visible(second, "token") == "second", "one identity's class-wide delete removed another's item")
     try expect(try visible(first, "shared") == "shared", "an identity's class-wide delete removed a shared item")
 
-    let updated = try backend.update(second.changing(ItemQuery(itemClass: .genericPassword)),
+    let updated = try backend.update(second.changeQueries(ItemQuery(itemClass: .genericPassword))[0],
                                      with: ItemChanges(attributes: ItemAttributes([.label: .string("changed")])))
     try expect(updated == 1, "a class-wide update in one identity changed \(updated) items instead of its own 1")
     let shared = try backend.search(exactQuery(service, "shared", secrets: false)).first

@@ -10,26 +10,42 @@
 /// | scope | add without a group | search without a group | update, delete without a group |
 /// |---|---|---|---|
 /// | `program(G)` | stored in G | G first, then shared items | G only |
+/// | `program(G, alsoEntitled: [H…])` | stored in G | G, then each H, then shared items | G and each H |
 /// | `group(G)` | stored in G | G only | G only |
 /// | `everything` | shared (no group) | every group | every group |
 ///
 /// Shared items are those stored with no group: written before access groups existed, by the
 /// `keychain` CLI by default, or by other tools (secret-tool, Python keyring, `keyctl`, `bao`).
 public enum AccessScope: Hashable, Sendable {
-    /// A program: its own group for writing, its own group then the shared items for reading.
-    case program(String)
+    /// A program: its own group for adding; its own group, then the other groups it is
+    /// entitled to (as an Apple app's `keychain-access-groups`), for updating and deleting;
+    /// those and then the shared items for reading.
+    case program(String, alsoEntitled: [String] = [])
     /// Exactly one group, for reading and writing (the CLI's `--group`).
     case group(String)
     /// The operator's view: every item, whatever its group.
     case everything
 
-    /// The scope of this process as a program (`KeychainProgramIdentity.accessGroup`).
-    public static var currentProgram: AccessScope { .program(KeychainProgramIdentity.accessGroup) }
+    /// The scope of this process as a program (`KeychainProgramIdentity.accessGroups`).
+    public static var currentProgram: AccessScope {
+        let groups = KeychainProgramIdentity.accessGroups
+        return .program(groups[0], alsoEntitled: Array(groups.dropFirst()))
+    }
+
+    /// The groups a query that names none reaches for updates and deletes, in search order;
+    /// empty for the operator's view, which reaches every group.
+    public var groups: [String] {
+        switch self {
+        case .program(let group, let others): return [group] + others.filter { $0 != group }
+        case .group(let group): return [group]
+        case .everything: return []
+        }
+    }
 
     /// The group an item added without one is stored in; nil keeps it shared.
     public var groupForNewItems: String? {
         switch self {
-        case .program(let group), .group(let group): return group
+        case .program(let group, _), .group(let group): return group
         case .everything: return nil
         }
     }
@@ -68,18 +84,20 @@ public enum AccessScope: Hashable, Sendable {
             return
         }
         switch self {
-        case .program(let group):
-            guard try body(query.constrained(toGroup: group)) else { return }
-            _ = try body(query.constrained(toGroup: ""))
+        case .program:
+            for group in groups + [""] {
+                guard try body(query.constrained(toGroup: group)) else { return }
+            }
         case .group(let group): _ = try body(query.constrained(toGroup: group))
         case .everything: _ = try body(query)
         }
     }
 
-    /// The backend query of an update or delete: the caller's own group unless it named one.
-    public func changing(_ query: ItemQuery) -> ItemQuery {
-        guard !Self.namesGroup(query.constraints), let group = groupForNewItems else { return query }
-        return query.constrained(toGroup: group)
+    /// The backend queries of an update or delete, one per group it reaches: the caller's own
+    /// groups (`groups`) unless it named one, every group for the operator.
+    public func changeQueries(_ query: ItemQuery) -> [ItemQuery] {
+        guard !Self.namesGroup(query.constraints), !groups.isEmpty else { return [query] }
+        return groups.map { query.constrained(toGroup: $0) }
     }
 
     /// Whether `attributes` name a group other than the empty one.

@@ -12,6 +12,11 @@ public import Foundation
 /// The record exists so that `auto` never quietly changes stores: once the user's items are in
 /// one store, a run where that store cannot be reached (a cron job without D-Bus) fails and
 /// says where the items are, instead of answering "not found" from another store.
+///
+/// All three are trust boundaries (docs/operators.md): each is read only when `TrustedFile`'s
+/// owner and mode rules allow it, the record is never followed through a symbolic link and
+/// never echoed, and neither a pin nor the record may name `memory`, which would keep every
+/// program's secrets in that program's memory alone.
 public struct BackendPlacement: Sendable {
     /// The variable that replaces the system file's path (for tests and unusual layouts).
     public static let systemFileVariable = "KEYCHAIN_SYSTEM_CONFIG"
@@ -42,9 +47,32 @@ public struct BackendPlacement: Sendable {
         systemFilePath = system.isEmpty ? Self.defaultSystemFile : system
     }
 
-    /// The user's file then the system's, those that exist. Malformed: `errSecParam`.
+    /// The longest record read: a backend name and its newline.
+    static let maximumRecordSize = 65
+
+    /// The user's file then the system's, those that exist. Malformed, or not trusted (the
+    /// user's owned by someone other than this user or root, the machine's by anyone but
+    /// root, either writable by others): `errSecParam`.
     public func files() throws -> (user: PlacementFile?, system: PlacementFile?) {
-        (try userFilePath.flatMap(PlacementFile.load), try PlacementFile.load(systemFilePath))
+        (try userFilePath.flatMap { try PlacementFile.load($0, owners: TrustedFile.currentUserOrRoot) },
+         try PlacementFile.load(systemFilePath, owners: [0]))
+    }
+
+    /// Why `name` may not be pinned in a file or recorded, or nil when it may: `memory` keeps
+    /// items in one process, and a name must be a short run of letters, digits, `.`, `_`, `-`.
+    public static func refusalToKeep(_ name: String) -> String? {
+        if name == MemoryBackend.backendName {
+            return "names 'memory', which keeps items only in the memory of the process that wrote them, so every later run would find nothing; it can only be chosen per process, with \(KeychainBackendRegistry.selectionVariable)=memory"
+        }
+        let allowed = name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+        guard allowed, (1...64).contains(name.utf8.count) else {
+            return "is not a backend name (1 to 64 letters, digits, '.', '_' or '-')"
+        }
+        return nil
     }
 
     /// The settings backends read: the system file's, overridden by the user file's,
@@ -58,11 +86,23 @@ public struct BackendPlacement: Sendable {
         return merged
     }
 
-    /// The backend `auto` recorded, or nil when none was recorded.
-    public func recordedBackend() -> String? {
-        guard let recordPath, let data = FileManager.default.contents(atPath: recordPath) else { return nil }
-        let name = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return name.isEmpty ? nil : name
+    /// The backend `auto` recorded, or nil when none was recorded. A record that is not one
+    /// line holding a name `refusalToKeep` allows, other than `auto`, or that `TrustedFile`
+    /// does not trust (a symbolic link among them), is `errSecParam`; its content is never
+    /// part of the message, since a record planted as a link could point at any file.
+    public func recordedBackend() throws -> String? {
+        guard let recordPath else { return nil }
+        let file = TrustedFile(role: "The recorded keychain backend", path: recordPath, owners: TrustedFile.currentUserOrRoot,
+                               followsSymbolicLinks: false, maximumSize: Self.maximumRecordSize)
+        guard let data = try file.contents() else { return nil }
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasSuffix("\n") { text.removeLast() }
+        if text.isEmpty { return nil }
+        guard text != KeychainBackendRegistry.automaticName, Self.refusalToKeep(text) == nil else {
+            let why = text == MemoryBackend.backendName ? Self.refusalToKeep(text)! : "does not hold a backend that can be recorded"
+            throw KeychainError.badParameter("The recorded keychain backend \(recordPath) \(why); remove that file to choose afresh, or pin a backend with `keychain pin NAME`.")
+        }
+        return text
     }
 
     /// Claims `name` as the user's backend before the first write through `auto`, and returns
@@ -77,7 +117,10 @@ public struct BackendPlacement: Sendable {
         guard let recordPath else {
             throw KeychainError(errSecIO, "There is no home directory to record the keychain backend in; set HOME or XDG_STATE_HOME, or choose a backend with KEYCHAIN_BACKEND.")
         }
-        if let existing = recordedBackend() { return existing }
+        if let refusal = Self.refusalToKeep(name) {
+            throw KeychainError.badParameter("The keychain backend '\(name)' cannot be recorded: it \(refusal).")
+        }
+        if let existing = try recordedBackend() { return existing }
         func failure(_ what: String) -> KeychainError {
             KeychainError(errSecIO, "Could not record the keychain backend '\(name)' in \(recordPath) (\(what)), so nothing was written: a later run elsewhere could not know where the item is. Make that directory writable, or choose a backend with KEYCHAIN_BACKEND or `keychain pin NAME`.")
         }
@@ -99,7 +142,7 @@ public struct BackendPlacement: Sendable {
         if link(temporary, recordPath) == 0 { return name }
         let code = errno
         // EEXIST: another process recorded its choice first, and that one stands.
-        if code == EEXIST, let existing = recordedBackend() { return existing }
+        if code == EEXIST, let existing = try recordedBackend() { return existing }
         throw failure(String(cString: strerror(code)))
     }
 
@@ -118,7 +161,10 @@ public struct BackendPlacement: Sendable {
         guard let userFilePath else {
             throw KeychainError(errSecNotAvailable, "No home directory for the keychain configuration; set HOME or XDG_CONFIG_HOME.")
         }
-        var file = try PlacementFile.load(userFilePath) ?? PlacementFile(path: userFilePath)
+        if let name, let refusal = Self.refusalToKeep(name) {
+            throw KeychainError.badParameter("The keychain backend '\(name)' cannot be pinned: it \(refusal).")
+        }
+        var file = try PlacementFile.load(userFilePath, owners: TrustedFile.currentUserOrRoot) ?? PlacementFile(path: userFilePath)
         file.backend = name
         let directory = URL(fileURLWithPath: userFilePath).deletingLastPathComponent().path
         do {

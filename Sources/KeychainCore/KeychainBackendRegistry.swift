@@ -164,14 +164,17 @@ public final class KeychainBackendRegistry: Sendable {
         for (file, source) in [(user, BackendSource.userFile(user?.path ?? "")), (system, .systemFile(system?.path ?? ""))] {
             guard let file, let name = file.backend, name != Self.automaticName else { continue }
             do {
-                return BackendSelection(backend: try select(name, availability: availability), source: source)
+                return BackendSelection(backend: try selectNamed(name, availability: availability), source: source)
             } catch let error as KeychainError {
                 throw Self.explaining(error, "The keychain backend '\(name)' is pinned in \(file.path)")
             }
         }
-        if let name = placement.recordedBackend(), let path = placement.recordPath {
+        if let name = try placement.recordedBackend(), let path = placement.recordPath {
+            guard names.contains(name) else {
+                throw KeychainError(errSecParam, "The recorded keychain backend \(path) names no backend this program has (\(names.joined(separator: ", "))); remove that file to choose afresh, or set \(Self.selectionVariable).")
+            }
             do {
-                return BackendSelection(backend: try select(name, availability: availability), source: .recorded(path))
+                return BackendSelection(backend: try selectNamed(name, availability: availability), source: .recorded(path))
             } catch let error as KeychainError {
                 throw Self.explaining(error, """
                     This user's keychain items are in '\(name)', where the first write chose to keep them \
@@ -222,7 +225,13 @@ public final class KeychainBackendRegistry: Sendable {
     private func select(_ selection: String, availability: (any KeychainBackend) -> BackendAvailability) throws -> any KeychainBackend {
         if selection == Self.automaticName { return try automaticSelection(availability: availability).backend }
         _ = try placement?.files()
-        let backend = try backend(named: selection)
+        return try selectNamed(selection, availability: availability)
+    }
+
+    /// The backend registered as `name` (never `auto`: pins and the record name a backend,
+    /// and only `select` expands `auto`, so the two can never call each other), if it can run.
+    private func selectNamed(_ name: String, availability: (any KeychainBackend) -> BackendAvailability) throws -> any KeychainBackend {
+        let backend = try backend(named: name)
         if case .unavailable(let reason) = availability(backend) {
             throw reason.attributed(to: backend.name)
         }

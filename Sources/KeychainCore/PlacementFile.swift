@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A configuration file that pins the backend and its settings, for a user or for the machine.
 ///
@@ -13,18 +13,29 @@ import Foundation
 ///
 /// `backend` pins the backend by name. Every other key is a setting named exactly as its
 /// environment variable (`KEYCHAIN_*`, `VAULT_*`, `BAO_*`); the environment still wins over
-/// it. Secrets do not belong in a file that is read this way, so `KEYCHAIN_FILE_PASSPHRASE`,
-/// `VAULT_TOKEN` and `BAO_TOKEN` are refused; name a passphrase file instead. A malformed file
-/// is `errSecParam` naming the file and line, and no store is touched.
+/// it. Two kinds of setting come from the environment only and are refused here: secrets
+/// (passphrases, tokens, AppRole ids; name a file that holds one instead), and paths of code
+/// to load (`KEYCHAIN_LIB…_PATH`), since a file that could name a shared object would run
+/// its code in every program that reads it, root's included. A malformed file is
+/// `errSecParam` naming the file and line, and no store is touched.
+///
+/// A file is read only if `TrustedFile`'s rules allow it: owned by the user or root (the
+/// user's file) or by root (the machine's), and writable by nobody else.
 public struct PlacementFile: Sendable, Equatable {
     /// The key that pins the backend.
     public static let backendKey = "backend"
     /// Settings that would hold a secret, refused in a file.
-    public static let secretKeys: Set<String> = ["KEYCHAIN_FILE_PASSPHRASE", "VAULT_TOKEN", "BAO_TOKEN"]
+    public static let secretKeys: Set<String> = [
+        "KEYCHAIN_FILE_PASSPHRASE", "VAULT_TOKEN", "BAO_TOKEN", "KEYCHAIN_VAULT_ROLE_ID", "KEYCHAIN_VAULT_SECRET_ID",
+    ]
+    /// The largest configuration file read; a longer one is refused unread.
+    static let maximumSize = 64 * 1024
     /// Settings read from the environment alone, refused in a file rather than ignored: a
     /// program's identity belongs to that program (one in a file would give all of a user's or
     /// a machine's programs one group), and the system file's path cannot come from a file.
-    public static let environmentOnlyKeys: Set<String> = [KeychainProgramIdentity.variable, BackendPlacement.systemFileVariable]
+    public static let environmentOnlyKeys: Set<String> = [
+        KeychainProgramIdentity.variable, KeychainProgramIdentity.groupsVariable, BackendPlacement.systemFileVariable,
+    ]
 
     /// The file's path, for messages.
     public let path: String
@@ -40,13 +51,21 @@ public struct PlacementFile: Sendable, Equatable {
         self.settings = settings
     }
 
-    /// The file at `path`, or nil when there is none. Unreadable or malformed: `errSecParam`.
-    public static func load(_ path: String) throws -> PlacementFile? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+    /// The file at `path`, or nil when there is none. Unreadable, malformed, or owned or
+    /// writable by anyone but `owners`: `errSecParam`.
+    package static func load(_ path: String, owners: Set<uid_t>) throws -> PlacementFile? {
+        let file = TrustedFile(role: "The keychain configuration file", path: path, owners: owners,
+                               followsSymbolicLinks: true, maximumSize: maximumSize)
+        guard let data = try file.contents() else { return nil }
+        guard let text = String(data: data, encoding: .utf8) else {
             throw KeychainError.badParameter("The keychain configuration file \(path) cannot be read as UTF-8 text.")
         }
         return try PlacementFile(path: path, parsing: text)
+    }
+
+    /// Whether `key` names code to load (`KEYCHAIN_LIBSECRET_PATH` and any later `KEYCHAIN_LIB…_PATH`).
+    public static func isLibraryPath(_ key: String) -> Bool {
+        key.hasPrefix("KEYCHAIN_LIB") && key.hasSuffix("_PATH")
     }
 
     /// Parses `text`, reporting errors as `path:line`.
@@ -63,9 +82,14 @@ public struct PlacementFile: Sendable, Equatable {
             let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if key == Self.backendKey {
                 guard !value.isEmpty else { throw KeychainError.badParameter("\(place): 'backend' needs a backend name.") }
+                if let refusal = BackendPlacement.refusalToKeep(value) {
+                    throw KeychainError.badParameter("\(place): 'backend' \(refusal).")
+                }
                 backend = value
             } else if Self.secretKeys.contains(key) {
                 throw KeychainError.badParameter("\(place): \(key) holds a secret and is not read from a configuration file; use KEYCHAIN_FILE_PASSPHRASE_FILE or the environment.")
+            } else if Self.isLibraryPath(key) {
+                throw KeychainError.badParameter("\(place): \(key) names code to load and is read from the environment only, never from a configuration file.")
             } else if Self.environmentOnlyKeys.contains(key) {
                 throw KeychainError.badParameter("\(place): \(key) is read from the environment only, never from a configuration file; set it where the program is started.")
             } else if Self.isSettingName(key) {

@@ -2,15 +2,11 @@ import CKeyutils
 import Foundation
 import KeychainCore
 
-/// One item's entry in a layout-3 record (`ItemRecords`): what layout 2 kept in the item's
-/// attributes key, in a few bytes, since every byte counts against the user's key quota.
-///
-/// `attributes` and `unset` mean exactly what they mean in `StoredAttributes` format 2 (the
-/// attributes outside the primary key, as lossless text; the modification date only when it
-/// differs from the creation date; the primary-key attributes the item did not have), so an
-/// item reads back the same from either layout.
+/// One item's entry in a record (`ItemRecords`): the item's attributes outside its primary
+/// key in a few bytes, since every byte counts against the user's key quota. `attributes` and
+/// `unset` mean what they mean in `StoredAttributes`.
 struct ItemRecordEntry: Equatable, Sendable {
-    /// `ItemRecords.nameHash` of the item's key description.
+    /// `ItemRecords.nameHash` of the item key's name.
     var nameHash: UInt64
     /// The serial of the item key when the entry was written: a key of that name found with
     /// another serial is the item only if it is linked in the target itself (replaced by hand
@@ -18,8 +14,8 @@ struct ItemRecordEntry: Equatable, Sendable {
     var itemKey: key_serial_t
     /// The item key holds one placeholder byte, as the kernel refuses an empty `user` key.
     var secretIsEmpty: Bool
-    /// The attributes are in the item's attributes key, as in layout 2, since they are too
-    /// large for an entry (`maximumEncodedSize`); `attributes` and `unset` are then empty.
+    /// The attributes are in the item's `AttributesKey`, since they are too large for an entry
+    /// (`maximumEncodedSize`); `attributes` and `unset` are then empty.
     var inAttributesKey: Bool
     var attributes: [String: String]
     var unset: String?
@@ -27,29 +23,8 @@ struct ItemRecordEntry: Equatable, Sendable {
     /// Entries larger than this keep their attributes in an attributes key.
     static let maximumEncodedSize = 1024
 
-    /// The attributes of `item` as an entry, or nil when they take more than `maximumEncodedSize`.
-    init?(_ item: KeychainItem, nameHash: UInt64, itemKey: key_serial_t, secretIsEmpty: Bool) {
-        let stored = StoredAttributes(layout2: item, storedIn: 0, secretKey: nil)
-        self.init(nameHash: nameHash, itemKey: itemKey, secretIsEmpty: secretIsEmpty,
-                  inAttributesKey: false, attributes: stored.attributes, unset: stored.unset)
-        guard encodedSize <= Self.maximumEncodedSize else { return nil }
-    }
-
-    init(nameHash: UInt64, itemKey: key_serial_t, secretIsEmpty: Bool, inAttributesKey: Bool,
-         attributes: [String: String], unset: String?) {
-        self.nameHash = nameHash
-        self.itemKey = itemKey
-        self.secretIsEmpty = secretIsEmpty
-        self.inAttributesKey = inAttributesKey
-        self.attributes = attributes
-        self.unset = unset
-    }
-
-    /// The same attributes as `StoredAttributes` format 2, for building the item.
-    var storedAttributes: StoredAttributes {
-        StoredAttributes(format: StoredAttributes.currentFormat, attributes: attributes, secretIsEmpty: nil,
-                         keyring: nil, secret: nil, unset: unset)
-    }
+    /// The same attributes as `StoredAttributes`, for building the item.
+    var storedAttributes: StoredAttributes { StoredAttributes(attributes: attributes, unset: unset) }
 
     /// An entry that sends readers to the item's attributes key.
     static func pointingToAttributesKey(nameHash: UInt64, itemKey: key_serial_t, secretIsEmpty: Bool) -> ItemRecordEntry {
@@ -64,7 +39,17 @@ struct ItemRecordEntry: Equatable, Sendable {
     }
 }
 
-/// The payload of one layout-3 record key: a header, then entries, all little-endian.
+extension ItemRecordEntry {
+    /// The attributes of `item` as an entry, or nil when they take more than `maximumEncodedSize`.
+    init?(_ item: KeychainItem, nameHash: UInt64, itemKey: key_serial_t, secretIsEmpty: Bool) {
+        let stored = StoredAttributes(item, storedIn: nil)
+        self.init(nameHash: nameHash, itemKey: itemKey, secretIsEmpty: secretIsEmpty,
+                  inAttributesKey: false, attributes: stored.attributes, unset: stored.unset)
+        guard encodedSize <= Self.maximumEncodedSize else { return nil }
+    }
+}
+
+/// The payload of one record key: a header, then entries, all little-endian.
 ///
 /// ```
 /// record: "LKR" 0x01 (format 1) | log2 of the bucket count: UInt8 | entry*
@@ -74,8 +59,7 @@ struct ItemRecordEntry: Equatable, Sendable {
 ///         unset length: UInt16, unset (comma-separated attribute names)
 /// ```
 ///
-/// This format is pinned (`PinnedKeyringLayoutThreeTests`): records written by this version
-/// must stay readable by every later one.
+/// This format is pinned (`ItemRecordsTests`, docs/pinned-formats.md).
 struct ItemRecord: Equatable, Sendable {
     static let magic: [UInt8] = [0x4C, 0x4B, 0x52, 0x01]
 
@@ -103,7 +87,7 @@ struct ItemRecord: Equatable, Sendable {
     init?(decoding payload: [UInt8]) {
         // A count beyond any a writer makes would have a listing look for that many records.
         guard payload.count >= 5, payload.prefix(4).elementsEqual(Self.magic),
-              payload[4] <= ItemKeyrings.maximumLog2BucketCount else { return nil }
+              payload[4] <= ItemRecords.maximumLog2BucketCount else { return nil }
         var reader = Reader(bytes: payload, offset: 5)
         var spans: [(hash: UInt64, range: Range<Int>)] = []
         while !reader.isAtEnd {

@@ -8,40 +8,26 @@ import Foundation
 import KeychainCore
 import Synchronization
 
-/// Layout 3's records: the attributes of many items in a few `user` keys, so that an item
-/// costs one key of the user's quota (its item key) instead of two.
+/// The records of a target: the attributes of many items in a few `user` keys, so that an
+/// item costs one key of the user's quota, its item key.
 ///
-/// - The record of bucket B of a target is the `user` key `linux-keychain:records:SERIAL:B`,
-///   SERIAL being the target's, linked in the target (`ItemRecord` gives the payload). An
-///   item's entry is in bucket `nameHash & (bucketCount - 1)`.
-/// - **Writers hold the target's record lock** (`KeyringRecordLock`) from reading a record to
-///   writing it back: the kernel has no compare-and-swap of a payload, and two writers would
-///   otherwise lose each other's entries. A record is rewritten in place with
-///   `keyctl_update`, so a reader sees it before or after a write, never half of one.
-/// - **The bucket count only doubles**, when a record grows past `splitThreshold`, so that
-///   reads and writes stay small whatever the number of items. Every record states the count
-///   it was written for, and record 0 states the target's. A split goes through the lower
-///   records (those of the old count), record 0 last: for each, it first writes its upper
-///   record (bucket + old count) with the entries that move, then rewrites the lower one
-///   without them, stating the new count.
-/// - **Readers** start from record 0's count and follow a record that states a higher one
-///   (its split is done, record 0's is not yet): the entries that left it are in its upper
-///   record, written before it. An upper record whose lower one still states the old count is
-///   never read, so one left by an interrupted split does no harm.
-/// - **Writers** read record 0 first. A bucket record that states a higher count than record
-///   0 means a split was interrupted (its process killed): the writer finishes it before it
-///   writes. Until then no entry of a rewritten record was written (every writer finishes
-///   first), so the upper records it made are still right; a lower record that still states
-///   the old count is authoritative, and its upper record is made again from it.
-/// - A record other than record 0 that loses its last entry is unlinked (a missing record reads
-///   as an empty one), unless it states another count than record 0 (a split is under way).
-///   A target's first write creates record 0, which stays.
-extension ItemKeyrings {
+/// The record of bucket B of a target is the `user` key `linux-keychain:records:SERIAL:B`
+/// (`ItemRecord` gives the payload), and an item's entry is in bucket `nameHash & (count - 1)`.
+/// Writers hold the target's `KeyringRecordLock` from reading a record to writing it back. The
+/// bucket count only doubles, when a record grows past `splitThreshold`; every record states
+/// the count it was written for, record 0 the target's, and a split writes each upper record
+/// before it rewrites its lower one, record 0 last, so readers follow a record that states a
+/// higher count, and the next writer finishes a split a killed writer left. A record other
+/// than record 0 that loses its last entry is unlinked. docs/keyring.md ("The records") has
+/// the whole argument.
+struct ItemRecords: Sendable {
+    let kernel: KernelKeys
+
     static func recordDescription(_ target: key_serial_t, bucket: Int) -> String {
         "linux-keychain:records:\(target):\(bucket)"
     }
 
-    /// The 64-bit FNV-1a hash of the item key's description: its entry's name, and its bucket.
+    /// The 64-bit FNV-1a hash of the item key's name: its entry's name, and its bucket.
     /// Pinned with the record format.
     static func nameHash(_ description: ItemKeyDescription) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -61,10 +47,10 @@ extension ItemKeyrings {
     // MARK: - Reading
 
     /// The entry of the item `description` names in `target`'s records, or nil when it has none.
-    func recordEntry(named description: ItemKeyDescription, in target: key_serial_t) throws -> ItemRecordEntry? {
+    func entry(named description: ItemKeyDescription, in target: key_serial_t) throws -> ItemRecordEntry? {
         let hash = Self.nameHash(description)
         for _ in 0..<2 {
-            switch try recordReader(for: target).locate(hash, from: RecordKnowledge.log2BucketCount(of: target)) {
+            switch try reader(for: target).locate(hash, from: RecordKnowledge.log2BucketCount(of: target)) {
             case .found(let entry): return entry
             case .absent: return nil
             case .countTooHigh:
@@ -95,42 +81,18 @@ extension ItemKeyrings {
         return .countTooHigh
     }
 
-    /// Every entry in `target`'s records, by name hash: each where a reader would find it.
-    func allRecordEntries(in target: key_serial_t) throws -> [UInt64: ItemRecordEntry] {
-        guard let first = try readRecord(target, bucket: 0)?.record else { return [:] }
-        var records: [Int: ItemRecord] = [0: first]
-        var highest = first.log2BucketCount
-        var bucket = 1
-        while bucket < 1 << Int(highest) {
-            if let record = try readRecord(target, bucket: bucket)?.record {
-                records[bucket] = record
-                highest = max(highest, record.log2BucketCount)
-            }
-            bucket += 1
-        }
-        var entries: [UInt64: ItemRecordEntry] = [:]
-        for record in records.values {
-            for entry in record.entries where entries[entry.nameHash] == nil {
-                if case .found(let current) = try Self.locate(entry.nameHash, from: first.log2BucketCount, in: { records[$0] }) {
-                    entries[entry.nameHash] = current
-                }
-            }
-        }
-        return entries
-    }
-
     /// `target`'s records as one lookup or listing reads them: each record read once, when an
     /// entry in it is first asked for, so that a listing pays for the records of the items it
     /// finds, not for every record.
-    func recordReader(for target: key_serial_t) -> RecordReader { RecordReader(store: self, target: target) }
+    func reader(for target: key_serial_t) -> RecordReader { RecordReader(records: self, target: target) }
 
     final class RecordReader {
-        private let store: ItemKeyrings
+        private let records: ItemRecords
         private let target: key_serial_t
-        private var records: [Int: ItemRecord?] = [:]
+        private var read: [Int: ItemRecord?] = [:]
 
-        fileprivate init(store: ItemKeyrings, target: key_serial_t) {
-            self.store = store
+        fileprivate init(records: ItemRecords, target: key_serial_t) {
+            self.records = records
             self.target = target
         }
 
@@ -151,19 +113,19 @@ extension ItemKeyrings {
                 log2 = first.log2BucketCount
                 RecordKnowledge.remember(log2BucketCount: log2, of: target)
             }
-            return try ItemKeyrings.locate(hash, from: log2, in: record)
+            return try ItemRecords.locate(hash, from: log2, in: record)
         }
 
         private func record(_ bucket: Int) throws -> ItemRecord? {
-            if let known = records[bucket] { return known }
-            let read = try store.readRecord(target, bucket: bucket)?.record
-            records[bucket] = read
-            return read
+            if let known = read[bucket] { return known }
+            let record = try records.readRecord(target, bucket: bucket)?.record
+            read[bucket] = record
+            return record
         }
     }
 
     /// The record of `bucket` in `target` and its serial, or nil when it has none.
-    fileprivate func readRecord(_ target: key_serial_t, bucket: Int) throws -> (serial: key_serial_t, record: ItemRecord)? {
+    func readRecord(_ target: key_serial_t, bucket: Int) throws -> (serial: key_serial_t, record: ItemRecord)? {
         let description = Self.recordDescription(target, bucket: bucket)
         var serial = RecordKnowledge.serial(of: target, bucket: bucket)
         for _ in 0..<2 {
@@ -203,7 +165,7 @@ extension ItemKeyrings {
     /// Replaces the entry whose name hash is `hash` in `target`'s records with what `change`
     /// makes of the current one (nil: none); writes nothing when `change` returns it as it
     /// was. The caller holds the target's `KeyringRecordLock`.
-    func changeRecordEntryLocked(_ hash: UInt64, in target: key_serial_t,
+    func changeEntryLocked(_ hash: UInt64, in target: key_serial_t,
                                  _ change: (ItemRecordEntry?) throws -> ItemRecordEntry?) throws {
         var (log2, bucket, current) = try currentRecord(for: hash, in: target)
         let old = current?.record.entry(hash)
@@ -230,7 +192,7 @@ extension ItemKeyrings {
             record = changed()
             payload = record.encoded()
         }
-        guard payload.count <= Self.maximumPayload else {
+        guard payload.count <= KernelKeys.maximumPayload else {
             throw KeychainError.keyring(errSecDiskFull,
                 "The item record \(Self.recordDescription(target, bucket: bucket)) is full and the key quota has no room to split it; raise /proc/sys/kernel/keys/maxkeys and maxbytes.")
         }
@@ -290,9 +252,7 @@ extension ItemKeyrings {
                 try payload.withUnsafeBytes { try kernel.update(serial, payload: $0) }
                 return
             }
-            let key = try payload.withUnsafeBytes {
-                try addKey(description, payload: $0, to: target, exclusive: false, permissions: Self.keyPermissions)
-            }
+            let key = try payload.withUnsafeBytes { try kernel.placeUserKey(description, payload: $0, in: target, exclusive: false) }
             RecordKnowledge.remember(serial: key, of: target, bucket: bucket)
         } catch let failure as KeyctlFailure {
             throw failure.keychainError("writing the item record \(description)")

@@ -11,18 +11,15 @@ public import KeychainCore
 /// libkeyutils, so they need no daemon and no disk, and vanish at reboot.
 ///
 /// Items go to the user's persistent keyring unless `KEYCHAIN_KEYRING` says otherwise (see
-/// `KeyringChoice`); the layout is described in `ItemKeyrings`, the key names in
-/// `ItemKeyDescription`. Every call resolves the keyring on the calling thread (remembering
-/// only, per thread, which keyrings that thread has linked: `ThreadKeyringLinks`), so the
-/// backend itself holds no mutable state and is safe from any thread and any process; the
-/// kernel serializes the writes.
+/// `KeyringChoice`); an item's keys are described in `ItemLookup`, their names in
+/// `ItemKeyDescription`, and docs/keyring.md has the whole layout. The backend holds no
+/// mutable state and is safe from any thread and any process.
 public final class KernelKeyringBackend: KeychainBackend {
     /// The name it is registered under: `keyring`.
     public static let backendName = "keyring"
     /// Chooses the keyring: `persistent`, `user` or `session`.
     public static let keyringVariable = "KEYCHAIN_KEYRING"
-    /// Debug builds only: `EPERM` or `ENOSYS` makes every kernel call fail so, as under a
-    /// seccomp filter, to test that path through the CLI.
+    /// Debug builds only: `EPERM` or `ENOSYS` makes every kernel call fail so, as under seccomp.
     static let simulatedRefusalVariable = "KEYCHAIN_KEYRING_SIMULATE_REFUSAL"
 
     /// `keyring`.
@@ -30,10 +27,12 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     /// The keyring asked for (nil: the default), or why the setting is invalid.
     private let choice: Result<KeyringChoice?, KeychainError>
-    private let store: ItemKeyrings
+    private let kernel: KernelKeys
+    private var lookup: ItemLookup { ItemLookup(kernel: kernel) }
+    private var writer: ItemWriter { ItemWriter(kernel: kernel) }
+    private var marker: TaggedItemsMarker { TaggedItemsMarker(kernel: kernel) }
     /// Set only by `init(testingIn:)`.
     private let fixedTarget: ResolvedKeyring?
-    private var kernel: KernelKeys { store.kernel }
 
     /// Uses `keyring`, or the default (the persistent keyring, else the user keyring) when nil.
     public convenience init(keyring: KeyringChoice? = nil) {
@@ -59,7 +58,7 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     init(choice: Result<KeyringChoice?, KeychainError>, kernel: KernelKeys) {
         self.choice = choice
-        self.store = ItemKeyrings(kernel: kernel)
+        self.kernel = kernel
         self.fixedTarget = nil
     }
 
@@ -67,7 +66,7 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// linked in the session keyring is), so that a test can start from a keyring of its own.
     init(testingIn keyring: key_serial_t) {
         self.choice = .success(.session)
-        self.store = ItemKeyrings(kernel: KernelKeys())
+        self.kernel = KernelKeys()
         self.fixedTarget = ResolvedKeyring(serial: keyring, kind: .session, note: "a test's own keyring")
     }
 
@@ -102,24 +101,16 @@ public final class KernelKeyringBackend: KeychainBackend {
     public func add(_ item: KeychainItem) throws {
         try NameRules.refuseNUL(in: item)
         let description = try ItemKeyDescription(item.primaryKey)
-        // The secret's size is checked before the kernel is called; the attributes', which
-        // name the target keyring, as the item is staged.
-        try ItemKeyrings.checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
+        // The secret's size before the kernel is called; the attributes' as the item is staged.
+        try ItemWriter.checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
         let keyring = try target()
         try add(item, as: description, into: keyring)
     }
 
-    /// Adds `item` in layout 3, unless an item of its name exists in any layout.
     private func add(_ item: KeychainItem, as description: ItemKeyDescription, into keyring: ResolvedKeyring) throws {
-        // `addLayout3` checks layouts 3 and 2.
-        if store.layoutThreeState(keyring.serial) == .mayRemain,
-           try store.itemKeyring(named: description, in: keyring.serial) != nil {
-            throw KeychainError.keyring(errSecDuplicateItem,
-                "An item with \(description.primaryKey.readableName) already exists in the kernel keyring.")
-        }
         // Before the item can be seen: readers rely on it (`TaggedItemsMarker`).
-        try store.recordWrite(of: description, in: keyring.serial)
-        try store.addLayout3(item, as: description, into: keyring.serial)
+        try marker.recordWrite(of: description, in: keyring.serial)
+        try writer.add(item, as: description, into: keyring.serial)
     }
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.
@@ -130,23 +121,20 @@ public final class KernelKeyringBackend: KeychainBackend {
             guard query.includeSecrets else { return found.map(\.item) }
             return try found.map { entry in
                 var item = entry.item
-                item.secret = try store.secret(of: entry, in: keyring.serial)
+                item.secret = try lookup.secret(of: entry, in: keyring.serial)
                 return item
             }
         }
     }
 
-    /// Each matching item keeps its name where it can, and is then rewritten in place, its
-    /// secret and then its attributes, each replaced in one step, so a reader always finds the
-    /// item. An item whose primary key changes (or one still in layout 1) is added anew,
-    /// exclusively, and the old one unlinked after. Collisions are checked for every item
-    /// before any is written. If a later item fails (a racing writer in another process, the
-    /// quota), the items already done stay updated and the rest stay as they were. The kernel
-    /// has no "replace only if still there": an update racing a delete of the same item in
+    /// Each matching item is rewritten in place (`ItemWriter.replace`), or, when its primary key
+    /// changes, added anew and the old one unlinked after. Collisions are checked for every item
+    /// before any is written; if a later item fails (a racing writer, the quota), the items done
+    /// stay updated and the rest as they were. An update racing a delete of the same item in
     /// another process can land after it, as if the update had come second.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         try NameRules.refuseNUL(in: query, changes)
-        try ItemKeyrings.checkSecretSize(changes.secret, of: "the update")
+        try ItemWriter.checkSecretSize(changes.secret, of: "the update")
         let keyring = try target()
         var everything = query
         everything.limit = .all
@@ -154,7 +142,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         let plan = try UpdatePlan(matched: matched.map(\.item), changes: changes)
         for key in plan.keysNeedingVacancy {
             let description = try ItemKeyDescription(key)
-            if try store.anchor(named: description, in: keyring.serial) != nil {
+            if try lookup.item(named: description, in: keyring.serial) != nil {
                 throw KeychainError.keyring(errSecDuplicateItem,
                     "The update would collide with the item with \(key.readableName).")
             }
@@ -163,60 +151,21 @@ public final class KernelKeyringBackend: KeychainBackend {
             do {
                 try rewrite(entry, as: change.new, secret: changes.secret, in: keyring)
             } catch is ItemVanished {
-                // Another process deleted the item since it was read: as if that delete came
-                // second. Or it migrated the item, read in layout 1 or 2, to layout 3: the
-                // update goes to that copy.
-                guard entry.storage.isFromEarlierLayout,
-                      let current = try currentItem(named: entry.description, in: keyring),
-                      case .itemKey = current.storage else { continue }
-                do {
-                    try rewrite(current, as: change.new, secret: changes.secret, in: keyring)
-                } catch is ItemVanished {
-                    continue
-                } catch is SecretKeyMissing {
-                    throw secretKeyMissing(entry, in: keyring)
-                }
-            } catch is SecretKeyMissing {
-                throw secretKeyMissing(entry, in: keyring)
+                // Another process deleted the item since it was read: as if that delete came second.
             }
         }
         return plan.changes.count
     }
 
-    private func secretKeyMissing(_ entry: FoundItem, in keyring: ResolvedKeyring) -> KeychainError {
-        KeychainError.keyring(errSecDecode,
-            "The item with \(entry.description.primaryKey.readableName) has no secret key in keyring \(keyring.serial); delete the item and add it again.")
-    }
-
     /// Writes `new` over the item read as `entry`; `secret` nil keeps the item's secret.
     private func rewrite(_ entry: FoundItem, as new: KeychainItem, secret: SecretBytes?, in keyring: ResolvedKeyring) throws {
         if new.primaryKey == entry.description.primaryKey {
-            switch entry.storage {
-            case .itemKey:
-                try store.replaceLayout3(entry, with: new, secret: secret, in: keyring.serial)
-                return
-            case .keys(let attributes, _):
-                try store.rewriteInLayout3(entry, attributesKey: attributes, with: new, secret: secret, in: keyring.serial)
-                return
-            case .itemKeyring:
-                break
-            }
+            try writer.replace(entry, with: new, secret: secret, in: keyring.serial)
+            return
         }
         var complete = new
-        complete.secret = try secret ?? store.secret(of: entry, in: keyring.serial)
-        let description = try ItemKeyDescription(new.primaryKey)
-        if new.primaryKey == entry.description.primaryKey {
-            // A layout-1 item keeps its name: its item key does not collide with its keyring.
-            try store.recordWrite(of: description, in: keyring.serial)
-            do {
-                try store.addLayout3(complete, as: description, into: keyring.serial)
-            } catch let error as KeychainError where error.status == errSecDuplicateItem {
-                // Another process migrated it to layout 3 since it was read (`update`).
-                throw ItemVanished()
-            }
-        } else {
-            try add(complete, as: description, into: keyring)
-        }
+        complete.secret = try secret ?? lookup.secret(of: entry, in: keyring.serial)
+        try add(complete, as: try ItemKeyDescription(new.primaryKey), into: keyring)
         // The new item is in place; if the old one is already gone, another process deleted it.
         _ = try? unlinkItem(entry, from: keyring)
     }
@@ -231,31 +180,21 @@ public final class KernelKeyringBackend: KeychainBackend {
         return try matched.reduce(0) { count, entry in count + (try unlinkItem(entry, from: keyring) ? 1 : 0) }
     }
 
-    /// Unlinks the item read as `entry`; false when another process deleted it first.
-    ///
-    /// If another process replaced it (an update) since it was read, the replacement is what
-    /// now holds that name, and it is unlinked instead: a delete that returns leaves no item
-    /// of that name behind.
+    /// Unlinks the item read as `entry`, or what replaced it since (an update in another
+    /// process), so that a delete that returns leaves no item of that name; false when another
+    /// process deleted it first.
     private func unlinkItem(_ entry: FoundItem, from keyring: ResolvedKeyring) throws -> Bool {
-        var storage = entry.storage
+        var keys = entry.keys
         for _ in 0..<Self.readAttempts {
             do {
-                switch storage {
-                case .itemKey:
-                    try store.removeLayout3(storage, of: entry.description, from: keyring.serial)
-                case .keys(let attributes, let secret):
-                    try store.removeLayout2(attributesKey: attributes, secretKey: secret, of: entry.description,
-                                            from: keyring.serial)
-                case .itemKeyring(let serial):
-                    try kernel.unlink(serial, from: keyring.serial)
-                }
+                try writer.remove(keys, of: entry.description, from: keyring.serial)
                 return true
             } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
                 guard let replacement = try currentItem(named: entry.description, in: keyring),
-                      replacement.storage != storage else {
+                      replacement.keys != keys else {
                     return false
                 }
-                storage = replacement.storage
+                keys = replacement.keys
             } catch let failure as KeyctlFailure {
                 throw failure.keychainError("deleting the item with \(entry.description.primaryKey.readableName)")
             }
@@ -267,7 +206,7 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// The item `description` names now, nil when there is none or it vanished while read.
     private func currentItem(named description: ItemKeyDescription, in keyring: ResolvedKeyring) throws -> FoundItem? {
         do {
-            return try store.item(named: description, in: keyring.serial)
+            return try lookup.item(named: description, in: keyring.serial)
         } catch is ItemVanished {
             return nil
         }
@@ -290,21 +229,12 @@ public final class KernelKeyringBackend: KeychainBackend {
     /// result never misses an item that was only being replaced.
     private func consistentRead<Result>(_ query: ItemQuery, in keyring: ResolvedKeyring,
                                         _ finish: ([FoundItem]) throws -> [Result]) throws -> [Result] {
-        var secretMissing = false
-        for attempt in 0..<Self.readAttempts {
+        for _ in 0..<Self.readAttempts {
             do {
                 return try finish(try matchingItems(query, in: keyring))
             } catch is ItemVanished {
-                secretMissing = false
-            } catch is SecretKeyMissing {
-                // Most likely an add between its two moves: give it a moment to finish.
-                secretMissing = true
-                ItemKeyrings.pauseForLanding(attempt)
+                continue
             }
-        }
-        if secretMissing {
-            throw KeychainError.keyring(errSecDecode,
-                "An item the query matches has no secret key in keyring \(keyring.serial) (an add may have been interrupted, or the key was unlinked by hand); delete the item and add it again.")
         }
         throw KeychainError.keyring(errSecIO,
             "The items in keyring \(keyring.serial) kept changing during \(Self.readAttempts) attempts to read them; try again.")
@@ -312,16 +242,11 @@ public final class KernelKeyringBackend: KeychainBackend {
 
     private static let readAttempts = 20
 
-    /// The items matching `query`, in `ResultOrder` and limited.
-    ///
-    /// A query that fixes the primary key (as the CLI's and the typed API's do) names the only
-    /// items that can match, and they are looked up by name: the cost does not grow with the
-    /// store. Any other query reads every item in the keyring (or, with no tagged items, the one
-    /// it names), because the first match in insertion order can be any of them.
-    ///
-    /// A query that wants only the secret of the one item its primary key names skips the
-    /// item's entry where it can (`ConfirmedItemKeys`): its results then carry only the
-    /// primary-key attributes, which `ItemQuery.includeAttributes` allows.
+    /// The items matching `query`, in `ResultOrder` and limited. A query that fixes the primary
+    /// key looks its items up by name; any other reads every item (or, with no tagged items, the
+    /// one it names), as the first match in insertion order can be any of them. A query for the
+    /// secret alone of one item skips its entry where it can (`ConfirmedItemKeys`), its result
+    /// carrying only the primary-key attributes, which `ItemQuery.includeAttributes` allows.
     private func matchingItems(_ query: ItemQuery, in keyring: ResolvedKeyring) throws -> [FoundItem] {
         if let keys = query.possiblePrimaryKeys {
             let secretOnly = keys.count == 1 && query.includeSecrets && !query.includeAttributes
@@ -330,7 +255,7 @@ public final class KernelKeyringBackend: KeychainBackend {
             for key in keys {
                 // A name beyond the kernel's limit belongs to no item.
                 guard let description = try? ItemKeyDescription(key),
-                      let item = try store.item(named: description, in: keyring.serial,
+                      let item = try lookup.item(named: description, in: keyring.serial,
                                                 secretOnly: secretOnly ? query.constraints : nil),
                       query.matches(item.item) else { continue }
                 found.append(item)
@@ -339,30 +264,21 @@ public final class KernelKeyringBackend: KeychainBackend {
         }
         // No shortcut for a limit of one by the first possible name: results come in creation
         // order (ResultOrder), so the first match by name need not be the first one added.
-        if let found = untaggedStoreAnswer(query, in: keyring, alreadyLookedUp: nil) {
-            return found
-        }
+        if let found = untaggedStoreAnswer(query, in: keyring) { return found }
         return try listedItems(query, in: keyring)
     }
 
     /// The items matching `query` when the keyring holds no tagged item, found by looking up by
-    /// name the only item that can then match; nil when tagged items may exist, the query does
-    /// not name service (or server) and account, or the lookup failed, and every item must be
-    /// read. Why the lookup comes before the marker check: `TaggedItemsMarker`. A lookup of
-    /// the same name made just before (`alreadyLookedUp`) is not repeated.
-    ///
-    /// A failed lookup (a revoked or unreadable item, one replaced under the read) is left to
-    /// the full read, which reports a broken item the query could match as an error of its
-    /// own, never "not found". A lookup that finds nothing is trusted: the kernel says "no
-    /// such key" only when no key of that name is there, broken or not.
-    private func untaggedStoreAnswer(_ query: ItemQuery, in keyring: ResolvedKeyring,
-                                     alreadyLookedUp: (key: PrimaryKey, result: Result<FoundItem?, any Error>)?) -> [FoundItem]? {
-        guard let key = query.untaggedPrimaryKey, let description = try? ItemKeyDescription(key) else { return nil }
-        let result = alreadyLookedUp?.key == key
-            ? alreadyLookedUp!.result
-            : Result { try store.item(named: description, in: keyring.serial) }
-        guard case .success(let found) = result else { return nil }
-        guard !store.mayHoldTaggedItems(keyring.serial) else { return nil }
+    /// name the only item that can then match (the lookup comes before the marker check:
+    /// `TaggedItemsMarker`); nil when every item must be read: tagged items may exist, the query
+    /// does not name service (or server) and account, or the lookup failed (a broken item is
+    /// then reported by the full read, never as "not found").
+    private func untaggedStoreAnswer(_ query: ItemQuery, in keyring: ResolvedKeyring) -> [FoundItem]? {
+        guard let key = query.untaggedPrimaryKey, let description = try? ItemKeyDescription(key),
+              case .success(let found) = Result(catching: { try lookup.item(named: description, in: keyring.serial) }) else {
+            return nil
+        }
+        guard !marker.mayHoldTaggedItems(keyring.serial) else { return nil }
         return ordered(found.map { [$0] }?.filter { query.matches($0.item) } ?? [], limit: query.limit)
     }
 
@@ -375,7 +291,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         }
         var coarse = query
         coarse.constraints = ItemAttributes(primaryConstraints)
-        let listing = try store.items(in: keyring.serial, describedFrom: ItemKeyDescription.leadingText(ofMatchesOf: query)) {
+        let listing = try lookup.items(in: keyring.serial, describedFrom: ItemKeyDescription.leadingText(ofMatchesOf: query)) {
             coarse.matches($0.itemClass, $0.attributes)
         }
         let found = ordered(listing.items.filter { query.matches($0.item) }, limit: query.limit)
@@ -393,17 +309,15 @@ public final class KernelKeyringBackend: KeychainBackend {
         return limit.maximum.map { Array(sorted.prefix($0)) } ?? sorted
     }
 
-    /// When a listing finds nothing, asks the kernel directly for the item the query names (its
-    /// service and account, with the other primary-key attributes at their defaults). The
-    /// kernel still finds a revoked, expired or inaccessible item that cannot be listed, and
-    /// says which it is. An item that is there but was not in the listing arrived during the
-    /// read, which then starts again.
+    /// When a listing finds nothing, asks the kernel for the item the query names by service and
+    /// account: it still finds a revoked, expired or inaccessible item that cannot be listed,
+    /// and says which it is. One that was not in the listing arrived meanwhile: read again.
     private func checkNamedItem(_ query: ItemQuery, in keyring: ResolvedKeyring, listed: Set<key_serial_t>) throws {
         let naming: AttributeKey = query.itemClass == .genericPassword ? .service : .server
         guard query.constraints[naming] != nil, query.constraints[.account] != nil,
               let description = try? ItemKeyDescription(PrimaryKey(itemClass: query.itemClass,
                                                                     attributes: query.constraints)) else { return }
-        if let serial = try store.anchor(named: description, in: keyring.serial), !listed.contains(serial) {
+        if let serial = try lookup.item(named: description, in: keyring.serial)?.keys.key, !listed.contains(serial) {
             throw ItemVanished()
         }
     }

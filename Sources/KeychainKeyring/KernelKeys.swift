@@ -24,12 +24,10 @@ struct KeyDescriptionRecord: Sendable {
 
 /// The libkeyutils calls this backend makes, and nothing else.
 ///
-/// Every call goes through `KernelKeyCalls` (so `syscall`), which reads `errno` right after the
-/// C call, retries `EINTR`, and turns any other failure into a `KeyctlFailure` naming the call;
-/// `perform` adds only the simulated refusal of debug builds. Keys are
-/// addressed by serial number; the special IDs are used only to find a keyring's serial and
-/// for the thread keyring (`KEY_SPEC_THREAD_KEYRING`), which is per OS thread and so a
-/// private staging area for the one operation running on that thread.
+/// Every call goes through `KernelKeyCalls`, which reads `errno` right after the C call,
+/// retries `EINTR`, and turns any other failure into a `KeyctlFailure` naming the call. Keys are
+/// addressed by serial number; the special IDs are used only to find a keyring's serial and for
+/// the thread keyring, a private staging area for the one operation running on its thread.
 struct KernelKeys: Sendable {
     /// Debug builds only: an errno that every call fails with before reaching the kernel, so
     /// tests can take the path a seccomp filter (Docker's default profile) forces.
@@ -154,13 +152,9 @@ struct KernelKeys: Sendable {
     /// The kernel looks among the keys linked in `keyring` itself first, so finding one of them
     /// costs the same however many keys `keyring` holds; only then, and so whenever there is no
     /// such key, does it walk every keyring nested in `keyring`.
-    ///
-    /// With `destination`, the key found is also linked there, which fails with `EACCES` when
-    /// the key does not grant link.
-    func search(_ keyring: key_serial_t, type: String, description: String,
-                linkingInto destination: key_serial_t = 0) throws -> key_serial_t {
+    func search(_ keyring: key_serial_t, type: String, description: String) throws -> key_serial_t {
         try perform("keyctl_search") { () throws(SystemCallError) in
-            try KernelKeyCalls.search(keyring, type: type, description: description, linkingInto: destination)
+            try KernelKeyCalls.search(keyring, type: type, description: description, linkingInto: 0)
         }
     }
 
@@ -218,7 +212,7 @@ struct KernelKeys: Sendable {
     private static let typicalPublicPayload = 4096
     private static let typicalDescription = 512
 
-    /// The payload of a secret key in one call when it is no larger than `typicalSecret`: read
+    /// The payload of an item key in one call when it is no larger than `typicalSecret`: read
     /// into a scratch buffer that is zeroed before it is freed, then copied into zeroed-on-
     /// release storage. A larger one takes the two reads of `readSecret`.
     func readSecretOnce(_ key: key_serial_t) throws -> SecretBytes {
@@ -234,7 +228,7 @@ struct KernelKeys: Sendable {
 
     private static let typicalSecret = 1024
 
-    /// The payload of a secret key, read straight into zeroed-on-release storage so that no
+    /// The payload of an item key, read straight into zeroed-on-release storage so that no
     /// other copy of the secret is left in this process.
     func readSecret(_ key: key_serial_t) throws -> SecretBytes {
         var length = try perform("keyctl_read") { () throws(SystemCallError) in

@@ -34,21 +34,12 @@ struct ResolvedKeyring: Sendable {
 
 extension KernelKeys {
     /// Finds the keyring for `choice` (nil: persistent, else the user keyring where the kernel
-    /// has no persistent keyrings) and links it into this thread's keyring.
-    ///
-    /// The link makes the thread possess the keyring, so the possessor permissions of the keys
-    /// under it apply, whatever session the process runs in (cron, systemd). Operations run on
-    /// whatever thread calls them, so each thread links the keyring itself, and with
-    /// `reusingLinks` does not link it again when it already has (see `ThreadKeyringLinks`):
-    ///
-    /// - The user and session keyrings are looked up again once the thread's last lookup is
-    ///   more than a second old (a lookup is a kernel call, as costly as reading a key), and
-    ///   linked when this thread has not linked that same keyring yet. A thread that changes
-    ///   its session keyring (`keyctl_join_session_keyring`) stores in the new one from the
-    ///   next lookup on, at most a second later; a change of effective user takes effect at once.
-    /// - The persistent keyring can only be looked up by linking it (`keyctl_get_persistent`),
-    ///   which also restarts its expiry timer. A thread links it again once its last link is
-    ///   more than a second old, so the timer still restarts within a second of every use.
+    /// has no persistent keyrings) and links it into this thread's keyring, which makes the
+    /// thread possess it whatever session the process runs in (cron, systemd). With
+    /// `reusingLinks`, a thread looks the user or session keyring up, and links the persistent
+    /// one (which also restarts its expiry timer), at most once per `lookupInterval`
+    /// (`ThreadKeyringLinks`); a change of effective user takes effect at once. docs/keyring.md
+    /// ("Which keyring") gives the consequences.
     func resolve(_ choice: KeyringChoice?, reusingLinks: Bool = true) throws -> ResolvedKeyring {
         let links = ThreadKeyringLinks.current
         if reusingLinks, let recent = links.keyring(for: choice, lookedUpWithin: Self.lookupInterval) {

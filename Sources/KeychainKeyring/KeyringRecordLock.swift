@@ -8,60 +8,18 @@ import Foundation
 import KeychainCore
 
 /// A lock on one target keyring, shared by every thread of every process that possesses the
-/// target, built from kernel keys alone, which a holder that dies cannot leave taken.
+/// target, built from kernel keys alone, which a holder that dies cannot leave taken. Writers
+/// of the records take it around their read-modify-write: the kernel has no compare-and-swap.
 ///
-/// The kernel has no compare-and-swap of a key's payload, so writers of records shared by
-/// several items take this lock around their read-modify-write.
-///
-/// **The lock key.** Each thread that takes the lock on target `T` has its own `user` key
-/// described `linux-keychain:lock:T` (`lockDescription`), whose payload is the decimal serial
-/// of that thread's thread keyring, and whose permissions are `ItemKeyrings.permissions`
-/// (possessor view, read, search and link; nothing for anyone else). It lives in the thread's
-/// thread keyring while the thread does not hold the lock, and in `T` while it does.
-///
-/// **Taking it** is one `keyctl_move` of the thread's lock key from its thread keyring into `T`
-/// with `KEYCTL_MOVE_EXCL`, which the kernel refuses with `EEXIST` while `T` holds any key of
-/// that type and description: the lock is held exactly while `T` holds a lock key. **Letting
-/// go** is the move back. Uncontended, the two are the only kernel calls.
-///
-/// **A dead holder.** On `EEXIST` the waiter finds the lock key in `T`, reads its holder's
-/// thread-keyring serial and describes that serial. When the kernel says there is no such key
-/// (or it is revoked, expired, or no longer a thread keyring, `keyring` described `_tid`), the
-/// holder thread is gone, and the waiter invalidates *that lock key*: `keyctl_invalidate` acts
-/// on the key itself, so two waiters that both saw it dead cannot take away a lock another
-/// thread has taken since. (An unlink or a move out of `T` would not do: the kernel removes
-/// whichever key of that description `T` holds, not the serial named.) Anything else,
-/// including `EACCES` (a holder of another user), counts as alive. A lock key whose payload is
-/// not a serial (made by hand) counts as alive too; `keyctl unlink` frees it.
-///
-/// **When the kernel drops a thread keyring** (the contract this rests on; the tests pin the
-/// killed and the zombie holder): a thread's keyring goes when the thread's credentials are
-/// released, a short moment (an RCU grace period or two) after
-/// - a thread other than the main one exits, even while its process lives on or is a zombie;
-/// - a process has been killed (SIGKILL included) *and reaped* by its parent, for its main
-///   thread. While the process is an unreaped zombie, its main thread's keyring still exists,
-///   and a lock that thread holds is held until the parent reaps it (a parent that never
-///   reaps makes the others time out). The same holds for a main thread that has called
-///   `pthread_exit` while other threads of its process run.
-///
-/// Thread-keyring serials are random 31-bit numbers, so a dead holder's serial naming a new
-/// thread keyring by the time it is checked is not guarded against.
-///
-/// **Waiting.** While the holder lives, the waiter sleeps (20 µs, doubling up to 1 ms) and
-/// tries again, for at most `timeout` (by default `defaultTimeout`); then it fails with
-/// `errSecIO`, as the encrypted-file store does when its lock stays taken, with a message
-/// naming the lock key.
-///
-/// **The body** runs on the calling thread and must not take the same lock again (the lock is
-/// not reentrant: it would wait for itself until the timeout). The lock is let go when the
-/// body returns or throws. If it was taken from the thread meanwhile (another thread judged
-/// this one dead, say because its thread keyring was revoked), the body's writes may have
-/// raced another writer's: `withLock` then throws `errSecIO` instead of returning the body's
-/// result (a body that threw keeps its own error).
-///
-/// Each thread keeps the serial of its lock key for each target (`ThreadLockKeys`), and makes
-/// a new one when the kernel says it is gone. The key costs the thread's owner one key of
-/// quota per target while the thread lives.
+/// The lock is held exactly while the target `T` holds a `user` key `linux-keychain:lock:T`
+/// (`lockDescription`). Each thread has its own lock key, kept in its thread keyring
+/// (`ThreadLockKeys`) and naming that keyring's serial; taking the lock is one exclusive
+/// `keyctl_move` of it into `T`, letting go the move back. A waiter that finds the named
+/// thread keyring gone invalidates that lock key (`takeFromDeadHolder`); it waits at most
+/// `timeout` for a live holder. docs/keyring.md ("The record lock") gives the contract and the
+/// reasons. The body runs on the calling thread and must not take the same lock again; if the
+/// lock was taken from the thread meanwhile, `withLock` throws `errSecIO` instead of returning
+/// the body's result (a body that threw keeps its own error).
 struct KeyringRecordLock: Sendable {
     let kernel: KernelKeys
     /// How long `withLock` waits for a live holder.
@@ -131,13 +89,7 @@ struct KeyringRecordLock: Sendable {
         do {
             let holder = try kernel.threadKeyringSerial()
             let key = try Data(String(holder).utf8).withUnsafeBytes {
-                try kernel.addUserKey(Self.lockDescription(target), payload: $0, to: KernelKeys.threadKeyring)
-            }
-            do {
-                try kernel.setPermissions(key, ItemKeyrings.permissions)
-            } catch {
-                ItemKeyrings(kernel: kernel).discardStaged(key)
-                throw error
+                try kernel.stageUserKey(Self.lockDescription(target), payload: $0, permissions: KernelKeys.readOnlyPermissions)
             }
             keys.keys[target] = key
             return key
@@ -194,7 +146,7 @@ struct KeyringRecordLock: Sendable {
             // A key taken away may also fail with EACCES: it exists until the kernel has
             // dropped its last link, but nothing this thread possesses holds it any more.
             let lost = failure.isNoSuchKey || failure.errno == .keyRevoked || failure.errno == .keyExpired
-                || !ItemKeyrings(kernel: kernel).isLinked(key, in: target)
+                || !kernel.isLinked(key, in: target)
             if lost {
                 throw KeychainError.keyring(errSecIO,
                     "The record lock of keyring \(target) (the kernel key '\(Self.lockDescription(target))') was taken from this thread while it held it, so what it wrote may have raced another writer; read the items again before relying on them.",

@@ -1,10 +1,8 @@
 import CKeyutils
 import Synchronization
 
-/// Debug builds only: lets a test act at the points between the reads with which a reader
-/// tells an empty secret from a secret of one zero byte
-/// (`ItemKeyrings.secretReadingPlaceholders`), so that it can play, deterministically, the
-/// updates of another process landing there. Release builds compile every call away.
+/// Debug builds only: lets a test act between the reads with which `ItemLookup.secret(of:in:)`
+/// tells an empty secret from one zero byte, to play other processes' updates landing there.
 enum PlaceholderCheckSeam {
     enum Point: Sendable {
         /// The item key was read and holds the placeholder; its entry is read next.

@@ -1,9 +1,7 @@
 import KeychainCore
 
 /// What a query says about the primary keys of the items it can match, beyond
-/// `ItemQuery.possiblePrimaryKeys`. An item's primary key is its kernel key name
-/// (`ItemKeyDescription`), so a query that pins it down lets the backend ask the kernel for the
-/// item by name instead of reading every item in the keyring.
+/// `ItemQuery.possiblePrimaryKeys`, so that the backend can look the item up by name.
 extension ItemQuery {
     /// The primary key of the one untagged item (`TaggedItemsMarker`) this query can match: its
     /// service (or server) and account, every other primary-key attribute at its default. Nil

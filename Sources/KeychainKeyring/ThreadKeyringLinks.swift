@@ -6,15 +6,10 @@ import Musl
 import CKeyutils
 
 /// The target keyrings the calling thread has looked up and linked into its thread keyring, so
-/// that calls in quick succession need neither look them up nor link them again.
-///
-/// Linking a keyring makes the kernel check that no cycle forms by walking every keyring nested
-/// in it, and the target holds one keyring per item: relinking it on every call would make
-/// every call cost as much as a walk of the whole store, which grows with the number of items.
-///
-/// Each thread has its own record, as it has its own thread keyring. A record is ignored in
-/// another process (a `fork` child's thread starts without a thread keyring) and under another
-/// effective user (whose keyrings are other keyrings).
+/// that calls in quick succession need neither look them up nor link them again (each is a
+/// kernel call as costly as reading a key). Each thread has its own record, as it has its own
+/// thread keyring; a record is ignored in another process (a `fork` child's thread starts
+/// without a thread keyring) and under another effective user.
 final class ThreadKeyringLinks {
     private struct Link {
         let keyring: ResolvedKeyring

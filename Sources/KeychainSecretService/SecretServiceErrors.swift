@@ -85,10 +85,11 @@ enum SecretServiceErrors {
     }
 
     /// The GError's text and domain, e.g. "The name is not activatable [g-dbus-error-quark 2]".
+    /// Both may come from the provider (a D-Bus error reply), so they pass `ForeignText`.
     static func message(of failure: CSecretServiceError) -> String {
         var copy = failure
         let text = withUnsafeBytes(of: &copy.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let domain = withUnsafeBytes(of: &copy.domain) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return "\(text) [\(domain) \(failure.code)]"
+        return ForeignText.printable("\(text) [\(domain) \(failure.code)]")
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import KeychainCore
 
 /// The program that serves `org.freedesktop.secrets`, as found when the connection was opened,
 /// and what this backend must do differently for it.
@@ -92,7 +93,8 @@ struct SecretServiceProvider: Sendable, Equatable {
         return sent.isEmpty ? nil : sent
     }
 
-    /// `/proc/PID/comm` without its surrounding white space, or "" when it cannot be read. Read
+    /// `/proc/PID/comm` without its surrounding white space and control characters (the
+    /// provider names itself), or "" when it cannot be read. Read
     /// with open and read: Foundation's file and string APIs cost a process that makes one call
     /// more at their first use than the read itself (type metadata and bridging set up).
     private static func commandName(of processID: UInt32) -> String {
@@ -103,7 +105,7 @@ struct SecretServiceProvider: Sendable, Equatable {
         var bytes = [UInt8](repeating: 0, count: 64)
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         guard count > 0 else { return "" }
-        var name = Substring(String(decoding: bytes.prefix(count), as: UTF8.self))
+        var name = Substring(ForeignText.printable(String(decoding: bytes.prefix(count), as: UTF8.self)))
         while name.last?.isWhitespace == true { name.removeLast() }
         while name.first?.isWhitespace == true { name.removeFirst() }
         return String(name)

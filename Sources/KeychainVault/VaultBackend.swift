@@ -48,7 +48,7 @@ public final class VaultBackend: KeychainBackend {
         /// The operator-managed KV path a `kv:` service names (see `VaultOperatorSecrets`).
         func operatorPath(_ itemClass: ItemClass, service: String?) throws -> String? {
             guard itemClass == .genericPassword else { return nil }
-            return try VaultOperatorSecrets.path(ofService: service, mount: kv.configuration.mount)
+            return try VaultOperatorSecrets.path(ofService: service, mount: kv.configuration.mount, prefix: kv.configuration.prefix)
         }
     }
 

@@ -9,12 +9,13 @@ struct VaultHTTPResponse {
     /// The body as JSON, or nil when it was empty or not JSON.
     let json: VaultJSON?
 
-    /// Vault's `errors` array joined for a message; these are server texts, never secrets.
+    /// Vault's `errors` array joined for a message; these are server texts, never secrets,
+    /// and their control characters and escape sequences are removed (`ForeignText`).
     var errorText: String {
         let texts = json?["errors"]?.array?.compactMap(\.text) ?? []
         let joined = texts.joined(separator: "; ").split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
-        return String(joined.prefix(300))
+        return String(ForeignText.printable(joined).prefix(300))
     }
 }
 
@@ -193,8 +194,9 @@ final class VaultHTTPClient: Sendable {
         return (components.string ?? address, "\(serverName):\(port):\(connectHost):\(port)")
     }
 
+    /// libcurl's message may quote the server (a certificate's names, a proxy's answer).
     private static func failure(of response: CCurlResponse) -> VaultTransportFailure {
-        let message = withUnsafeBytes(of: response.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let message = ForeignText.printable(withUnsafeBytes(of: response.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         switch response.failure {
         case CCURL_FAILURE_UNREACHABLE: return .unreachable(message)
         case CCURL_FAILURE_TIMED_OUT: return .timedOut

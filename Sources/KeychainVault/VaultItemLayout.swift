@@ -78,11 +78,9 @@ struct VaultItemLayout: Sendable {
 ///
 /// Letters, digits and `- _ . @ : , ~` stay as they are, so ordinary names read plainly.
 /// Every other byte of the name's exact UTF-8 becomes `%XX`: names compare as exact Unicode
-/// scalars, so `café` composed (NFC) and decomposed (NFD) are two names with two paths.
-/// Releases before this one composed names first, so every item they wrote sits at its
-/// name's NFC path and reads back under the NFC spelling, which encodes to that same path. A name made only of dots has
-/// its dots encoded too (`..` becomes `%2E%2E`), and the empty name is written `%empty`,
-/// which no other name encodes to.
+/// scalars, so `café` composed (NFC) and decomposed (NFD) are two names with two paths. A
+/// name made only of dots has its dots encoded too (`..` becomes `%2E%2E`), and the empty name
+/// is written `%empty`, which no other name encodes to.
 enum VaultPathSegment {
     static let emptyName = "%empty"
 

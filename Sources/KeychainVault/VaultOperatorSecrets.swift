@@ -11,7 +11,7 @@ import KeychainCore
 /// attributes are not stored, and the item has no access group (it is shared, as everything
 /// `bao` writes). Writes change only their own field, with check-and-set, so an operator's
 /// other fields are kept; removing the last field soft-deletes the current version, which
-/// `bao kv undelete` restores.
+/// `bao kv undelete` restores. Paths in this backend's own storage folder are refused.
 struct VaultOperatorSecrets: Sendable {
     static let servicePrefix = "kv:"
 
@@ -21,13 +21,21 @@ struct VaultOperatorSecrets: Sendable {
     private static let maximumWriteAttempts = 8
 
     /// The KV path (relative to the mount) a service names, or nil for an ordinary service.
-    static func path(ofService service: String?, mount: String) throws -> String? {
+    ///
+    /// Throws `errSecParam` for a path inside the backend's own storage folder (`prefix`, or
+    /// the default one): the items there are every program's, and a `kv:` path to one would
+    /// reach it by spelling out another program's access group.
+    static func path(ofService service: String?, mount: String, prefix: String) throws -> String? {
         guard let service, service.hasPrefix(servicePrefix) else { return nil }
         var path = String(service.dropFirst(servicePrefix.count))
         if path.hasPrefix(mount + "/") { path.removeFirst(mount.count + 1) }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, !segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
             throw KeychainError(errSecParam, "The service '\(service)' must name a KV path such as kv:myapp/db (no empty, . or .. parts).",
+                                backend: VaultBackend.backendName)
+        }
+        for folder in [prefix, VaultConfiguration.defaultPrefix] where path == folder || path.hasPrefix(folder + "/") {
+            throw KeychainError(errSecParam, "The service '\(service)' names a path in the keychain's own storage folder '\(folder)'; kv: is for secrets operators keep at paths of their own. Name the item by its service and account instead.",
                                 backend: VaultBackend.backendName)
         }
         return path
@@ -59,7 +67,8 @@ struct VaultOperatorSecrets: Sendable {
 
     func update(_ query: ItemQuery, with changes: ItemChanges, at path: String) throws -> Int {
         if changes.attributes[.service] != nil,
-           try Self.path(ofService: changes.attributes.string(.service), mount: kv.configuration.mount) != path {
+           try Self.path(ofService: changes.attributes.string(.service), mount: kv.configuration.mount,
+                         prefix: kv.configuration.prefix) != path {
             throw KeychainError(errSecParam, "An operator-managed secret cannot move to another service; add it there and delete it here.",
                                 backend: VaultBackend.backendName)
         }

@@ -86,8 +86,8 @@ struct VaultProbe: Sendable {
         guard response.status == 200, let mount = response.json?["data"] else {
             throw failures.make(errSecNotAvailable, "No KV mount '\(configuration.mount)' is visible to this token on \(configuration.address) (HTTP \(response.status)). Enable one (`bao secrets enable -path=\(configuration.mount) kv-v2`), grant the token access, or set KEYCHAIN_VAULT_MOUNT.", call)
         }
-        let type = mount["type"]?.text ?? "unknown"
-        let version = mount["options"]?["version"]?.text ?? "1"
+        let type = ForeignText.printable(mount["type"]?.text ?? "unknown")
+        let version = ForeignText.printable(mount["options"]?["version"]?.text ?? "1")
         guard type == "kv", version == "2" else {
             throw failures.make(errSecNotAvailable, "The mount '\(configuration.mount)' is a '\(type)' engine, version \(version), not KV version 2. Point KEYCHAIN_VAULT_MOUNT at a KV version 2 mount.", call)
         }

@@ -62,7 +62,7 @@ public let kCFAllocatorDefault: CFAllocator! = CFAllocator()
 public let kCFAllocatorSystemDefault: CFAllocator! = kCFAllocatorDefault
 
 /// The error domain of `CFError`s that carry an `OSStatus`, as on Apple platforms.
-nonisolated(unsafe) public let kCFErrorDomainOSStatus: CFErrorDomain = "NSOSStatusErrorDomain"
+nonisolated(unsafe) public let kCFErrorDomainOSStatus: CFErrorDomain = ConstantString(string: "NSOSStatusErrorDomain")
 
 extension NSError {
     /// The `CFError` a Security function hands out for `status`, carrying the message in
@@ -76,16 +76,16 @@ extension NSError {
 // The keys of a bundle's information property list, which keychain code reads to name its
 // service after the app (`Bundle.main.object(forInfoDictionaryKey: kCFBundleIdentifierKey as String)`).
 /// Core Foundation's bundle Info.plist key `CFBundleIdentifier`, declared so code reading bundle information compiles.
-nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString! = "CFBundleIdentifier"
+nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString! = ConstantString(string: "CFBundleIdentifier")
 /// Core Foundation's bundle Info.plist key `CFBundleName`, declared so code reading bundle information compiles.
-nonisolated(unsafe) public let kCFBundleNameKey: CFString! = "CFBundleName"
+nonisolated(unsafe) public let kCFBundleNameKey: CFString! = ConstantString(string: "CFBundleName")
 /// Core Foundation's bundle Info.plist key `CFBundleVersion`, declared so code reading bundle information compiles.
-nonisolated(unsafe) public let kCFBundleVersionKey: CFString! = "CFBundleVersion"
+nonisolated(unsafe) public let kCFBundleVersionKey: CFString! = ConstantString(string: "CFBundleVersion")
 /// Core Foundation's bundle Info.plist key `CFBundleExecutable`, declared so code reading bundle information compiles.
-nonisolated(unsafe) public let kCFBundleExecutableKey: CFString! = "CFBundleExecutable"
+nonisolated(unsafe) public let kCFBundleExecutableKey: CFString! = ConstantString(string: "CFBundleExecutable")
 /// Core Foundation's bundle Info.plist key `CFBundleInfoDictionaryVersion`, declared so code reading bundle information compiles.
-nonisolated(unsafe) public let kCFBundleInfoDictionaryVersionKey: CFString! = "CFBundleInfoDictionaryVersion"
+nonisolated(unsafe) public let kCFBundleInfoDictionaryVersionKey: CFString! = ConstantString(string: "CFBundleInfoDictionaryVersion")
 /// Core Foundation's bundle Info.plist key `CFBundleDevelopmentRegion`, declared so code reading bundle information compiles.
-nonisolated(unsafe) public let kCFBundleDevelopmentRegionKey: CFString! = "CFBundleDevelopmentRegion"
+nonisolated(unsafe) public let kCFBundleDevelopmentRegionKey: CFString! = ConstantString(string: "CFBundleDevelopmentRegion")
 /// Core Foundation's bundle Info.plist key `CFBundleLocalizations`, declared so code reading bundle information compiles.
-nonisolated(unsafe) public let kCFBundleLocalizationsKey: CFString! = "CFBundleLocalizations"
+nonisolated(unsafe) public let kCFBundleLocalizationsKey: CFString! = ConstantString(string: "CFBundleLocalizations")

@@ -109,7 +109,7 @@ package struct KeychainOperations: Sendable {
         stamped.attributes[.modificationDate] = .date(Date())
         return try run {
             try claimAutomaticChoice()
-            let count = try backend.update(scope.changing(query), with: stamped)
+            let count = try scope.changeQueries(query).reduce(0) { $0 + (try backend.update($1, with: stamped)) }
             if count == 0 { throw KeychainError.notFound() }
             return count
         }
@@ -119,7 +119,7 @@ package struct KeychainOperations: Sendable {
     @discardableResult
     package func delete(_ query: ItemQuery) throws -> Int {
         try run {
-            let count = try backend.delete(scope.changing(query))
+            let count = try scope.changeQueries(query).reduce(0) { $0 + (try backend.delete($1)) }
             if count == 0 { throw KeychainError.notFound() }
             return count
         }

@@ -6,155 +6,155 @@
 // MARK: kSecAttrAccessible
 
 /// `kSecAttrAccessible` value: readable while the device is unlocked on Apple platforms; on Linux stored and matched, the backend's protection deciding readability.
-nonisolated(unsafe) public let kSecAttrAccessibleWhenUnlocked: CFString = "ak"
+nonisolated(unsafe) public let kSecAttrAccessibleWhenUnlocked: CFString = ConstantString(string: "ak")
 /// `kSecAttrAccessible` value: readable after the first unlock until restart on Apple platforms; on Linux stored and matched, the backend's protection deciding readability.
-nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlock: CFString = "ck"
+nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlock: CFString = ConstantString(string: "ck")
 /// Deprecated by Apple ("Use an accessibility level that provides some user protection, such as kSecAttrAccessibleAfterFirstUnlock"); left unmarked here so that code which must still
 /// handle it builds without warnings.
-nonisolated(unsafe) public let kSecAttrAccessibleAlways: CFString = "dk"
+nonisolated(unsafe) public let kSecAttrAccessibleAlways: CFString = ConstantString(string: "dk")
 /// `kSecAttrAccessible` value: readable while unlocked, only with a passcode set, never migrated on Apple platforms; on Linux stored and matched, the backend's protection deciding readability.
-nonisolated(unsafe) public let kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly: CFString = "akpu"
+nonisolated(unsafe) public let kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly: CFString = ConstantString(string: "akpu")
 /// `kSecAttrAccessible` value: readable while unlocked, never migrated on Apple platforms; on Linux stored and matched, the backend's protection deciding readability.
-nonisolated(unsafe) public let kSecAttrAccessibleWhenUnlockedThisDeviceOnly: CFString = "aku"
+nonisolated(unsafe) public let kSecAttrAccessibleWhenUnlockedThisDeviceOnly: CFString = ConstantString(string: "aku")
 /// `kSecAttrAccessible` value: readable after the first unlock, never migrated on Apple platforms; on Linux stored and matched, the backend's protection deciding readability.
-nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly: CFString = "cku"
+nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly: CFString = ConstantString(string: "cku")
 /// Deprecated by Apple ("Use an accessibility level that provides some user protection, such as kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly"); left unmarked here so that code which must still
 /// handle it builds without warnings.
-nonisolated(unsafe) public let kSecAttrAccessibleAlwaysThisDeviceOnly: CFString = "dku"
+nonisolated(unsafe) public let kSecAttrAccessibleAlwaysThisDeviceOnly: CFString = ConstantString(string: "dku")
 
 // MARK: kSecAttrSynchronizable
 
 /// In a query: match synchronizable and non-synchronizable items alike.
-nonisolated(unsafe) public let kSecAttrSynchronizableAny: CFString = "syna"
+nonisolated(unsafe) public let kSecAttrSynchronizableAny: CFString = ConstantString(string: "syna")
 
 // MARK: kSecAttrProtocol
 
 /// `kSecAttrProtocol` value: FTP.
-nonisolated(unsafe) public let kSecAttrProtocolFTP: CFString = "ftp "
+nonisolated(unsafe) public let kSecAttrProtocolFTP: CFString = ConstantString(string: "ftp ")
 /// `kSecAttrProtocol` value: an FTP account.
-nonisolated(unsafe) public let kSecAttrProtocolFTPAccount: CFString = "ftpa"
+nonisolated(unsafe) public let kSecAttrProtocolFTPAccount: CFString = ConstantString(string: "ftpa")
 /// `kSecAttrProtocol` value: HTTP.
-nonisolated(unsafe) public let kSecAttrProtocolHTTP: CFString = "http"
+nonisolated(unsafe) public let kSecAttrProtocolHTTP: CFString = ConstantString(string: "http")
 /// `kSecAttrProtocol` value: IRC.
-nonisolated(unsafe) public let kSecAttrProtocolIRC: CFString = "irc "
+nonisolated(unsafe) public let kSecAttrProtocolIRC: CFString = ConstantString(string: "irc ")
 /// `kSecAttrProtocol` value: NNTP.
-nonisolated(unsafe) public let kSecAttrProtocolNNTP: CFString = "nntp"
+nonisolated(unsafe) public let kSecAttrProtocolNNTP: CFString = ConstantString(string: "nntp")
 /// `kSecAttrProtocol` value: POP3.
-nonisolated(unsafe) public let kSecAttrProtocolPOP3: CFString = "pop3"
+nonisolated(unsafe) public let kSecAttrProtocolPOP3: CFString = ConstantString(string: "pop3")
 /// `kSecAttrProtocol` value: SMTP.
-nonisolated(unsafe) public let kSecAttrProtocolSMTP: CFString = "smtp"
+nonisolated(unsafe) public let kSecAttrProtocolSMTP: CFString = ConstantString(string: "smtp")
 /// `kSecAttrProtocol` value: SOCKS.
-nonisolated(unsafe) public let kSecAttrProtocolSOCKS: CFString = "sox "
+nonisolated(unsafe) public let kSecAttrProtocolSOCKS: CFString = ConstantString(string: "sox ")
 /// `kSecAttrProtocol` value: IMAP.
-nonisolated(unsafe) public let kSecAttrProtocolIMAP: CFString = "imap"
+nonisolated(unsafe) public let kSecAttrProtocolIMAP: CFString = ConstantString(string: "imap")
 /// `kSecAttrProtocol` value: LDAP.
-nonisolated(unsafe) public let kSecAttrProtocolLDAP: CFString = "ldap"
+nonisolated(unsafe) public let kSecAttrProtocolLDAP: CFString = ConstantString(string: "ldap")
 /// `kSecAttrProtocol` value: AppleTalk.
-nonisolated(unsafe) public let kSecAttrProtocolAppleTalk: CFString = "atlk"
+nonisolated(unsafe) public let kSecAttrProtocolAppleTalk: CFString = ConstantString(string: "atlk")
 /// `kSecAttrProtocol` value: AFP.
-nonisolated(unsafe) public let kSecAttrProtocolAFP: CFString = "afp "
+nonisolated(unsafe) public let kSecAttrProtocolAFP: CFString = ConstantString(string: "afp ")
 /// `kSecAttrProtocol` value: Telnet.
-nonisolated(unsafe) public let kSecAttrProtocolTelnet: CFString = "teln"
+nonisolated(unsafe) public let kSecAttrProtocolTelnet: CFString = ConstantString(string: "teln")
 /// `kSecAttrProtocol` value: SSH.
-nonisolated(unsafe) public let kSecAttrProtocolSSH: CFString = "ssh "
+nonisolated(unsafe) public let kSecAttrProtocolSSH: CFString = ConstantString(string: "ssh ")
 /// `kSecAttrProtocol` value: FTP over TLS.
-nonisolated(unsafe) public let kSecAttrProtocolFTPS: CFString = "ftps"
+nonisolated(unsafe) public let kSecAttrProtocolFTPS: CFString = ConstantString(string: "ftps")
 /// `kSecAttrProtocol` value: HTTPS.
-nonisolated(unsafe) public let kSecAttrProtocolHTTPS: CFString = "htps"
+nonisolated(unsafe) public let kSecAttrProtocolHTTPS: CFString = ConstantString(string: "htps")
 /// `kSecAttrProtocol` value: an HTTP proxy.
-nonisolated(unsafe) public let kSecAttrProtocolHTTPProxy: CFString = "htpx"
+nonisolated(unsafe) public let kSecAttrProtocolHTTPProxy: CFString = ConstantString(string: "htpx")
 /// `kSecAttrProtocol` value: an HTTPS proxy.
-nonisolated(unsafe) public let kSecAttrProtocolHTTPSProxy: CFString = "htsx"
+nonisolated(unsafe) public let kSecAttrProtocolHTTPSProxy: CFString = ConstantString(string: "htsx")
 /// `kSecAttrProtocol` value: an FTP proxy.
-nonisolated(unsafe) public let kSecAttrProtocolFTPProxy: CFString = "ftpx"
+nonisolated(unsafe) public let kSecAttrProtocolFTPProxy: CFString = ConstantString(string: "ftpx")
 /// `kSecAttrProtocol` value: SMB.
-nonisolated(unsafe) public let kSecAttrProtocolSMB: CFString = "smb "
+nonisolated(unsafe) public let kSecAttrProtocolSMB: CFString = ConstantString(string: "smb ")
 /// `kSecAttrProtocol` value: RTSP.
-nonisolated(unsafe) public let kSecAttrProtocolRTSP: CFString = "rtsp"
+nonisolated(unsafe) public let kSecAttrProtocolRTSP: CFString = ConstantString(string: "rtsp")
 /// `kSecAttrProtocol` value: an RTSP proxy.
-nonisolated(unsafe) public let kSecAttrProtocolRTSPProxy: CFString = "rtsx"
+nonisolated(unsafe) public let kSecAttrProtocolRTSPProxy: CFString = ConstantString(string: "rtsx")
 /// `kSecAttrProtocol` value: DAAP.
-nonisolated(unsafe) public let kSecAttrProtocolDAAP: CFString = "daap"
+nonisolated(unsafe) public let kSecAttrProtocolDAAP: CFString = ConstantString(string: "daap")
 /// `kSecAttrProtocol` value: EPPC (remote Apple events).
-nonisolated(unsafe) public let kSecAttrProtocolEPPC: CFString = "eppc"
+nonisolated(unsafe) public let kSecAttrProtocolEPPC: CFString = ConstantString(string: "eppc")
 /// `kSecAttrProtocol` value: IPP.
-nonisolated(unsafe) public let kSecAttrProtocolIPP: CFString = "ipp "
+nonisolated(unsafe) public let kSecAttrProtocolIPP: CFString = ConstantString(string: "ipp ")
 /// `kSecAttrProtocol` value: NNTP over TLS.
-nonisolated(unsafe) public let kSecAttrProtocolNNTPS: CFString = "ntps"
+nonisolated(unsafe) public let kSecAttrProtocolNNTPS: CFString = ConstantString(string: "ntps")
 /// `kSecAttrProtocol` value: LDAP over TLS.
-nonisolated(unsafe) public let kSecAttrProtocolLDAPS: CFString = "ldps"
+nonisolated(unsafe) public let kSecAttrProtocolLDAPS: CFString = ConstantString(string: "ldps")
 /// `kSecAttrProtocol` value: Telnet over TLS.
-nonisolated(unsafe) public let kSecAttrProtocolTelnetS: CFString = "tels"
+nonisolated(unsafe) public let kSecAttrProtocolTelnetS: CFString = ConstantString(string: "tels")
 /// `kSecAttrProtocol` value: IMAP over TLS.
-nonisolated(unsafe) public let kSecAttrProtocolIMAPS: CFString = "imps"
+nonisolated(unsafe) public let kSecAttrProtocolIMAPS: CFString = ConstantString(string: "imps")
 /// `kSecAttrProtocol` value: IRC over TLS.
-nonisolated(unsafe) public let kSecAttrProtocolIRCS: CFString = "ircs"
+nonisolated(unsafe) public let kSecAttrProtocolIRCS: CFString = ConstantString(string: "ircs")
 /// `kSecAttrProtocol` value: POP3 over TLS.
-nonisolated(unsafe) public let kSecAttrProtocolPOP3S: CFString = "pops"
+nonisolated(unsafe) public let kSecAttrProtocolPOP3S: CFString = ConstantString(string: "pops")
 
 // MARK: kSecAttrAuthenticationType
 
 /// `kSecAttrAuthenticationType` value: Windows NTLM.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeNTLM: CFString = "ntlm"
+nonisolated(unsafe) public let kSecAttrAuthenticationTypeNTLM: CFString = ConstantString(string: "ntlm")
 /// `kSecAttrAuthenticationType` value: Microsoft Network default.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeMSN: CFString = "msna"
+nonisolated(unsafe) public let kSecAttrAuthenticationTypeMSN: CFString = ConstantString(string: "msna")
 /// `kSecAttrAuthenticationType` value: Distributed Password authentication.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeDPA: CFString = "dpaa"
+nonisolated(unsafe) public let kSecAttrAuthenticationTypeDPA: CFString = ConstantString(string: "dpaa")
 /// `kSecAttrAuthenticationType` value: Remote Password authentication.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeRPA: CFString = "rpaa"
+nonisolated(unsafe) public let kSecAttrAuthenticationTypeRPA: CFString = ConstantString(string: "rpaa")
 /// `kSecAttrAuthenticationType` value: HTTP Basic.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeHTTPBasic: CFString = "http"
+nonisolated(unsafe) public let kSecAttrAuthenticationTypeHTTPBasic: CFString = ConstantString(string: "http")
 /// `kSecAttrAuthenticationType` value: HTTP Digest.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeHTTPDigest: CFString = "httd"
+nonisolated(unsafe) public let kSecAttrAuthenticationTypeHTTPDigest: CFString = ConstantString(string: "httd")
 /// `kSecAttrAuthenticationType` value: an HTML form.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeHTMLForm: CFString = "form"
+nonisolated(unsafe) public let kSecAttrAuthenticationTypeHTMLForm: CFString = ConstantString(string: "form")
 /// `kSecAttrAuthenticationType` value: the default scheme.
-nonisolated(unsafe) public let kSecAttrAuthenticationTypeDefault: CFString = "dflt"
+nonisolated(unsafe) public let kSecAttrAuthenticationTypeDefault: CFString = ConstantString(string: "dflt")
 
 // MARK: Key classes and types (declared so code compiles; keys are not stored)
 
 /// `kSecAttrKeyClass` value: a public key; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyClassPublic: CFString = "0"
+nonisolated(unsafe) public let kSecAttrKeyClassPublic: CFString = ConstantString(string: "0")
 /// `kSecAttrKeyClass` value: a private key; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyClassPrivate: CFString = "1"
+nonisolated(unsafe) public let kSecAttrKeyClassPrivate: CFString = ConstantString(string: "1")
 /// `kSecAttrKeyClass` value: a symmetric key; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyClassSymmetric: CFString = "2"
+nonisolated(unsafe) public let kSecAttrKeyClassSymmetric: CFString = ConstantString(string: "2")
 /// `kSecAttrKeyType` value: RSA; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyTypeRSA: CFString = "42"
+nonisolated(unsafe) public let kSecAttrKeyTypeRSA: CFString = ConstantString(string: "42")
 /// `kSecAttrKeyType` value: DSA; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyTypeDSA: CFString = "43"
+nonisolated(unsafe) public let kSecAttrKeyTypeDSA: CFString = ConstantString(string: "43")
 /// `kSecAttrKeyType` value: AES; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyTypeAES: CFString = "2147483649"
+nonisolated(unsafe) public let kSecAttrKeyTypeAES: CFString = ConstantString(string: "2147483649")
 /// `kSecAttrKeyType` value: DES; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyTypeDES: CFString = "14"
+nonisolated(unsafe) public let kSecAttrKeyTypeDES: CFString = ConstantString(string: "14")
 /// `kSecAttrKeyType` value: 3DES; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyType3DES: CFString = "17"
+nonisolated(unsafe) public let kSecAttrKeyType3DES: CFString = ConstantString(string: "17")
 /// `kSecAttrKeyType` value: RC4; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyTypeRC4: CFString = "25"
+nonisolated(unsafe) public let kSecAttrKeyTypeRC4: CFString = ConstantString(string: "25")
 /// `kSecAttrKeyType` value: RC2; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyTypeRC2: CFString = "23"
+nonisolated(unsafe) public let kSecAttrKeyTypeRC2: CFString = ConstantString(string: "23")
 /// `kSecAttrKeyType` value: CAST; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyTypeCAST: CFString = "56"
+nonisolated(unsafe) public let kSecAttrKeyTypeCAST: CFString = ConstantString(string: "56")
 /// `kSecAttrKeyType` value: ECDSA; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyTypeECDSA: CFString = "73"
+nonisolated(unsafe) public let kSecAttrKeyTypeECDSA: CFString = ConstantString(string: "73")
 /// `kSecAttrKeyType` value: EC; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyTypeEC: CFString = "73"
+nonisolated(unsafe) public let kSecAttrKeyTypeEC: CFString = ConstantString(string: "73")
 /// `kSecAttrKeyType` value: ECSECPrimeRandom; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrKeyTypeECSECPrimeRandom: CFString = "73"
+nonisolated(unsafe) public let kSecAttrKeyTypeECSECPrimeRandom: CFString = ConstantString(string: "73")
 /// `kSecAttrPRF` value: HMAC-SHA1; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrPRFHmacAlgSHA1: CFString = "hsha1"
+nonisolated(unsafe) public let kSecAttrPRFHmacAlgSHA1: CFString = ConstantString(string: "hsha1")
 /// `kSecAttrPRF` value: HMAC-SHA224; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrPRFHmacAlgSHA224: CFString = "hsha224"
+nonisolated(unsafe) public let kSecAttrPRFHmacAlgSHA224: CFString = ConstantString(string: "hsha224")
 /// `kSecAttrPRF` value: HMAC-SHA256; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrPRFHmacAlgSHA256: CFString = "hsha256"
+nonisolated(unsafe) public let kSecAttrPRFHmacAlgSHA256: CFString = ConstantString(string: "hsha256")
 /// `kSecAttrPRF` value: HMAC-SHA384; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrPRFHmacAlgSHA384: CFString = "hsha384"
+nonisolated(unsafe) public let kSecAttrPRFHmacAlgSHA384: CFString = ConstantString(string: "hsha384")
 /// `kSecAttrPRF` value: HMAC-SHA512; declared so code compiles (keys are not stored on Linux).
-nonisolated(unsafe) public let kSecAttrPRFHmacAlgSHA512: CFString = "hsha512"
+nonisolated(unsafe) public let kSecAttrPRFHmacAlgSHA512: CFString = ConstantString(string: "hsha512")
 
 // MARK: Token IDs and predefined access groups
 
 /// `kSecAttrTokenID` value: the Secure Enclave, which Linux has none of (`errSecUnimplemented`).
-nonisolated(unsafe) public let kSecAttrTokenIDSecureEnclave: CFString = "com.apple.setoken"
+nonisolated(unsafe) public let kSecAttrTokenIDSecureEnclave: CFString = ConstantString(string: "com.apple.setoken")
 /// Apple's access group of items on external tokens; declared so code compiles.
-nonisolated(unsafe) public let kSecAttrAccessGroupToken: CFString = "com.apple.token"
+nonisolated(unsafe) public let kSecAttrAccessGroupToken: CFString = ConstantString(string: "com.apple.token")

@@ -106,7 +106,7 @@ struct CLITests {
     @Test func backendOptionAutoGoesWhereTheRecordedChoiceSays() throws {
         // `--backend auto` means what KEYCHAIN_BACKEND=auto means: the pins and the record
         // first. A record naming a store that cannot be used here is an error, never auto's
-        // first store instead.
+        // first store instead, and the error does not repeat what the record holds.
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-cli-auto-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: state) }
         try FileManager.default.createDirectory(atPath: state + "/linux-keychain", withIntermediateDirectories: true)
@@ -115,9 +115,30 @@ struct CLITests {
                            "KEYCHAIN_SYSTEM_CONFIG": state + "/no-system-file"]
         let listed = try KeychainCLIProcess.run(cli, ["--backend", "auto", "list", "--json"], environment: environment)
         #expect(listed.status == 1, "listed another store: \(listed.outputText)")
-        #expect(listed.errorText.contains("'no-such-store'"), "\(listed.errorText)")
+        #expect(listed.errorText.contains("names no backend this program has"), "\(listed.errorText)")
+        #expect(!listed.errorText.contains("no-such-store"), "the record's content was repeated: \(listed.errorText)")
         let report = try KeychainCLIProcess.run(cli, ["--backend", "auto", "backends"], environment: environment)
         #expect(report.outputText.contains("in effect: nothing usable"), "\(report.outputText)")
+    }
+
+    @Test func aRecordOfAutoOrMemoryIsAnErrorNotACrash() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-cli-record-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state + "/linux-keychain", withIntermediateDirectories: true)
+        let environment = ["XDG_STATE_HOME": state, "XDG_CONFIG_HOME": state + "/config",
+                           "KEYCHAIN_SYSTEM_CONFIG": state + "/no-system-file", "KEYCHAIN_BACKEND": ""]
+        for name in ["auto", "memory"] {
+            try "\(name)\n".write(toFile: state + "/linux-keychain/backend", atomically: true, encoding: .utf8)
+            let listed = try KeychainCLIProcess.run(cli, ["list"], environment: environment)
+            #expect(listed.status == 1, "\(name): \(listed.status) \(listed.errorText)")
+            #expect(listed.errorText.contains("recorded keychain backend"), "\(listed.errorText)")
+            let report = try KeychainCLIProcess.run(cli, ["backends"], environment: environment)
+            #expect(report.status == 0, "\(name): \(report.status)")
+            #expect(report.outputText.contains("in effect: nothing usable"), "\(report.outputText)")
+        }
+        let pinned = try KeychainCLIProcess.run(cli, ["pin", "memory"], environment: environment)
+        #expect(pinned.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: state + "/config/linux-keychain/config"))
     }
 
     /// A full or closed stream is a failure with a message, never a crash: `FileHandle.write`

@@ -40,6 +40,18 @@ struct RunCommandTests {
         }
     }
 
+    /// The stores' credentials are removed before the named variables are set, so a secret
+    /// asked for under a credential's name still arrives.
+    @Test func aVariableNamedByEnvIsSetEvenWhenItIsACredentialsName() throws {
+        try withItems {
+            let script = #"printf '%s|%s' "$VAULT_TOKEN" "${BAO_TOKEN-removed}""#
+            let result = try keychain(["run", "--env", "VAULT_TOKEN", service, "alice", "--", "sh", "-c", script],
+                                      environment: ["VAULT_TOKEN": "outer-token", "BAO_TOKEN": "outer-token"])
+            #expect(result.status == 0, "\(result.errorText)")
+            #expect(result.outputText == "alice-secret|removed", "\(result.outputText)")
+        }
+    }
+
     @Test func theExitStatusIsTheCommands() throws {
         try withItems {
             let result = try keychain(["run", "--env", "TOKEN", service, "alice", "--", "sh", "-c", "exit 42"])

@@ -68,12 +68,12 @@ struct PlacementTests {
         try registry.claimAutomaticChoice(chosen.backend)
         // The name it is registered under, which the next run looks up; not the instance's own
         // `name` ("memory"), which no registration of this registry answers to.
-        #expect(scratch.placement().recordedBackend() == "first")
+        #expect(try scratch.placement().recordedBackend() == "first")
         try registry.claimAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
         #expect(throws: KeychainError.self, "another process's later claim of another backend is refused") {
             try KeychainBackendRegistry(placement: scratch.placement()).claimAutomaticChoice(PlaceholderBackend(name: "other", reason: "unused"))
         }
-        #expect(scratch.placement().recordedBackend() == "first", "a later write replaced the recorded choice")
+        #expect(try scratch.placement().recordedBackend() == "first", "a later write replaced the recorded choice")
         let nextRun = try self.registry(scratch.placement()).resolveSelection()
         #expect(nextRun.source == .recorded(scratch.recordFile))
     }
@@ -107,7 +107,7 @@ struct PlacementTests {
             #expect(error.status == errSecIO)
             #expect(error.message.contains("'recorded'"))
         }
-        #expect(scratch.placement().recordedBackend() == "recorded")
+        #expect(try scratch.placement().recordedBackend() == "recorded")
         #expect(try mine.currentSelection().source == .recorded(scratch.recordFile), "the next attempt follows the record")
     }
 
@@ -209,34 +209,41 @@ struct PlacementTests {
         let scratch = Scratch()
         try scratch.write("KEYCHAIN_FILE_DIR = /srv/keys\n", to: scratch.userFile)
         try scratch.placement().pin("user-pin")
-        #expect(try PlacementFile.load(scratch.userFile) == PlacementFile(path: scratch.userFile, backend: "user-pin",
+        #expect(try PlacementFile.load(scratch.userFile, owners: [geteuid()]) == PlacementFile(path: scratch.userFile, backend: "user-pin",
                                                                           settings: ["KEYCHAIN_FILE_DIR": "/srv/keys"]))
         try scratch.placement().pin(nil)
-        #expect(try PlacementFile.load(scratch.userFile)?.backend == nil)
-        #expect(try PlacementFile.load(scratch.userFile)?.settings == ["KEYCHAIN_FILE_DIR": "/srv/keys"])
+        #expect(try PlacementFile.load(scratch.userFile, owners: [geteuid()])?.backend == nil)
+        #expect(try PlacementFile.load(scratch.userFile, owners: [geteuid()])?.settings == ["KEYCHAIN_FILE_DIR": "/srv/keys"])
     }
 
     @Test func scopesTurnIntoOrdinaryAccessGroupConstraints() {
         let query = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string("s")]))
         let program = AccessScope.program("app")
         #expect(program.searches(query).map { $0.constraints[.accessGroup] } == [.string("app"), .string("")])
-        #expect(program.changing(query).constraints[.accessGroup] == .string("app"))
+        #expect(program.changeQueries(query).map { $0.constraints[.accessGroup] } == [.string("app")])
         #expect(AccessScope.group("team").searches(query).map { $0.constraints[.accessGroup] } == [.string("team")])
         #expect(AccessScope.everything.searches(query).map { $0.constraints[.accessGroup] } == [nil])
-        #expect(AccessScope.everything.changing(query).constraints[.accessGroup] == nil)
+        #expect(AccessScope.everything.changeQueries(query).map { $0.constraints[.accessGroup] } == [nil])
         // A query that names a group keeps it: a shared group is shared.
         let named = query.constrained(toGroup: "team")
         #expect(program.searches(named).map { $0.constraints[.accessGroup] } == [.string("team")])
-        #expect(program.changing(named).constraints[.accessGroup] == .string("team"))
+        #expect(program.changeQueries(named).map { $0.constraints[.accessGroup] } == [.string("team")])
 
         // An empty group, as a primary key spells "none", is no way around a program's scope.
         let spelledEmpty = query.constrained(toGroup: "")
-        #expect(program.changing(spelledEmpty).constraints[.accessGroup] == .string("app"))
+        #expect(program.changeQueries(spelledEmpty).map { $0.constraints[.accessGroup] } == [.string("app")])
         #expect(program.searches(spelledEmpty).map { $0.constraints[.accessGroup] } == [.string("app"), .string("")])
         #expect(AccessScope.everything.searches(spelledEmpty).map { $0.constraints[.accessGroup] } == [.string("")])
 
+        // A program entitled to several groups reaches each of them, its own first, and adds to its own.
+        let entitled = AccessScope.program("app", alsoEntitled: ["team.shared", "app"])
+        #expect(entitled.searches(query).map { $0.constraints[.accessGroup] } == [.string("app"), .string("team.shared"), .string("")])
+        #expect(entitled.changeQueries(query).map { $0.constraints[.accessGroup] } == [.string("app"), .string("team.shared")])
+        #expect(entitled.changeQueries(named).map { $0.constraints[.accessGroup] } == [.string("team")])
+
         let item = KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes([.service: .string("s")]))
         #expect(program.stamping(item).attributes[.accessGroup] == .string("app"))
+        #expect(entitled.stamping(item).attributes[.accessGroup] == .string("app"))
         #expect(AccessScope.everything.stamping(item).attributes[.accessGroup] == nil)
         // Scoping completes a query's primary key, so backends' exact lookups apply to it.
         let exact = ItemQuery(itemClass: .genericPassword,
@@ -252,6 +259,15 @@ struct PlacementTests {
                 == KeychainProgramIdentity.executableName)
         #expect(!KeychainProgramIdentity.executableName.isEmpty)
         #expect(throws: KeychainError.self) { try KeychainProgramIdentity.use(accessGroup: "") }
+    }
+
+    @Test func entitledGroupsComeFromTheirVariableWhichWinsOverTheSingleGroup() throws {
+        let groups = KeychainProgramIdentity.groupsVariable
+        #expect(KeychainProgramIdentity.resolvedGroups(environment: [groups: "app, 27AEDK3C9F.shared,app,"]) == ["app", "27AEDK3C9F.shared"])
+        #expect(KeychainProgramIdentity.resolvedGroups(environment: [groups: "app", KeychainProgramIdentity.variable: "other"]) == ["app"])
+        #expect(KeychainProgramIdentity.resolvedGroups(environment: [groups: " , ", KeychainProgramIdentity.variable: "billing"]) == ["billing"])
+        #expect(throws: KeychainError.self) { try KeychainProgramIdentity.use(accessGroups: []) }
+        #expect(throws: KeychainError.self) { try KeychainProgramIdentity.use(accessGroups: ["app", ""]) }
     }
 }
 

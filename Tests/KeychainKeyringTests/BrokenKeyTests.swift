@@ -9,15 +9,13 @@ import Testing
 /// whether the query fixes the whole primary key (and the item is looked up by name) or names
 /// only service and account.
 ///
-/// The backend's own keys cannot be revoked or given a timeout (they grant neither write nor
-/// setattr), so each test builds an item in the backend's layout with the kernel's default
-/// permissions, then breaks it the way an administrator with `keyctl` could.
+/// The backend's own keys cannot be given a timeout (they grant no setattr), so each test
+/// builds an item in the backend's layout with the kernel's default permissions, then breaks it
+/// the way an administrator with `keyctl` could.
 @Suite("kernel keyring backend with broken keys")
 struct BrokenKeyTests {
     let kernel = KernelKeys()
-    /// The test's own keyring, nested in the default target: items built by hand in layout 1
-    /// are looked up by name only in a target not yet shown to hold none
-    /// (`LayoutThreeRecord.swift`).
+    /// The test's own keyring, nested in the default target.
     let ownKeyring: key_serial_t
     let parent: key_serial_t
     let backend: KernelKeyringBackend
@@ -32,12 +30,11 @@ struct BrokenKeyTests {
     /// once `resolve` linked it.
     func craftItem(_ purpose: String, attributes payload: Data? = nil) throws -> CraftedItem {
         _ = try kernel.resolve(nil)
-        return try kernel.craftItem(uniqueService(purpose), in: ownKeyring, attributes: payload, storedIn: ownKeyring)
+        return try kernel.craftItem(uniqueService(purpose), in: ownKeyring, attributes: payload)
     }
 
-    /// Removes the crafted item, what reading it migrated to layout 2, and the test's keyring.
+    /// Removes the crafted item and the test's keyring.
     func remove(_ crafted: CraftedItem) {
-        try? kernel.unlink(crafted.keyring, from: crafted.parent)
         _ = try? backend.delete(exactQuery(crafted.service, "acct", secrets: false))
         try? kernel.unlink(ownKeyring, from: parent)
     }
@@ -50,11 +47,11 @@ struct BrokenKeyTests {
     }
 
     @Test(arguments: [false, true])
-    func aRevokedSecretKeyIsNotAvailableNotMissing(byPrimaryKey: Bool) throws {
+    func aRevokedItemKeyIsNotAvailableNotMissing(byPrimaryKey: Bool) throws {
         let query = byPrimaryKey ? primaryKeyQuery : exactQuery
         let crafted = try craftItem("revoked")
         defer { remove(crafted) }
-        #expect(keyctl_revoke(crafted.secretKey) == 0)
+        #expect(keyctl_revoke(crafted.itemKey) == 0)
         #expect(try backend.search(query(crafted.service, "acct", false)).count == 1)
         let error = expectKeychainError(errSecDataNotAvailable) {
             try backend.search(query(crafted.service, "acct", true))
@@ -64,16 +61,16 @@ struct BrokenKeyTests {
     }
 
     @Test(arguments: [false, true])
-    func anExpiredSecretKeyIsNotAvailableNotMissing(byPrimaryKey: Bool) throws {
+    func anExpiredItemKeyIsNotAvailableNotMissing(byPrimaryKey: Bool) throws {
         let query = byPrimaryKey ? primaryKeyQuery : exactQuery
         let crafted = try craftItem("expired")
         defer { remove(crafted) }
-        #expect(keyctl_set_timeout(crafted.secretKey, 1) == 0)
+        #expect(keyctl_set_timeout(crafted.itemKey, 1) == 0)
         // Wait for the kernel to mark it expired (timeouts have one-second granularity).
         var expired = false
         for _ in 0..<50 where !expired {
             usleep(100_000)
-            if keyctl_describe(crafted.secretKey, nil, 0) < 0 && errno == EKEYEXPIRED { expired = true }
+            if keyctl_describe(crafted.itemKey, nil, 0) < 0 && errno == EKEYEXPIRED { expired = true }
         }
         try #require(expired, "the kernel did not expire the key within 5 seconds")
         let error = expectKeychainError(errSecDataNotAvailable) {
@@ -83,33 +80,15 @@ struct BrokenKeyTests {
     }
 
     @Test(arguments: [false, true])
-    func anUnreadableSecretKeyIsAnAccessError(byPrimaryKey: Bool) throws {
+    func anUnreadableItemKeyIsAnAccessError(byPrimaryKey: Bool) throws {
         let query = byPrimaryKey ? primaryKeyQuery : exactQuery
         let crafted = try craftItem("unreadable")
         defer { remove(crafted) }
         // View only: without search the thread does not possess it, and a possessed, searchable
         // key would be readable even without the read bit.
-        #expect(keyctl_setperm(crafted.secretKey, key_perm_t(KEY_POS_VIEW)) == 0)
+        #expect(keyctl_setperm(crafted.itemKey, key_perm_t(KEY_POS_VIEW)) == 0)
         expectKeychainError(errSecAuthFailed) {
             try backend.search(query(crafted.service, "acct", true))
-        }
-    }
-
-    @Test(arguments: [false, true])
-    func aRevokedItemKeyringIsNotAvailableNotMissing(byPrimaryKey: Bool) throws {
-        let query = byPrimaryKey ? primaryKeyQuery : exactQuery
-        let crafted = try craftItem("revoked-ring")
-        defer { remove(crafted) }
-        #expect(keyctl_revoke(crafted.keyring) == 0)
-        expectKeychainError(errSecDataNotAvailable) {
-            try backend.search(query(crafted.service, "acct", false))
-        }
-        expectKeychainError(errSecDataNotAvailable) {
-            try backend.delete(query(crafted.service, "acct", false))
-        }
-        expectKeychainError(errSecDataNotAvailable) {
-            try backend.update(query(crafted.service, "acct", false),
-                               with: ItemChanges(secret: SecretBytes(Data("new".utf8))))
         }
     }
 

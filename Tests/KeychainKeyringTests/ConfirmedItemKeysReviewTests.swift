@@ -9,8 +9,8 @@ import Testing
 
 /// A read of a secret alone by its primary key, once its item key is confirmed
 /// (`ConfirmedItemKeys`), answers what a full read (`includeAttributes` true) answers: after
-/// every change this version makes to an item, in layouts 3 and 2, and after changes made by
-/// hand with `keyctl` to the item key itself.
+/// every change the backend makes to an item, and after changes made by hand with `keyctl` to
+/// the item key itself.
 @Suite("kernel keyring secret-only reads against full reads")
 struct ConfirmedItemKeysReviewTests {
     let kernel = KernelKeys()
@@ -148,25 +148,6 @@ struct ConfirmedItemKeysReviewTests {
         expectReads(stored.primaryKey, by: own.backend, .secrets([]))
     }
 
-    @Test func aLayoutTwoItemRewrittenAndDeletedReadsAsAFullReadDoes() throws {
-        let own = try kernel.ownKeyring("review-layout2")
-        defer { own.remove() }
-        let stored = item(uniqueService("review-layout2"), "two", [.creationDate: .date(Date(timeIntervalSince1970: 1_700_000_000))])
-        try ItemKeyrings(kernel: kernel).addLayout2(stored, as: try ItemKeyDescription(stored.primaryKey), into: own.serial)
-        try confirm(stored, by: own.backend)
-        let secretKey = try itemKey(of: stored.primaryKey, in: own.serial)
-        let other = KernelKeyringBackend(testingIn: own.serial)
-        let byKey = ItemQuery(primaryKey: stored.primaryKey)
-        #expect(try other.update(byKey, with: ItemChanges(secret: SecretBytes(Data("three".utf8)))) == 1)
-        // The layout-2 secret key is now the item key.
-        #expect(try itemKey(of: stored.primaryKey, in: own.serial) == secretKey)
-        try confirm(item(stored.attributes.string(.service)!, "three"), by: own.backend)
-        #expect(try other.update(byKey, with: ItemChanges(secret: SecretBytes(Data()))) == 1)
-        expectReads(stored.primaryKey, by: own.backend, .secrets([Data()]))
-        #expect(try other.delete(byKey) == 1)
-        expectReads(stored.primaryKey, by: own.backend, .secrets([]))
-    }
-
     /// Adds enough items to split the records several times, while an item confirmed first is
     /// read alone; deleted, it is gone.
     @Test func aConfirmedItemReadsThroughSplitsAndIsGoneOnceDeleted() throws {
@@ -180,7 +161,7 @@ struct ConfirmedItemKeysReviewTests {
             try own.backend.add(genericItem(service, "a\(index)", Data("s\(index)".utf8),
                                             [.label: .string(String(repeating: "l", count: 80))]))
         }
-        #expect(try kernel.search(own.serial, type: "user", description: ItemKeyrings.recordDescription(own.serial, bucket: 1)) > 0)
+        #expect(try kernel.search(own.serial, type: "user", description: ItemRecords.recordDescription(own.serial, bucket: 1)) > 0)
         expectReads(first.primaryKey, by: own.backend, .secrets([Data("one".utf8)]))
         #expect(try KernelKeyringBackend(testingIn: own.serial).delete(ItemQuery(primaryKey: first.primaryKey)) == 1)
         expectReads(first.primaryKey, by: own.backend, .secrets([]))

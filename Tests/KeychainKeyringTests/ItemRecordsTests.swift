@@ -6,7 +6,7 @@ import KeychainCore
 @testable import KeychainKeyring
 import Testing
 
-/// Layout 3's records (`ItemRecords`, `ItemRecordFormat`): the pinned format, and the bucket
+/// The records (`ItemRecords`, `ItemRecordFormat`): the pinned format, and the bucket
 /// count that doubles as a target grows, including a split left half done by a killed process.
 ///
 /// Each test works in a keyring of its own, nested in the default target, whose serial no
@@ -18,12 +18,11 @@ struct ItemRecordsTests {
     // MARK: - Pinned
 
     @Test func theNamesAndTheHashArePinned() throws {
-        #expect(ItemKeyrings.recordDescription(526362194, bucket: 3) == "linux-keychain:records:526362194:3")
-        #expect(ItemKeyrings.layoutThreeDescription(526362194) == "linux-keychain:layout-3:526362194")
+        #expect(ItemRecords.recordDescription(526362194, bucket: 3) == "linux-keychain:records:526362194:3")
         #expect(KeyringRecordLock.lockDescription(526362194) == "linux-keychain:lock:526362194")
         let description = try #require(ItemKeyDescription(parsing: "linux-keychain:genp:myapp:alice"))
-        #expect(ItemKeyrings.nameHash(description) == 0x1882_e8e4_c01a_4c5d)
-        #expect(ItemKeyrings.emptySecretPlaceholder == [0])
+        #expect(ItemRecords.nameHash(description) == 0x1882_e8e4_c01a_4c5d)
+        #expect(ItemLookup.emptySecretPlaceholder == [0])
     }
 
     static let pinnedRecord = "4c4b5201010807060504030201443322110101046c61626c02004869040061677270"
@@ -57,7 +56,7 @@ struct ItemRecordsTests {
     }
 
     func log2BucketCount(_ target: key_serial_t) throws -> UInt8 {
-        let record = try kernel.search(target, type: "user", description: ItemKeyrings.recordDescription(target, bucket: 0))
+        let record = try kernel.search(target, type: "user", description: ItemRecords.recordDescription(target, bucket: 0))
         return try #require(ItemRecord(decoding: try kernel.readPublicPayload(record))).log2BucketCount
     }
 
@@ -80,8 +79,8 @@ struct ItemRecordsTests {
         try fill(own.backend, service, count: 300)
         #expect(try log2BucketCount(own.serial) >= 2)
         for bucket in 0..<(1 << Int(try log2BucketCount(own.serial))) {
-            let key = try kernel.search(own.serial, type: "user", description: ItemKeyrings.recordDescription(own.serial, bucket: bucket))
-            #expect(try kernel.readPublicPayload(key).count <= 2 * ItemKeyrings.splitThreshold, "bucket \(bucket)")
+            let key = try kernel.search(own.serial, type: "user", description: ItemRecords.recordDescription(own.serial, bucket: bucket))
+            #expect(try kernel.readPublicPayload(key).count <= 2 * ItemRecords.splitThreshold, "bucket \(bucket)")
         }
         try expectEveryItem(own.backend, service, count: 300)
         // A process that remembered the old count follows the records to the new one.
@@ -91,7 +90,7 @@ struct ItemRecordsTests {
         let listed = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
                                limit: .all, includeSecrets: false)
         #expect(try own.backend.delete(listed) == 300)
-        #expect(try ItemKeyrings(kernel: kernel).allRecordEntries(in: own.serial).isEmpty, "entries outlived their items")
+        #expect(try ItemRecords(kernel: kernel).allEntries(in: own.serial).isEmpty, "entries outlived their items")
         // The emptied records gave their keys back; record 0, which states the count, stays.
         let records = try kernel.contents(of: own.serial).filter {
             (try? kernel.describe($0).description.hasPrefix("linux-keychain:records:")) == true
@@ -114,14 +113,13 @@ struct ItemRecordsTests {
         let new = old + 1
         let half = 1 << Int(old)
         func record(_ bucket: Int) throws -> (key_serial_t, ItemRecord) {
-            let key = try kernel.search(own.serial, type: "user", description: ItemKeyrings.recordDescription(own.serial, bucket: bucket))
+            let key = try kernel.search(own.serial, type: "user", description: ItemRecords.recordDescription(own.serial, bucket: bucket))
             return (key, try #require(ItemRecord(decoding: try kernel.readPublicPayload(key))))
         }
-        let store = ItemKeyrings(kernel: kernel)
         func place(_ record: ItemRecord, bucket: Int) throws {
             try record.encoded().withUnsafeBytes {
-                _ = try store.addKey(ItemKeyrings.recordDescription(own.serial, bucket: bucket), payload: $0, to: own.serial,
-                                     exclusive: false, permissions: ItemKeyrings.keyPermissions)
+                _ = try kernel.placeUserKey(ItemRecords.recordDescription(own.serial, bucket: bucket), payload: $0, in: own.serial,
+                                            exclusive: false)
             }
         }
         func bucket(_ entry: ItemRecordEntry, _ log2: UInt8) -> Int { Int(entry.nameHash & ((1 << UInt64(log2)) - 1)) }
@@ -139,7 +137,7 @@ struct ItemRecordsTests {
         // finishes the split first.
         let untouched = try #require((81..<400).first { index in
             let description = try? ItemKeyDescription(KeychainKeyringTests.genericItem(service, "user\(index)", Data()).primaryKey)
-            return description.map { Int(ItemKeyrings.nameHash($0) & UInt64(half - 1)) == 0 } ?? false
+            return description.map { Int(ItemRecords.nameHash($0) & UInt64(half - 1)) == 0 } ?? false
         })
         try own.backend.add(KeychainKeyringTests.genericItem(service, "user\(untouched)", Data("u".utf8)))
         #expect(try log2BucketCount(own.serial) == old)
@@ -149,7 +147,7 @@ struct ItemRecordsTests {
         try own.backend.add(KeychainKeyringTests.genericItem(service, "user80", Data("secret-80".utf8), [.label: .string("The label of item 80")]))
         let inRewritten = try #require((81..<400).first { index in
             let description = try? ItemKeyDescription(KeychainKeyringTests.genericItem(service, "user\(index)", Data()).primaryKey)
-            return description.map { Int(ItemKeyrings.nameHash($0) & UInt64(half - 1)) == 1 } ?? false
+            return description.map { Int(ItemRecords.nameHash($0) & UInt64(half - 1)) == 1 } ?? false
         })
         try own.backend.add(KeychainKeyringTests.genericItem(service, "user\(inRewritten)", Data("r".utf8)))
         #expect(try log2BucketCount(own.serial) >= new, "the writer did not finish the split")
@@ -165,7 +163,7 @@ struct ItemRecordsTests {
         defer { own.remove() }
         let service = uniqueService("huge")
         try own.backend.add(KeychainKeyringTests.genericItem(service, "acct", Data("s".utf8)))
-        let key = try kernel.search(own.serial, type: "user", description: ItemKeyrings.recordDescription(own.serial, bucket: 0))
+        let key = try kernel.search(own.serial, type: "user", description: ItemRecords.recordDescription(own.serial, bucket: 0))
         var payload = try kernel.readPublicPayload(key)
         payload[4] = 30
         try payload.withUnsafeBytes { try kernel.update(key, payload: $0) }

@@ -66,7 +66,7 @@ struct KeyringBehaviourTests {
             #expect(record.permissions & key_perm_t(KEY_POS_SETATTR) == 0)
         }
         let description = try ItemKeyDescription(genericItem(service, "al:ice", Data()).primaryKey)
-        let entry = try #require(try ItemKeyrings(kernel: kernel).recordEntry(named: description, in: target))
+        let entry = try #require(try ItemRecords(kernel: kernel).entry(named: description, in: target))
         #expect(entry.attributes["labl"] == "Shown label")
         #expect(entry.itemKey == secretKey)
         #expect(entry.attributes["svce"] == nil && entry.attributes["acct"] == nil, "the entry repeats the name")

@@ -43,9 +43,8 @@ struct KeyringCLITests {
     }
 
     /// A delete that ends after unlinking the item key (killed, or refused the record lock by
-    /// the quota) leaves the attributes key of an item with long attributes. In a keyring with
-    /// the layout-3 record, that key alone is no item: a new process's first lookup does not
-    /// take it for a layout-2 item with an empty secret.
+    /// the quota) leaves the attributes key of an item with long attributes. That key alone is
+    /// no item, to a new process either.
     @Test func anAttributesKeyADeleteLeftIsNoItemToTheNextProcess() throws {
         let service = uniqueService("cli-leftover")
         let set = try keychain(["set", service, "alice", "--comment", String(repeating: "c", count: 3000)],
@@ -55,7 +54,7 @@ struct KeyringCLITests {
         let target = try kernel.resolve(nil).serial
         let description = try ItemKeyDescription(KeychainKeyringTests.genericItem(service, "alice", Data()).primaryKey)
         try kernel.unlink(try kernel.search(target, type: "user", description: description.text), from: target)
-        let attributesKey = try kernel.search(target, type: "user", description: ItemKeyrings.attributesDescription(description))
+        let attributesKey = try kernel.search(target, type: "user", description: AttributesKey.description(of: description))
         defer { try? kernel.unlink(attributesKey, from: target) }
 
         let get = try keychain(["get", service, "alice"])

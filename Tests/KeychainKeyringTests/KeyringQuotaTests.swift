@@ -74,7 +74,7 @@ struct KeyringQuotaTests {
         #expect(refused.status == 1, "a 25 KB secret as \(Self.userName) exited \(refused.status)")
         #expect(refused.errorText.contains("/proc/sys/kernel/keys/maxbytes") && refused.errorText.contains("maxkeys"),
                 "the quota error does not name the limits: \(refused.errorText)")
-        // Layout 3: what an item costs, as docs/keyring.md says.
+        // What an item costs, as docs/keyring.md says.
         #expect(refused.errorText.contains("An item takes one key"), "the quota error misstates an item's cost: \(refused.errorText)")
         let leftover = try asUser(cli, ["get", service, "large"])
         #expect(leftover.status == CLIExit.notFound, "the refused item left something behind: \(leftover.errorText)")
@@ -170,13 +170,12 @@ struct KeyringQuotaTests {
     /// `setsAndDeletesAgainstAFullQuotaChangeNothingWhenTheyFail` cover that path), while its
     /// secret would still fit. The update must be refused by the quota
     /// and leave the item as it was: `secret`, and a label starting with `label`.
-    func expectAnUpdateRefusedByTheQuota(of account: String, before: String = "", keeps secret: String,
-                                         label: String) throws {
+    func expectAnUpdateRefusedByTheQuota(of account: String, keeps secret: String, label: String) throws {
         guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
         try ensureUser()
         let cli = try copyOfCLI()
         defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
-        let result = try runInFullKeyring(cli, before: before, """
+        let result = try runInFullKeyring(cli, """
         big=$(printf 'B%.0s' $(seq 1 3000))
         printf '\(secret)-grown' | "$1" --backend keyring set svc \(account) --label "$big" 2>&1 >/dev/null | head -c 300
         echo
@@ -192,16 +191,6 @@ struct KeyringQuotaTests {
 
     @Test func anUpdateRefusedByTheQuotaLeavesTheItemAsItWas() throws {
         try expectAnUpdateRefusedByTheQuota(of: "user5", keeps: "secret-5", label: "L")
-    }
-
-    /// The same for an item of layout 2 (as the previous version wrote it), which an update
-    /// rewrites in layout 3: its secret key keeps the old secret, its attributes key the old label.
-    @Test func anUpdateOfALayoutTwoItemRefusedByTheQuotaLeavesTheItemAsItWas() throws {
-        try expectAnUpdateRefusedByTheQuota(of: "legacy", before: """
-        secret=$(keyctl add user linux-keychain:genp:svc:legacy 'legacy-secret' @s)
-        keyctl add user linux-keychain-attributes:genp:svc:legacy \\
-            '{"attributes":{"cdat":"1700000000.125","labl":"Legacy"},"format":2,"keyring":'"$(keyctl id @s)"',"secret":'"$secret"',"unset":"agrp,sync"}' @s >/dev/null
-        """, keeps: "legacy-secret", label: "Legacy")
     }
 
     /// Sets (adds and updates, labels of 10 to 400 characters) and deletes in a random order,

@@ -19,7 +19,7 @@ struct NameHashCollisionTests {
         let one = try ItemKeyDescription(genericItem(Self.service, Self.first, Data()).primaryKey)
         let other = try ItemKeyDescription(genericItem(Self.service, Self.second, Data()).primaryKey)
         #expect(one.text != other.text)
-        #expect(ItemKeyrings.nameHash(one) == ItemKeyrings.nameHash(other))
+        #expect(ItemRecords.nameHash(one) == ItemRecords.nameHash(other))
     }
 
     func add(_ account: String, to backend: KernelKeyringBackend) throws {

@@ -84,49 +84,19 @@ struct NamedLookupTests {
         let nested = try kernel.addKeyring(uniqueService("nested-store"), to: target)
         defer { try? kernel.unlink(nested, from: target) }
         let service = uniqueService("nested")
-        let foreign = try kernel.craftItem(service, in: nested, storedIn: nested)
+        let foreign = try kernel.craftItem(service, in: nested)
         let named = primaryKeyQuery(service, "acct", secrets: true)
 
         #expect(try backend.search(named).isEmpty)
         #expect(try backend.search(exactQuery(service, "acct", secrets: true)).isEmpty)
         #expect(try backend.update(named, with: ItemChanges(secret: SecretBytes(Data("changed".utf8)))) == 0)
         #expect(try backend.delete(named) == 0)
-        #expect(try kernel.contents(of: nested).contains(foreign.keyring), "the other store's item was removed")
+        #expect(try kernel.contents(of: nested).contains(foreign.itemKey), "the other store's item was removed")
 
         try backend.add(genericItem(service, "acct", Data("own".utf8)))
         defer { _ = try? backend.delete(named) }
         #expect(try backend.search(named).first?.secret?.makeData() == Data("own".utf8))
         #expect(try backend.delete(named) == 1)
-        #expect(try kernel.contents(of: nested).contains(foreign.keyring), "the other store's item was removed")
-    }
-
-    /// Items written in layout 1 (a keyring per item) before the library recorded their
-    /// keyring, whose keys do not grant link: read, and migrated to layout 3 when first touched.
-    @Test func anItemWrittenByAnEarlierVersionIsReadUpdatedAndDeleted() throws {
-        // In a keyring of its own, not yet shown to hold no layout-1 item (`LayoutThreeRecord.swift`).
-        let parent = try kernel.resolve(nil).serial
-        let target = try kernel.addKeyring(uniqueService("earlier-store"), to: parent)
-        defer { try? kernel.unlink(target, from: parent) }
-        let backend = KernelKeyringBackend(testingIn: target)
-        let crafted = try kernel.craftItem(uniqueService("earlier"), in: target, storedIn: nil)
-        defer { try? kernel.unlink(crafted.keyring, from: target) }
-        let earlierKeyPermissions = key_perm_t(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_SEARCH)
-        try kernel.setPermissions(crafted.secretKey, earlierKeyPermissions)
-        try kernel.setPermissions(crafted.attributesKey, earlierKeyPermissions)
-        try kernel.setPermissions(crafted.keyring, earlierKeyPermissions | key_perm_t(KEY_POS_LINK))
-        let named = primaryKeyQuery(crafted.service, "acct", secrets: true)
-
-        #expect(try backend.search(named).first?.secret?.makeData() == Data("secret".utf8))
-        let description = try ItemKeyDescription(genericItem(crafted.service, "acct", Data()).primaryKey)
-        #expect((try? kernel.search(target, type: "keyring", description: description.text)) == nil,
-                "the item keyring is still there after the item was read")
-        let itemKey = try kernel.search(target, type: "user", description: description.text)
-        #expect(try kernel.contents(of: target).contains(itemKey), "the migrated item key is not in the target")
-        #expect(try ItemKeyrings(kernel: kernel).recordEntry(named: description, in: target)?.itemKey == itemKey,
-                "the migrated item has no entry")
-        #expect(try backend.update(named, with: ItemChanges(secret: SecretBytes(Data("new".utf8)))) == 1)
-        #expect(try backend.search(named).first?.secret?.makeData() == Data("new".utf8))
-        #expect(try backend.delete(named) == 1)
-        #expect(try backend.search(named).isEmpty)
+        #expect(try kernel.contents(of: nested).contains(foreign.itemKey), "the other store's item was removed")
     }
 }

@@ -3,11 +3,12 @@ import KeychainCore
 @testable import KeychainKeyring
 import Testing
 
-/// The keyring layout as released, pinned byte for byte: the key descriptions that name items
-/// (users type them into `keyctl search`) and the JSON payload of an item's attributes key.
-/// Items written by this release must stay readable by every later one, so a change to any
-/// literal here needs a new format version and a migration, never an edit of the literal.
-@Suite("kernel keyring: pinned description and payload formats (format 1)")
+/// The keyring layout, pinned byte for byte (docs/pinned-formats.md): the names of item keys
+/// (users type them into `keyctl search`), of attributes keys and of the marker, the JSON of an
+/// attributes key, and an item laid out in the real kernel from literals alone. The records'
+/// format is pinned in `ItemRecordsTests`. A change to any literal here needs a new format
+/// version and a migration, never an edit of the literal.
+@Suite("kernel keyring: pinned names and attributes key format")
 struct PinnedKeyringFormatTests {
     static let created = Date(timeIntervalSince1970: 1_700_000_000.125)
 
@@ -40,9 +41,9 @@ struct PinnedKeyringFormatTests {
 
     @Test func theFixedNamesOfTheLayout() {
         #expect(ItemKeyDescription.prefix == "linux-keychain")
-        #expect(StoredAttributes.keyDescription == "linux-keychain-attributes")
-        #expect(StoredAttributes.itemKeyringFormat == 1)
-        #expect(ItemKeyrings.taggedItemsMarkerDescription == "linux-keychain:tagged-items")
+        #expect(AttributesKey.prefix == "linux-keychain-attributes")
+        #expect(StoredAttributes.format == 2)
+        #expect(TaggedItemsMarker.description == "linux-keychain:tagged-items")
     }
 
     @Test(arguments: 0..<descriptions.count)
@@ -51,6 +52,15 @@ struct PinnedKeyringFormatTests {
         #expect(try ItemKeyDescription(key).text == text)
         let parsed = try #require(ItemKeyDescription(parsing: text), "today's code no longer parses '\(text)'")
         #expect(parsed.primaryKey == key)
+    }
+
+    @Test(arguments: 0..<descriptions.count)
+    func eachItemsAttributesKeyIsNamedAfterItsItemKey(_ index: Int) throws {
+        let (key, text) = Self.descriptions[index]
+        let description = try ItemKeyDescription(key)
+        let attributesName = "linux-keychain-attributes" + text.dropFirst("linux-keychain".count)
+        #expect(AttributesKey.description(of: description) == attributesName)
+        #expect(AttributesKey.itemDescription(ofKeyNamed: attributesName)?.primaryKey == key)
     }
 
     /// An item with every attribute kind, as the front end adds it.
@@ -62,70 +72,78 @@ struct PinnedKeyringFormatTests {
         .creationDate: .date(created), .modificationDate: .date(created.addingTimeInterval(0.5)),
     ]), secret: SecretBytes(Data("correct horse".utf8)))
 
-    static let fullItemPayload = #"{"attributes":{"acct":"alice@example.com","cdat":"1700000000.125","crtr":"1818977128","desc":"ñ","gena":"AAEC/v8=","icmt":"tab\u0009here","invi":"1","labl":"Pinned \"label\"\\","mdat":"1700000000.625","nega":"0","pdmn":"ak","svce":"pinned-app","type":"-7"},"format":1,"keyring":123456789,"secretIsEmpty":false}"#
+    /// Only the attributes outside the primary key; the modification date because it differs
+    /// from the creation date; the target's serial; the primary-key attributes the item did not have.
+    static let fullItemPayload = #"{"attributes":{"cdat":"1700000000.125","crtr":"1818977128","desc":"ñ","gena":"AAEC/v8=","icmt":"tab\u0009here","invi":"1","labl":"Pinned \"label\"\\","mdat":"1700000000.625","nega":"0","pdmn":"ak","type":"-7"},"format":2,"keyring":123456789,"unset":"agrp,sync"}"#
 
     @Test func theAttributesPayloadIsPinned() throws {
-        let payload = StoredAttributes(Self.fullItem, storedIn: 123_456_789).encoded()
+        let payload = try AttributesKey.payload(of: Self.fullItem, storedIn: 123_456_789)
         #expect(String(decoding: payload, as: UTF8.self) == Self.fullItemPayload)
-        #expect(payload == Data(Self.fullItemPayload.utf8))
     }
 
     @Test func thePinnedPayloadDecodesToEveryAttribute() throws {
+        let item = Self.fullItem
         let stored = try StoredAttributes(decoding: Array(Self.fullItemPayload.utf8), item: "the pinned item")
-        #expect(stored.format == 1)
-        #expect(stored.keyring == 123_456_789)
-        #expect(stored.secretIsEmpty == false)
-        #expect(try stored.itemAttributes(primaryKey: Self.fullItem.primaryKey) == Self.fullItem.attributes)
+        #expect(stored.format == 2 && stored.keyring == 123_456_789)
+        #expect(try stored.itemAttributes(primaryKey: item.primaryKey) == item.attributes)
     }
 
-    /// Written before the keyring serial was recorded, and as Foundation's encoder spells it
-    /// (other key order, escaped slashes, spaces): both must keep reading.
-    @Test(arguments: [
-        #"{"attributes":{"acct":"a","svce":"s"},"format":1,"secretIsEmpty":true}"#,
-        #"{ "secretIsEmpty" : true, "format" : 1, "attributes" : { "svce" : "s", "acct" : "a" }, "keyring" : null }"#,
-    ])
-    func olderSpellingsOfThePayloadStillDecode(_ text: String) throws {
-        let stored = try StoredAttributes(decoding: Array(text.utf8), item: "the pinned item")
-        #expect(stored.keyring == nil)
-        #expect(stored.secretIsEmpty == true)
-        let attributes = ItemAttributes([.service: .string("s"), .account: .string("a")])
-        #expect(try stored.itemAttributes(primaryKey: PrimaryKey(itemClass: .genericPassword, attributes: attributes))
-                == attributes)
-    }
-
-    @Test func anEmptySecretIsRecordedInThePayload() {
+    /// What the front end adds: every primary-key attribute given, defaults included, so the
+    /// payload holds none of them.
+    @Test func anItemWithEveryPrimaryKeyAttributeStoresNoneOfThem() throws {
         let item = KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes([
-            .service: .string("s"), .account: .string("a"),
-        ]), secret: SecretBytes(Data()))
-        #expect(String(decoding: StoredAttributes(item, storedIn: nil).encoded(), as: UTF8.self)
-                == #"{"attributes":{"acct":"a","svce":"s"},"format":1,"secretIsEmpty":true}"#)
+            .service: .string("s"), .account: .string("a"), .accessGroup: .string(""), .synchronizable: .bool(false),
+        ]), secret: SecretBytes(Data("x".utf8)))
+        let text = #"{"attributes":{},"format":2,"keyring":7}"#
+        #expect(String(decoding: StoredAttributes(item, storedIn: 7).encoded(), as: UTF8.self) == text)
+        let stored = try StoredAttributes(decoding: Array(text.utf8), item: "the pinned item")
+        #expect(try stored.itemAttributes(primaryKey: item.primaryKey) == item.attributes)
     }
 
-    /// An item laid out in the real kernel from the literals alone, as this release writes it
-    /// (an item keyring named by the description, holding the secret key of the same name and
-    /// the attributes key), reads back through the backend exactly.
+    @Test func anUnchangedItemIsPinned() throws {
+        let created = Date(timeIntervalSince1970: 1_700_000_000.125)
+        let item = KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes([
+            .service: .string("s"), .account: .string("a"), .creationDate: .date(created), .modificationDate: .date(created),
+        ]), secret: SecretBytes(Data()))
+        let text = #"{"attributes":{"cdat":"1700000000.125"},"format":2,"keyring":-5,"unset":"agrp,sync"}"#
+        #expect(String(decoding: StoredAttributes(item, storedIn: -5).encoded(), as: UTF8.self) == text)
+        let stored = try StoredAttributes(decoding: Array(text.utf8), item: "the pinned item")
+        #expect(try stored.itemAttributes(primaryKey: item.primaryKey) == item.attributes)
+    }
+
+    /// An item laid out in the real kernel from the literals alone, in a keyring of its own: its
+    /// item key, and record 0 holding its entry (the name hash of
+    /// `linux-keychain:genp:pinned-app:alice`, the item key's serial, no flags, two attributes,
+    /// and what it did not have), reads back through the backend exactly.
     @Test func anItemBuiltFromThePinnedLiteralsReadsBack() throws {
         let kernel = KernelKeys()
-        // In a keyring of its own: in one where another test's first lookup has proved that no
-        // layout-1 item is left (`LayoutThreeRecord.swift`), lookups by name no longer see one.
         let parent = try kernel.resolve(nil).serial
         let target = try kernel.addKeyring(uniqueService("pinned-store"), to: parent)
         defer { try? kernel.unlink(target, from: parent) }
-        let backend = KernelKeyringBackend(testingIn: target)
-        let service = uniqueService("pinned")
-        let description = "linux-keychain:genp:\(service):alice"
-        let payload = #"{"attributes":{"acct":"alice","cdat":"1700000000.125","gena":"AAEC/v8=","labl":"L","mdat":"1700000000.625","svce":"\#(service)"},"format":1,"keyring":\#(target),"secretIsEmpty":false}"#
-        let keyring = try kernel.addKeyring(description, to: target)
-        _ = try Data("pinned secret".utf8).withUnsafeBytes { try kernel.addUserKey(description, payload: $0, to: keyring) }
-        _ = try Data(payload.utf8).withUnsafeBytes { try kernel.addUserKey("linux-keychain-attributes", payload: $0, to: keyring) }
+        let itemKey = try Data("pinned secret".utf8).withUnsafeBytes {
+            try kernel.addUserKey("linux-keychain:genp:pinned-app:alice", payload: $0, to: target)
+        }
+        let before = "4c4b520100" + "00f376b8b6475ed7"
+        let after = "0002" + "04" + "63646174" + "0e00" + "313730303030303030302e313235" + "04" + "6c61626c" + "0100" + "4c"
+            + "0900" + "616772702c73796e63"
+        var record = hexBytes(before)
+        withUnsafeBytes(of: UInt32(bitPattern: itemKey).littleEndian) { record.append(contentsOf: $0) }
+        record += hexBytes(after)
+        _ = try record.withUnsafeBytes { try kernel.addUserKey("linux-keychain:records:\(target):0", payload: $0, to: target) }
 
-        let found = try backend.search(exactQuery(service, "alice", secrets: true))
+        let found = try KernelKeyringBackend(testingIn: target).search(exactQuery("pinned-app", "alice", secrets: true))
         #expect(found.count == 1)
         #expect(found.first?.secret?.makeData() == Data("pinned secret".utf8))
         #expect(found.first?.attributes == ItemAttributes([
-            .service: .string(service), .account: .string("alice"), .label: .string("L"),
-            .generic: .data(Data([0, 1, 2, 254, 255])),
-            .creationDate: .date(Self.created), .modificationDate: .date(Self.created.addingTimeInterval(0.5)),
+            .service: .string("pinned-app"), .account: .string("alice"), .label: .string("L"),
+            .creationDate: .date(Self.created), .modificationDate: .date(Self.created),
         ]))
+    }
+
+    func hexBytes(_ text: String) -> [UInt8] {
+        stride(from: 0, to: text.count, by: 2).map { offset in
+            let start = text.index(text.startIndex, offsetBy: offset)
+            return UInt8(text[start..<text.index(start, offsetBy: 2)], radix: 16)!
+        }
     }
 }

@@ -28,17 +28,17 @@ struct SplitInterruptionTests {
         try #require(old >= 1, "too few items for two lower records")
         guard step <= 2 * order.count else { return }
         let new = old + 1
-        let store = ItemKeyrings(kernel: kernel)
+        let store = ItemRecords(kernel: kernel)
         func bucket(_ entry: ItemRecordEntry, _ log2: UInt8) -> Int { Int(entry.nameHash & ((1 << UInt64(log2)) - 1)) }
         for index in 0..<step {
             let lower = order[index / 2]
-            let key = try kernel.search(own.serial, type: "user", description: ItemKeyrings.recordDescription(own.serial, bucket: lower))
+            let key = try kernel.search(own.serial, type: "user", description: ItemRecords.recordDescription(own.serial, bucket: lower))
             let record = try #require(ItemRecord(decoding: try kernel.readPublicPayload(key)))
             if index % 2 == 0 {
                 let moving = ItemRecord(log2BucketCount: new, entries: record.entries.filter { bucket($0, new) != lower })
                 try moving.encoded().withUnsafeBytes {
-                    _ = try store.addKey(ItemKeyrings.recordDescription(own.serial, bucket: lower + half), payload: $0,
-                                         to: own.serial, exclusive: false, permissions: ItemKeyrings.keyPermissions)
+                    _ = try kernel.placeUserKey(ItemRecords.recordDescription(own.serial, bucket: lower + half), payload: $0,
+                                                in: own.serial, exclusive: false)
                 }
             } else {
                 try ItemRecord(log2BucketCount: new, entries: record.entries.filter { bucket($0, new) == lower }).encoded()
@@ -80,6 +80,6 @@ struct SplitInterruptionTests {
         let listed = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
                                limit: .all, includeSecrets: false)
         #expect(try reader.search(listed).count == 100)
-        #expect(try store.allRecordEntries(in: own.serial).count == 100, "entries left over or lost")
+        #expect(try store.allEntries(in: own.serial).count == 100, "entries left over or lost")
     }
 }

@@ -70,7 +70,7 @@ struct TaggedItemsMarkerTests {
 
     /// What the marker in `keyring` says ("no" or "yes"), nil when there is none.
     func marker(_ keyring: key_serial_t) -> String? {
-        guard let key = try? kernel.search(keyring, type: "user", description: ItemKeyrings.taggedItemsMarkerDescription),
+        guard let key = try? kernel.search(keyring, type: "user", description: TaggedItemsMarker.description),
               let payload = try? kernel.readPublicPayload(key) else { return nil }
         let text = String(decoding: payload, as: UTF8.self)
         #expect(text.hasSuffix(" \(keyring)"), "the marker does not name its keyring: \(text)")
@@ -84,11 +84,7 @@ struct TaggedItemsMarkerTests {
         try withOwnKeyring { backend, keyring in
             let service = uniqueService("untagged")
             try backend.add(genericItem(service, "acct", Data("v1".utf8)))
-            let handMade = genericItem(service, "acct", Data(), [.accessGroup: .string("by-hand")])
-            let handMadeRing = try kernel.addKeyring(try ItemKeyDescription(handMade.primaryKey).text, to: keyring)
-            _ = try Data("not json".utf8).withUnsafeBytes {
-                try kernel.addUserKey(StoredAttributes.keyDescription, payload: $0, to: handMadeRing)
-            }
+            _ = try kernel.craftItem(service, [.accessGroup: .string("by-hand")], in: keyring, attributes: Data("not json".utf8))
             #expect(marker(keyring) == "no", "an untagged add did not record that the keyring holds no tagged item")
 
             let query = byServiceAndAccount(service, secrets: true)
@@ -135,7 +131,7 @@ struct TaggedItemsMarkerTests {
         try withOwnKeyring { backend, keyring in
             let nested = try kernel.addKeyring(uniqueService("nested-store"), to: keyring)
             try KernelKeyringBackend(testingIn: nested).add(genericItem(uniqueService("nested"), "acct", Data("n".utf8)))
-            let store = ItemKeyrings(kernel: kernel)
+            let store = TaggedItemsMarker(kernel: kernel)
             #expect(!store.mayHoldTaggedItems(nested))
             #expect(store.mayHoldTaggedItems(keyring), "the nested keyring's marker was taken for the target's")
             try backend.add(genericItem(uniqueService("own"), "acct", Data("o".utf8)))

@@ -46,33 +46,33 @@ func primaryKeyQuery(_ service: String, _ account: String, secrets: Bool) -> Ite
 /// An item built by hand in the backend's layout.
 struct CraftedItem {
     let service: String
-    /// The keyring the item keyring is linked in.
-    let parent: key_serial_t
-    let keyring: key_serial_t
-    let secretKey: key_serial_t
-    let attributesKey: key_serial_t
+    let itemKey: key_serial_t
+    /// Only for an item made with its attributes in an attributes key.
+    let attributesKey: key_serial_t?
 }
 
 extension KernelKeys {
-    /// Builds the item `service`, account "acct", secret "secret" in keyring `parent`, the
-    /// way an administrator with `keyctl` could: with the kernel's default permissions (which
-    /// let the test revoke, expire or restrict its keys), and with `payload` as its attributes
-    /// or else its real attributes recording `storedIn` as its keyring. The calling thread
-    /// must possess `parent`.
-    func craftItem(_ service: String, in parent: key_serial_t, attributes payload: Data? = nil,
-                   storedIn: key_serial_t?) throws -> CraftedItem {
-        let item = genericItem(service, "acct", Data("secret".utf8))
+    /// Builds the item `service`, account "acct", secret "secret" (with `extra` attributes) in
+    /// `target`, the way an administrator with `keyctl` could: its keys with the kernel's
+    /// default permissions (which let the test revoke, expire or restrict them), and its entry
+    /// in the records naming the item key; with `attributes`, the entry points to an
+    /// attributes key holding that payload. The calling thread must possess `target`.
+    func craftItem(_ service: String, _ extra: [AttributeKey: AttributeValue] = [:], in target: key_serial_t,
+                   attributes payload: Data? = nil) throws -> CraftedItem {
+        let item = genericItem(service, "acct", Data("secret".utf8), extra)
         let description = try ItemKeyDescription(item.primaryKey)
-        let keyring = try addKeyring(description.text, to: parent)
-        let secretKey = try Data("secret".utf8).withUnsafeBytes {
-            try addUserKey(description.text, payload: $0, to: keyring)
+        let itemKey = try Data("secret".utf8).withUnsafeBytes { try addUserKey(description.text, payload: $0, to: target) }
+        let attributesKey = try payload.map { payload in
+            try payload.withUnsafeBytes { try addUserKey(AttributesKey.description(of: description), payload: $0, to: target) }
         }
-        let attributes = payload ?? StoredAttributes(item, storedIn: storedIn).encoded()
-        let attributesKey = try attributes.withUnsafeBytes {
-            try addUserKey(StoredAttributes.keyDescription, payload: $0, to: keyring)
+        let hash = ItemRecords.nameHash(description)
+        let entry = try payload == nil
+            ? #require(ItemRecordEntry(item, nameHash: hash, itemKey: itemKey, secretIsEmpty: false))
+            : .pointingToAttributesKey(nameHash: hash, itemKey: itemKey, secretIsEmpty: false)
+        try KeyringRecordLock(kernel: self).withLock(in: target) {
+            try ItemRecords(kernel: self).changeEntryLocked(hash, in: target) { _ in entry }
         }
-        return CraftedItem(service: service, parent: parent, keyring: keyring, secretKey: secretKey,
-                           attributesKey: attributesKey)
+        return CraftedItem(service: service, itemKey: itemKey, attributesKey: attributesKey)
     }
 
     /// Runs `body` with a new keyring of its own, linked in the session keyring so that every
@@ -95,5 +95,31 @@ extension KernelKeys {
         let parent = try resolve(nil).serial
         let serial = try addKeyring(uniqueService(purpose), to: parent)
         return (serial, KernelKeyringBackend(testingIn: serial), { [self] in try? unlink(serial, from: parent) })
+    }
+}
+
+extension ItemRecords {
+    /// Every entry in `target`'s records, by name hash: each where a reader would find it.
+    func allEntries(in target: key_serial_t) throws -> [UInt64: ItemRecordEntry] {
+        guard let first = try readRecord(target, bucket: 0)?.record else { return [:] }
+        var records: [Int: ItemRecord] = [0: first]
+        var highest = first.log2BucketCount
+        var bucket = 1
+        while bucket < 1 << Int(highest) {
+            if let record = try readRecord(target, bucket: bucket)?.record {
+                records[bucket] = record
+                highest = max(highest, record.log2BucketCount)
+            }
+            bucket += 1
+        }
+        var entries: [UInt64: ItemRecordEntry] = [:]
+        for record in records.values {
+            for entry in record.entries where entries[entry.nameHash] == nil {
+                if case .found(let current) = try ItemRecords.locate(entry.nameHash, from: first.log2BucketCount, in: { records[$0] }) {
+                    entries[entry.nameHash] = current
+                }
+            }
+        }
+        return entries
     }
 }

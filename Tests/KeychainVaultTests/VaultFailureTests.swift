@@ -127,6 +127,28 @@ struct VaultFailureTests {
         #expect(error?.message.contains("HTTP 500") == true)
     }
 
+    /// A server's text reaches the message without its control characters, so a hostile server
+    /// cannot drive the terminal the message is printed on.
+    @Test func serverTextLosesItsControlCharacters() throws {
+        let server = try TestServerProcess.misbehaving("hostile")
+        defer { server.stop() }
+        let backend = VaultBackend(configuration: try VaultConfiguration(address: server.address, token: VaultToken("t"), prefix: prefix))
+        let error = keychainError { _ = try backend.search(VaultTestItems.exact("s", "a")) }
+        let message = error?.message ?? ""
+        #expect(error?.status == errSecIO, "\(String(describing: error))")
+        #expect(message.contains("red bell del c1"), "\(message)")
+        #expect(message.contains("evil end"), "\(message)")
+        let control = message.unicodeScalars.filter { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
+        #expect(control.isEmpty, "control characters left: \(control.map { String($0.value, radix: 16) }) in \(message.debugDescription)")
+        #expect(!message.contains("title") && !message.contains("[31m"), "an escape sequence's body was left: \(message.debugDescription)")
+
+        let cli = try KeychainCLIProcess.run(try VaultTestServer.keychainCLI(), ["--backend", "vault", "get", "s", "a"],
+                                             environment: ["VAULT_ADDR": server.address, "VAULT_TOKEN": "t", "KEYCHAIN_VAULT_PREFIX": prefix])
+        #expect(cli.status != 0)
+        #expect(cli.errorText.contains("red bell"), "\(cli.errorText)")
+        #expect(!cli.errorText.contains("\u{1b}") && !cli.errorText.contains("\u{7}"), "\(cli.errorText.debugDescription)")
+    }
+
     /// A redirect is refused rather than followed, so the token is never sent to another host.
     @Test func redirectIsRefused() throws {
         let server = try TestServerProcess.misbehaving("redirect")

@@ -44,6 +44,36 @@ struct VaultHTTPClientTests {
         #expect(!maps.contains("FoundationNetworking"), "a keyring-only process mapped FoundationNetworking")
     }
 
+    /// Every socket the client opens (its connection to the server, libcurl's own socketpair)
+    /// is close-on-exec, so a program that starts another hands it no connection to Vault.
+    /// Sockets this process inherited (from the services wrapper) are left out of the count.
+    @Test func theClientsSocketsAreCloseOnExec() throws {
+        let inheritedBefore = Self.inheritableSockets()
+        let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
+        // A read keeps its lane and the lane's connection open for the next request.
+        #expect(try VaultTestItems.secret(backend, "close-on-exec", "probe") == nil)
+        withExtendedLifetime(backend) {
+            let opened = Self.sockets().subtracting(inheritedBefore)
+            // Tests beside this one open and close sockets too, so only "some" can be counted on.
+            #expect(!opened.isEmpty, "the client holds no socket: the check below would prove nothing")
+            let inheritable = Self.inheritableSockets().subtracting(inheritedBefore)
+            #expect(inheritable.isEmpty, "sockets \(inheritable.sorted()) would be inherited across exec")
+        }
+    }
+
+    /// The descriptors of this process that are sockets.
+    private static func sockets() -> Set<Int32> {
+        let numbers = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap(Int32.init)
+        return Set(numbers.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.hasPrefix("socket:") == true
+        })
+    }
+
+    /// The sockets without close-on-exec; one closed since the listing answers -1 and is skipped.
+    private static func inheritableSockets() -> Set<Int32> {
+        sockets().filter { let flags = fcntl($0, F_GETFD); return flags >= 0 && flags & FD_CLOEXEC == 0 }
+    }
+
     /// 150 reads from GCD worker threads, each blocking its thread, finish like 150 reads from
     /// plain threads: no request waits for a pool thread that the callers occupy.
     @Test func callersOnGCDWorkerThreadsAreNotStarved() throws {

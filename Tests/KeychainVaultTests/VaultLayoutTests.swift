@@ -53,9 +53,8 @@ struct VaultLayoutTests {
         #expect(paths.count == names.count * names.count * 3)
     }
 
-    /// Names are exact scalars (decision 4): NFC and NFD spellings are two keys with two paths.
-    /// Older releases wrote either spelling at the NFC path; that path still decodes, to the
-    /// NFC name, so their items stay readable under it.
+    /// Names are exact scalars (decision 4): NFC and NFD spellings are two keys with two paths,
+    /// and each path decodes to its own spelling.
     @Test func canonicallyEquivalentNamesAreTwoKeysWithTwoPaths() {
         let composed = genericKey("caf\u{E9}", "me")
         let decomposed = genericKey("cafe\u{301}", "me")

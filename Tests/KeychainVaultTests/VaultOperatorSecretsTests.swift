@@ -64,6 +64,34 @@ struct VaultOperatorSecretsTests {
         _ = try VaultTestServer.bao(["kv", "metadata", "delete", "secret/\(path)"])
     }
 
+    /// The library's own items are reached by service and account only: a `kv:` path into its
+    /// storage folder would reach another program's item by naming its access group.
+    @Test func pathsIntoTheLibrarysOwnFolderAreRefused() throws {
+        let prefix = VaultTestServer.uniquePrefix("own-folder")
+        let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
+        let theirs = VaultTestItems.generic("billing", "db", Data("their-secret".utf8),
+                                            extra: [.accessGroup: .string("OtherProgram")])
+        try backend.add(theirs)
+        defer { _ = try? VaultTestServer.bao(["kv", "metadata", "delete", "secret/\(prefix)/generic/billing/db;access_group=OtherProgram"]) }
+        let stored = try VaultTestServer.bao(["kv", "list", "secret/\(prefix)/generic/billing"])
+        try #require(stored.outputText.contains("db;access_group=OtherProgram"), "the item's path changed: \(stored.outputText)")
+
+        for service in ["kv:\(prefix)/generic/billing/db;access_group=OtherProgram",
+                        "kv:secret/\(prefix)/generic/billing/db;access_group=OtherProgram", "kv:\(prefix)",
+                        "kv:\(VaultConfiguration.defaultPrefix)/generic/billing/db"] {
+            let read = keychainError { _ = try backend.search(VaultTestItems.exact(service, "secret")) }
+            #expect(read?.status == errSecParam, "\(service): \(String(describing: read))")
+            #expect(read?.message.contains("storage folder") == true, "\(service): \(String(describing: read))")
+            let write = keychainError { try backend.add(VaultTestItems.generic(service, "secret", Data("x".utf8))) }
+            #expect(write?.status == errSecParam, "\(service): \(String(describing: write))")
+        }
+        // A folder that merely starts with the same letters is the operator's.
+        let neighbour = "kv:\(prefix)-operator/db"
+        try backend.add(VaultTestItems.generic(neighbour, "password", Data("ok".utf8)))
+        defer { _ = try? VaultTestServer.bao(["kv", "metadata", "delete", "secret/\(prefix)-operator/db"]) }
+        #expect(try VaultTestItems.secret(backend, neighbour, "password") == Data("ok".utf8))
+    }
+
     @Test func malformedPathsAreRefused() throws {
         let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: "lkc-test/unused"))
         for service in ["kv:", "kv:a//b", "kv:../escape", "kv:a/./b"] {

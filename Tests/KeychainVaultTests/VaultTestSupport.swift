@@ -175,7 +175,9 @@ final class TestServerProcess {
     /// An HTTP server that answers every request with `500 {"errors":["internal error"]}`
     /// (`mode` "fail"), redirects it to another port (`mode` "redirect"), accepts it and
     /// never answers (`mode` "hang"), answers 200 with a body that never ends, as fast as it
-    /// can (`mode` "endless") or one byte every tenth of a second (`mode` "trickle").
+    /// can (`mode` "endless") or one byte every tenth of a second (`mode` "trickle"). `mode`
+    /// "hostile" is "fail" with terminal escape sequences and other control characters in the
+    /// error text.
     static func misbehaving(_ mode: String) throws -> TestServerProcess {
         let port = try VaultTestServer.unusedPort()
         let script = """
@@ -205,6 +207,8 @@ final class TestServerProcess {
                         self.end_headers()
                         return
                     body = b'{"errors":["internal error"]}'
+                    if sys.argv[2] == "hostile":
+                        body = b'{"errors":["\\u001b[31mred\\u001b[0m \\u001b]0;title\\u0007bell\\u0007 del\\u007f c1\\u009b2J\\u202eevil end"]}'
                     self.send_response(500)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(body)))

@@ -8,6 +8,8 @@
 // pool, so a caller on any kind of thread is answered.
 //
 // Threading: a handle or a lane is used by one thread at a time; different ones may be used at once.
+// Descriptors: every socket opened for a handle or a lane is close-on-exec, so a program that
+// starts another never hands it a connection to the server.
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,29 +6,27 @@ import KeychainCore
 import Synchronization
 import Testing
 
-/// Layout 3 (`LayoutThreeItems`) under writers that race each other, or that died half way:
-/// what readers and listings see of an item is always one whole version of it.
+/// Items (`ItemWriter`) under writers that race each other, or that died half way: what
+/// readers and listings see of an item is always one whole version of it.
 ///
 /// Each test works in a keyring of its own, linked in the session keyring so that every
 /// thread possesses it.
-@Suite("kernel keyring layout 3 races")
-struct LayoutThreeRaceTests {
+@Suite("kernel keyring item races")
+struct ItemRaceTests {
     let kernel = KernelKeys()
 
     private func withTarget(_ body: (key_serial_t) throws -> Void) throws {
-        try kernel.withSessionKeyring("layout3-race", body)
+        try kernel.withSessionKeyring("item-race", body)
     }
 
     private static let largeComment = String(repeating: "c", count: 3000)
 
-    /// Items `service`, accounts a0, a1, ..., secret "secret", written in layout 2 as the
-    /// previous version wrote them, with the attributes `extra` gives each index.
-    private func addLayoutTwoItems(_ service: String, _ count: Int, in target: key_serial_t,
-                                   _ extra: (Int) -> [AttributeKey: AttributeValue]) throws {
-        for index in 0..<count {
-            let item = genericItem(service, "a\(index)", Data("secret".utf8), extra(index))
-            try ItemKeyrings(kernel: kernel).addLayout2(item, as: try ItemKeyDescription(item.primaryKey), into: target)
-        }
+    /// Items `service`, accounts a0, a1, ..., secret "secret", with the attributes `extra`
+    /// gives each index.
+    private func addItems(_ service: String, _ count: Int, in target: key_serial_t,
+                          _ extra: (Int) -> [AttributeKey: AttributeValue]) throws {
+        let backend = KernelKeyringBackend(testingIn: target)
+        for index in 0..<count { try backend.add(genericItem(service, "a\(index)", Data("secret".utf8), extra(index))) }
     }
 
     /// Runs `read` over and over on `threads` other threads (passing each its index) while
@@ -117,15 +115,14 @@ struct LayoutThreeRaceTests {
         }
     }
 
-    /// Layout-2 items updated (and so rewritten in layout 3) while another thread reads them,
-    /// half with attributes too large for an entry: the reader always finds the item, with its
-    /// secret.
-    @Test func aLayoutTwoItemStaysFoundWithItsSecretWhileRewritten() throws {
+    /// Items updated while another thread reads them, half with attributes too large for an
+    /// entry: the reader always finds the item, with its secret.
+    @Test func anItemStaysFoundWithItsSecretWhileUpdated() throws {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("rewrite-large")
             let count = 60
-            try addLayoutTwoItems(service, count, in: target) { $0.isMultiple(of: 2) ? [.comment: .string(Self.largeComment)] : [:] }
+            try addItems(service, count, in: target) { $0.isMultiple(of: 2) ? [.comment: .string(Self.largeComment)] : [:] }
             let current = Atomic<Int>(0)
             let wrong = Mutex<[String]>([])
             try reading({ _ in
@@ -234,14 +231,13 @@ struct LayoutThreeRaceTests {
         }
     }
 
-    /// Listings while layout-2 items are updated, and so rewritten in layout 3: every item is
-    /// in every listing.
-    @Test func aListingFindsEveryLayoutTwoItemWhileTheyAreRewritten() throws {
+    /// Listings while items are updated: every item is in every listing.
+    @Test func aListingFindsEveryItemWhileTheyAreUpdated() throws {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("list-rewrite")
             let count = 40
-            try addLayoutTwoItems(service, count, in: target) { _ in [:] }
+            try addItems(service, count, in: target) { _ in [:] }
             let short = Mutex<[Int]>([])
             let all = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
                                 limit: .all, includeSecrets: false)
@@ -265,18 +261,18 @@ struct LayoutThreeRaceTests {
 
     /// A delete killed after it removed a large item's entry, before it unlinked the
     /// attributes key: the item is gone (a lookup by name says so), and a listing does not
-    /// bring it back, with an empty secret, as a layout-2 item.
+    /// bring it back.
     @Test func anAttributesKeyLeftAloneByADeleteIsNoItemInAListing() throws {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("ghost")
             try backend.add(genericItem(service, "acct", Data("secret".utf8), [.comment: .string(Self.largeComment)]))
-            let store = ItemKeyrings(kernel: kernel)
+            let store = ItemRecords(kernel: kernel)
             let description = try ItemKeyDescription(genericItem(service, "acct", Data()).primaryKey)
             // The delete's steps but the last: the item key, then the entry.
             try kernel.unlink(try kernel.search(target, type: "user", description: description.text), from: target)
             try KeyringRecordLock(kernel: kernel).withLock(in: target) {
-                try store.changeRecordEntryLocked(ItemKeyrings.nameHash(description), in: target) { _ in nil }
+                try store.changeEntryLocked(ItemRecords.nameHash(description), in: target) { _ in nil }
             }
             #expect(try backend.search(exactQuery(service, "acct", secrets: true)).isEmpty)
             let all = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
@@ -297,7 +293,7 @@ struct LayoutThreeRaceTests {
             // The delete's first step only, as when an add of the name overtakes it.
             try kernel.unlink(try kernel.search(target, type: "user", description: description.text), from: target)
             try backend.add(genericItem(service, "acct", Data("new".utf8)))
-            #expect((try? kernel.search(target, type: "user", description: ItemKeyrings.attributesDescription(description))) == nil,
+            #expect((try? kernel.search(target, type: "user", description: AttributesKey.description(of: description))) == nil,
                     "the old attributes key is still there")
             #expect(text(try backend.search(exactQuery(service, "acct", secrets: true)).first?.secret) == "new")
         }
@@ -355,35 +351,6 @@ struct LayoutThreeRaceTests {
                 }
             })
             #expect(wrong.withLock { $0.count } == 0, "the reader got \(wrong.withLock { $0.count }) wrong secrets, the first \(wrong.withLock { $0.first.map { Array($0) } ?? [] })")
-        }
-    }
-
-    /// Layout-2 items whose secret is updated to empty (and so rewritten in layout 3) while
-    /// another thread reads them: the reader gets the old secret or the empty one, never the
-    /// placeholder byte.
-    @Test func aLayoutTwoSecretUpdatedToEmptyNeverReadsAsThePlaceholder() throws {
-        try withTarget { target in
-            let backend = KernelKeyringBackend(testingIn: target)
-            let service = uniqueService("rewrite-empty")
-            let count = 100
-            try addLayoutTwoItems(service, count, in: target) { _ in [:] }
-            let current = Atomic<Int>(0)
-            let wrong = Mutex<[String]>([])
-            try reading({ _ in
-                let index = current.load(ordering: .acquiring)
-                guard let secret = try? backend.search(exactQuery(service, "a\(index)", secrets: true)).first?.secret?.makeData() else {
-                    return
-                }
-                if secret != Data() && secret != Data("secret".utf8) { wrong.withLock { $0.append("a\(index): \(Array(secret))") } }
-            }, while: {
-                for index in 0..<count {
-                    current.store(index, ordering: .releasing)
-                    usleep(100)
-                    _ = try backend.update(exactQuery(service, "a\(index)", secrets: false), with: ItemChanges(secret: SecretBytes(Data())))
-                    usleep(100)
-                }
-            })
-            #expect(wrong.withLock { $0.count } == 0, "\(wrong.withLock { $0.count }) wrong secrets, e.g. \(wrong.withLock { $0.first ?? "" })")
         }
     }
 }
