@@ -1,6 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The git commit `linux-keychain --version` prints, from LINUX_KEYCHAIN_COMMIT in the build's
+/// environment: scripts/test.sh, demo.sh and package.sh set it (`git rev-parse --short=12
+/// HEAD`, with "-dirty" for uncommitted changes). A build without it says "unknown" rather
+/// than guess: SwiftPM runs no script at build time without a plugin, and it keeps this
+/// manifest's result until the manifest or the environment changes, so a commit read here
+/// from .git would go stale after the next `git commit`. Only hex digits and "-dirty" pass.
+let buildCommit: [CSetting] = {
+    guard let commit = Context.environment["LINUX_KEYCHAIN_COMMIT"], !commit.isEmpty,
+          commit.allSatisfy({ "0123456789abcdef-dirty".contains($0) }) else { return [] }
+    return [.define("LINUX_KEYCHAIN_COMMIT", to: "\"\(commit)\"")]
+}()
+
 let package = Package(
     name: "LinuxKeychain",
     products: [
@@ -19,7 +31,8 @@ let package = Package(
         .library(name: "KeychainSecretService", targets: ["KeychainSecretService"]),
         .library(name: "KeychainEncryptedFile", targets: ["KeychainEncryptedFile"]),
         .library(name: "KeychainVault", targets: ["KeychainVault"]),
-        .executable(name: "keychain", targets: ["KeychainCLI"]),
+        // Named linux-keychain, not keychain: Debian's ssh-agent manager owns /usr/bin/keychain.
+        .executable(name: "linux-keychain", targets: ["KeychainCLI"]),
         .executable(name: "keychain-bench", targets: ["KeychainBench"]),
         .executable(name: "keychain-bench-hello", targets: ["FoundationHello"]),
     ],
@@ -31,6 +44,8 @@ let package = Package(
                        providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CPrctl", path: "CShims/CPrctl"),
         .systemLibrary(name: "CFileSystem", path: "CShims/CFileSystem"),
+        // The commit the CLI was built from (see buildCommit above).
+        .target(name: "CBuildInfo", path: "CShims/CBuildInfo", cSettings: buildCommit),
         // dlopen at first use, shared by the two shims below.
         .target(name: "CDynamicLibrary", path: "CShims/CDynamicLibrary"),
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
@@ -77,7 +92,7 @@ let package = Package(
         .executableTarget(name: "ExampleBackendHelper", dependencies: ["ExampleBackend", "KeychainCore"],
                           path: "Examples/ExampleBackendHelper"),
 
-        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainSystemCalls", "CPrctl", "CSodium"]),
+        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainSystemCalls", "CPrctl", "CSodium", "CBuildInfo"]),
         .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
                           path: "Benchmarks/KeychainBench"),
         // A Foundation hello-world, the whole-process floor the benchmark compares `keychain get` with.

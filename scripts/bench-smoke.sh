@@ -3,7 +3,7 @@
 # documented shape; its times are never asserted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The Python peers that must not be installed for the user (see install-deps.sh).
+# The Python peers kept out of .build/python itself (see install-deps.sh).
 export KEYCHAIN_BENCH_PYTHONPATH="$PWD/.build/bench-python"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

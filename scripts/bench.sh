@@ -6,11 +6,11 @@
 # Extra arguments go to keychain-bench (e.g. --quick, --backend keyring).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The Python peers that must not be installed for the user (see install-deps.sh).
+# The Python peers kept out of .build/python itself (see install-deps.sh).
 export KEYCHAIN_BENCH_PYTHONPATH="$PWD/.build/bench-python"
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --for test
 swift build -c release --product keychain-bench
-swift build -c release --product keychain
+swift build -c release --product linux-keychain
 swift build -c release --product keychain-bench-hello
 bin="$(swift build -c release --show-bin-path)"
 mkdir -p docs

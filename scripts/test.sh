@@ -6,7 +6,10 @@
 # Extra arguments go to `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --for test
+# The commit `linux-keychain --version` names (see Package.swift).
+LINUX_KEYCHAIN_COMMIT=$(bash scripts/build-commit.sh)
+export LINUX_KEYCHAIN_COMMIT
 # The package's own strict checks (see Package.swift), for the build and every run after it.
 export LINUX_KEYCHAIN_STRICT=1
 swift build --build-tests

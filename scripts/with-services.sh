@@ -14,8 +14,12 @@
 # held before: a difference fails the run under KEYCHAIN_REQUIRE_ALL_BACKENDS=1 (CI), and is
 # reported as a warning elsewhere.
 # Everything is torn down when the command ends.
+#   - the test tools' Python environment, .build/python (scripts/install-deps.sh), first on
+#     PATH, so that `bao`, `python3` and Python keyring are the ones installed there.
 # Usage: with-services.sh [--provider=gnome-keyring|keepassxc] COMMAND [ARGS...]
 set -euo pipefail
+python_env="$(cd "$(dirname "$0")/.." && pwd)/.build/python/bin"
+[ ! -d "$python_env" ] || case ":$PATH:" in *":$python_env:"*) ;; *) export PATH="$python_env:$PATH" ;; esac
 
 provider=${LINUX_KEYCHAIN_TEST_PROVIDER:-gnome-keyring}
 case "${1:-}" in

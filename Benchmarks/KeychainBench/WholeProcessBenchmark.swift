@@ -54,8 +54,8 @@ enum WholeProcessBenchmark {
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
-    /// The `keychain` executable built beside this one.
+    /// The `linux-keychain` executable built beside this one.
     static var cliPath: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("keychain").path
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("linux-keychain").path
     }
 }

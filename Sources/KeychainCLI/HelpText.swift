@@ -4,8 +4,8 @@ enum HelpText {
 
     /// `keychain --help`: every command with its summary, the global options and exit statuses.
     static var overview: String {
-        var lines = ["keychain \(KeychainVersion.current): \(tagline)", "",
-                     "usage: keychain [--backend NAME] COMMAND [OPTIONS] [OPERANDS]", "", "commands:"]
+        var lines = ["\(KeychainVersion.command) \(KeychainVersion.current): \(tagline)", "",
+                     "usage: \(KeychainVersion.command) [--backend NAME] COMMAND [OPTIONS] [OPERANDS]", "", "commands:"]
         let rows = CommandTable.commands.map { ($0.synopsis, $0.summary) }
         lines += table(rows)
         lines += ["", "global options:"]
@@ -18,7 +18,7 @@ enum HelpText {
 
     /// `keychain help COMMAND`: its usage line, summary, details and options.
     static func help(for spec: CommandSpec) -> String {
-        var lines = ["usage: keychain \(spec.synopsis)", "", capitalized(spec.summary) + "."]
+        var lines = ["usage: \(KeychainVersion.command) \(spec.synopsis)", "", capitalized(spec.summary) + "."]
         if !spec.aliases.isEmpty { lines.append("Also spelled: \(spec.aliases.joined(separator: ", ")).") }
         for paragraph in spec.details { lines += [""] + wrap(paragraph, width: 78) }
         lines += ["", "options:"]

@@ -24,16 +24,16 @@ enum ManPage {
 
     static var text: String {
         var out: [String] = [
-            ".TH KEYCHAIN 1 \"\" \"keychain \(KeychainVersion.current)\" \"User Commands\"",
-            ".SH NAME", "keychain \\- \(HelpText.tagline)",
+            ".TH \(KeychainVersion.command.uppercased()) 1 \"\" \"\(KeychainVersion.command) \(KeychainVersion.current)\" \"User Commands\"",
+            ".SH NAME", "\(escape(KeychainVersion.command)) \\- \(HelpText.tagline)",
             ".SH SYNOPSIS",
-            ".B keychain", "[\\fB\\-\\-backend\\fR \\fINAME\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIOPERANDS\\fR]",
+            ".B " + escape(KeychainVersion.command), "[\\fB\\-\\-backend\\fR \\fINAME\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIOPERANDS\\fR]",
             ".SH DESCRIPTION",
             escape("keychain stores secrets in the store LinuxKeychain chooses: the Secret Service (gnome-keyring, KeePassXC, KWallet), the kernel keyring, an encrypted file, or OpenBao/Vault. It reads and writes the same items as programs using the LinuxKeychain library, secret-tool, Python keyring and keyctl. Secrets go in on standard input and out on standard output, never on a command line."),
             ".SH COMMANDS",
         ]
         for spec in CommandTable.commands {
-            out += [".TP", ".B " + escape("keychain " + spec.synopsis), escape(capitalizedSentence(spec.summary))]
+            out += [".TP", ".B " + escape(KeychainVersion.command + " " + spec.synopsis), escape(capitalizedSentence(spec.summary))]
             if !spec.aliases.isEmpty { out.append(escape("Also spelled: \(spec.aliases.joined(separator: ", ")).")) }
             for paragraph in spec.details { out += [".IP", escape(paragraph)] }
             guard !spec.options.isEmpty else { continue }

@@ -19,7 +19,7 @@ enum Terminal {
     /// Writes one line to stderr, prefixed with the program name; a stderr that cannot be
     /// written is ignored.
     static func note(_ message: String) {
-        try? writeAll(Data("keychain: \(message)\n".utf8), to: STDERR_FILENO)
+        try? writeAll(Data("\(KeychainVersion.command): \(message)\n".utf8), to: STDERR_FILENO)
     }
 
     /// Redraws one counter line on stderr (a terminal), ending it with a newline when `done`.

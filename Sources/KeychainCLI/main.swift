@@ -20,7 +20,7 @@ do {
     case .help(let spec):
         Terminal.write(spec.map(HelpText.help(for:)) ?? HelpText.overview)
     case .version:
-        Terminal.write("keychain \(KeychainVersion.current)\n")
+        Terminal.write(KeychainVersion.line + "\n")
     case .run(let parsed):
         try parsed.spec.run(parsed)
     }

@@ -116,10 +116,10 @@ public struct ConformanceContext: Sendable {
         }
     }
 
-    /// The `keychain` executable beside the running test binary, or `KEYCHAIN_CLI` if set.
+    /// The `linux-keychain` executable beside the running test binary, or `KEYCHAIN_CLI` if set.
     public static func locateCLI() -> String? {
         if let explicit = ProcessInfo.processInfo.environment["KEYCHAIN_CLI"] { return explicit }
-        return locateExecutable(named: "keychain")
+        return locateExecutable(named: "linux-keychain")
     }
 
     /// The executable `name` built beside the running test binary (SwiftPM puts a package's

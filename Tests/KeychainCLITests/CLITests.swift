@@ -23,7 +23,7 @@ struct CLITests {
         let result = try keychain(arguments)
         #expect(result.status == 0)
         #expect(result.errorText.isEmpty)
-        #expect(result.outputText.contains("usage: keychain"))
+        #expect(result.outputText.contains("usage: linux-keychain "))
         for command in ["set", "get", "delete", "list", "search", "run", "backends", "completion"] {
             #expect(result.outputText.contains("\n  \(command) "), "the help does not list \(command)")
         }
@@ -34,19 +34,23 @@ struct CLITests {
     func everyCommandHasItsOwnHelp(_ arguments: [String]) throws {
         let result = try keychain(arguments)
         #expect(result.status == 0, "\(result.errorText)")
-        #expect(result.outputText.hasPrefix("usage: keychain set "))
+        #expect(result.outputText.hasPrefix("usage: linux-keychain set "))
         for option in ["--label", "--comment", "--internet", "--protocol", "--port", "--path", "--backend"] {
             #expect(result.outputText.contains(option), "set's help lacks \(option)")
         }
     }
 
-    @Test func versionIsOneLineOnStandardOutputAndMatchesTheManPage() throws {
+    /// `linux-keychain 0.1.0 (commit 0123abcd4567)`: the commit Package.swift was given
+    /// (LINUX_KEYCHAIN_COMMIT), or "unknown" when the build had none.
+    @Test func versionIsOneLineOnStandardOutputWithTheCommitAndMatchesTheManPage() throws {
         let result = try keychain(["--version"])
         #expect(result.status == 0)
         let version = result.outputText
-        #expect(version.range(of: #"^keychain \d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "--version printed \(version)")
+        let pattern = #"^linux-keychain (\d+\.\d+\.\d+) \(commit ([0-9a-f]{7,40}(-dirty)?|unknown)\)\n$"#
+        let match = try #require(version.firstMatch(of: try Regex(pattern)), "--version printed \(version)")
+        let release = try #require(match.output[1].substring)
         let manual = try keychain(["manpage"])
-        #expect(manual.outputText.contains("\"keychain \(version.dropFirst("keychain ".count).dropLast())\""))
+        #expect(manual.outputText.contains("\"linux-keychain \(release)\""))
     }
 
     @Test(arguments: [[], ["get", "only-service"], ["frobnicate"], ["set", "a", "b", "c"], ["--bogus", "list"],
@@ -58,8 +62,8 @@ struct CLITests {
         #expect(result.output.isEmpty)
         let lines = result.errorText.split(separator: "\n")
         #expect(lines.count == 2, "stderr: \(result.errorText)")
-        #expect(lines.first?.hasPrefix("keychain: ") == true)
-        #expect(!result.errorText.contains("keychain: keychain:"))
+        #expect(lines.first?.hasPrefix("linux-keychain: ") == true)
+        #expect(!result.errorText.contains("linux-keychain: linux-keychain:"))
         #expect(lines.last?.hasPrefix("Try 'keychain ") == true)
     }
 

@@ -16,11 +16,11 @@ struct GeneratedDocumentationTests {
     @Test func theManPageRendersWithoutWarningsAndCoversEveryCommand() throws {
         let page = try KeychainCLIProcess.run(cli, ["manpage"])
         #expect(page.status == 0)
-        #expect(page.outputText.hasPrefix(".TH KEYCHAIN 1 "))
-        for command in Self.commands { #expect(page.outputText.contains(".B keychain \(command)"), "man page lacks \(command)") }
+        #expect(page.outputText.hasPrefix(".TH LINUX-KEYCHAIN 1 "))
+        for command in Self.commands { #expect(page.outputText.contains(".B linux\\-keychain \(command)"), "man page lacks \(command)") }
         for section in ["EXIT STATUS", "ENVIRONMENT", "EXAMPLES"] { #expect(page.outputText.contains(".SH \(section)")) }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return }
-        let rendered = try Self.shell("keychain manpage | groff -man -Tutf8 -ww -z", cli: cli)
+        let rendered = try Self.shell("linux-keychain manpage | groff -man -Tutf8 -ww -z", cli: cli)
         #expect(rendered.status == 0 && rendered.errorText.isEmpty, "groff: \(rendered.errorText)")
     }
 
@@ -34,16 +34,17 @@ struct GeneratedDocumentationTests {
         guard let path = ["/usr/bin/", "/bin/"].map({ $0 + binary }).first(where: FileManager.default.isExecutableFile) else {
             return // the shell is not installed; its script's content is checked above
         }
-        let parsed = try Self.shell("keychain completion \(shell) | \(path) \(check.split(separator: " ").dropFirst().joined(separator: " "))", cli: cli)
+        let parsed = try Self.shell("linux-keychain completion \(shell) | \(path) \(check.split(separator: " ").dropFirst().joined(separator: " "))", cli: cli)
         #expect(parsed.status == 0, "\(shell) rejects its completion script: \(parsed.errorText)")
     }
 
     @Test func bashCompletionOffersCommandsAndOptions() throws {
         let script = """
-            source <(keychain completion bash)
-            COMP_WORDS=(keychain se); COMP_CWORD=1; _keychain; echo "${COMPREPLY[*]}"
-            COMP_WORDS=(keychain set --la); COMP_CWORD=2; _keychain; echo "${COMPREPLY[*]}"
-            COMP_WORDS=(keychain --backend ke); COMP_CWORD=2; _keychain; echo "${COMPREPLY[*]}"
+            source <(linux-keychain completion bash)
+            [[ $(complete -p linux-keychain) == "complete -F _linux_keychain linux-keychain" ]] || echo "not registered"
+            COMP_WORDS=(linux-keychain se); COMP_CWORD=1; _linux_keychain; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(linux-keychain set --la); COMP_CWORD=2; _linux_keychain; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(linux-keychain --backend ke); COMP_CWORD=2; _linux_keychain; echo "${COMPREPLY[*]}"
             """
         let result = try Self.shell(script, cli: cli)
         #expect(result.outputText == "set search\n--label\nkeyring\n", "\(result.outputText) \(result.errorText)")

@@ -31,7 +31,7 @@ struct NonDumpableCLITests {
         for _ in 0..<200 where !waiting {
             let channel = (try? String(contentsOfFile: proc + "/wchan", encoding: .utf8)) ?? ""
             let command = (try? String(contentsOfFile: proc + "/comm", encoding: .utf8)) ?? ""
-            waiting = command.hasPrefix("keychain") && channel.contains("pipe_read")
+            waiting = command.hasPrefix("linux-keychain") && channel.contains("pipe_read")
             if !waiting { usleep(50_000) }
         }
         try #require(waiting, "the CLI did not start waiting for its secret within 10 seconds")

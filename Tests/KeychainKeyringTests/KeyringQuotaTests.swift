@@ -39,7 +39,7 @@ struct KeyringQuotaTests {
         let directory = URL(fileURLWithPath: "/tmp/lkc-keyring-quota-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o755])
-        let copy = directory.appendingPathComponent("keychain")
+        let copy = directory.appendingPathComponent("linux-keychain")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: cli), to: copy)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
         return copy

@@ -17,7 +17,7 @@ struct TwoProgramsTests {
         let service = PlacementTestSupport.uniqueName("two-programs")
         let probeA = try PlacementTestSupport.executable("KeychainProbeA")
         let probeB = try PlacementTestSupport.executable("KeychainProbeB")
-        let cli = try PlacementTestSupport.executable("keychain")
+        let cli = try PlacementTestSupport.executable("linux-keychain")
         defer {
             for account in ["token", "provisioned"] {
                 for group in ["", "KeychainProbeA", "KeychainProbeB"] {
