@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainSystemCalls", "CPrctl", "CSodium", "CBuildInfo"]),
         .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
                           path: "Benchmarks/KeychainBench"),
-        // A Foundation hello-world, the whole-process floor the benchmark compares `keychain get` with.
+        // A Foundation hello-world, the whole-process floor the benchmark compares `linux-keychain get` with.
         .executableTarget(name: "FoundationHello", path: "Benchmarks/FoundationHello"),
         // libsecret's one-call functions, which only the benchmark's baseline calls.
         .target(name: "CSecretServiceBaseline", dependencies: ["CDynamicLibrary"], path: "Benchmarks/CSecretServiceBaseline"),

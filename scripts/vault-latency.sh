@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Times whole `keychain get` processes on the vault backend against `bao kv get`, through
+# Times whole `linux-keychain get` processes on the vault backend against `bao kv get`, through
 # scripts/tcp-proxy.py adding a fixed delay each way (a remote server), and counts the TCP
 # connections and (over plain HTTP) the requests of one process. Timing by hand, never a test.
 # Run it inside the test environment, which provides the OpenBao dev server:
 #   bash scripts/with-services.sh scripts/vault-latency.sh [--tls] [--delay-ms N] [--runs N] KEYCHAIN...
 # --tls starts a dev server of its own with TLS (HTTP/2) instead of the plain-HTTP one.
-# Each KEYCHAIN is a `keychain` executable (e.g. a build before and after a change); each is
+# Each KEYCHAIN is a `linux-keychain` executable (e.g. a build before and after a change); each is
 # measured with the token cache off (every process looks its token up) and in the session keyring.
 set -euo pipefail
 

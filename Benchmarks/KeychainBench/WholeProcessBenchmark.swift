@@ -1,6 +1,6 @@
 import Foundation
 
-/// `keychain get` from process start to exit, next to the other tools an operator would use
+/// `linux-keychain get` from process start to exit, next to the other tools an operator would use
 /// for the same read: `keyctl pipe` and `python3 -m keyring get`.
 ///
 /// Processes are started with `posix_spawnp` and reaped with `waitpid`, because Foundation's

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `keychain get` as a whole process on each backend, beside the tools an operator would run
+/// `linux-keychain get` as a whole process on each backend, beside the tools an operator would run
 /// for the same read: `keyctl pipe` (keyring), `secret-tool lookup` and `python3 -m keyring
 /// get` (secret-service), `bao kv get` (vault), and a Foundation hello-world, the floor a Swift
 /// command-line tool starts from.
@@ -14,7 +14,7 @@ struct WholeProcessFigures {
     /// The names of the commands timed, as the report shows them.
     private enum Command {
         static let hello = "the Foundation hello-world"
-        static func keychainGet(_ backend: String) -> String { "keychain get on \(backend)" }
+        static func keychainGet(_ backend: String) -> String { "linux-keychain get on \(backend)" }
         static let keyctlPipe = "keyctl pipe"
         static let secretToolLookup = "secret-tool lookup"
         static let pythonKeyringGet = "python3 -m keyring get"
@@ -41,7 +41,7 @@ struct WholeProcessFigures {
         }
         if available.contains("keyring") { addKeyctlPipe(to: &commands, cleanUps: &cleanUps) }
         if available.contains("secret-service") {
-            // The item `keychain set` wrote has the attributes secret-tool and Python keyring use.
+            // The item `linux-keychain set` wrote has the attributes secret-tool and Python keyring use.
             commands[Command.secretToolLookup] = ["secret-tool", "lookup", "service", service, "username", "cli"]
             commands[Command.pythonKeyringGet] = ["python3", "-m", "keyring", "-b", "keyring.backends.SecretService.Keyring",
                                                   "get", service, "cli"]

@@ -3,7 +3,7 @@ import ExampleBackend
 import KeychainCore
 
 // The helper process the many-process conformance case starts for `PlainFileBackend`, in the
-// conventions `ConformanceProcesses` documents (those of the `keychain` CLI):
+// conventions `ConformanceProcesses` documents (those of the `linux-keychain` CLI):
 //
 //     ExampleBackendHelper DIRECTORY set|get|add SERVICE ACCOUNT
 //

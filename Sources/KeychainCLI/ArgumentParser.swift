@@ -70,7 +70,7 @@ enum ArgumentParser {
         let expected = spec.operands.isEmpty ? "no operands" : spec.operands.map(\.synopsis).joined(separator: " ")
         if parsed.operands.count < minimum {
             let missing = spec.operands.filter { !$0.optional }.dropFirst(parsed.operands.count).map(\.name)
-            throw UsageError("\(spec.name) needs \(missing.joined(separator: " ")) (usage: keychain \(spec.name) \(expected))",
+            throw UsageError("\(spec.name) needs \(missing.joined(separator: " ")) (usage: linux-keychain \(spec.name) \(expected))",
                              command: spec.name)
         }
         if let maximum, parsed.operands.count > maximum {

@@ -28,5 +28,5 @@ enum BackendChoice {
         return operations
     }
 
-    private static let memoryRefused = KeychainError(errSecNotAvailable, "the 'memory' backend keeps secrets only inside one process, so the keychain command would lose them when it exits; choose another backend ('keychain backends' shows which work here)")
+    private static let memoryRefused = KeychainError(errSecNotAvailable, "the 'memory' backend keeps secrets only inside one process, so the linux-keychain command would lose them when it exits; choose another backend ('linux-keychain backends' shows which work here)")
 }

@@ -2,7 +2,7 @@ import Foundation
 import KeychainCore
 import LinuxKeychain
 
-/// `keychain backends`: every registered backend, whether it is usable here and why not, and
+/// `linux-keychain backends`: every registered backend, whether it is usable here and why not, and
 /// what `auto` (or the current selection) resolves to. Exits `CLIStatus.unavailable` when no
 /// backend the command can use is usable, so a script can test for a working store.
 enum BackendReport {

@@ -3,7 +3,7 @@ import Foundation
 import KeychainCore
 import KeychainSystemCalls
 
-/// Writes and reads `keychain export` bundles (`BundleFormat`): every item encrypted with
+/// Writes and reads `linux-keychain export` bundles (`BundleFormat`): every item encrypted with
 /// libsodium's crypto_secretstream under a key Argon2id derives from a passphrase.
 ///
 /// Writing: the bundle goes to a new file beside FILE (mode 0600), flushed, then renamed to
@@ -65,7 +65,7 @@ enum BundleFile {
         guard let file = FileManager.default.contents(atPath: path) else {
             throw KeychainError.badParameter("could not read the bundle \(path)")
         }
-        let notABundle = KeychainError(errSecDecode, "\(path) is not a keychain bundle (made by 'keychain export'); nothing was imported")
+        let notABundle = KeychainError(errSecDecode, "\(path) is not a keychain bundle (made by 'linux-keychain export'); nothing was imported")
         guard file.count >= BundleFormat.headerSize, file.prefix(8) == BundleFormat.magic else { throw notABundle }
         let version = file[file.startIndex + 8]
         guard version == BundleFormat.version, file[file.startIndex + 9] == BundleFormat.argon2id else {

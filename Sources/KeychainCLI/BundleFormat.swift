@@ -2,7 +2,7 @@ import CSodium
 import Foundation
 import KeychainCore
 
-/// The layout of a `keychain export` bundle, version 1, pinned by
+/// The layout of a `linux-keychain export` bundle, version 1, pinned by
 /// Tests/KeychainCLITests/Fixtures/bundle-v1.lkb. Never change it in place: a new layout gets
 /// a new version byte, and readers keep reading the old one.
 ///

@@ -1,7 +1,7 @@
 import KeychainCore
 import LinuxKeychain
 
-/// The exit statuses `keychain` documents in its help and man page; scripts rely on them.
+/// The exit statuses `linux-keychain` documents in its help and man page; scripts rely on them.
 enum CLIStatus {
     static let success: Int32 = 0
     static let failure: Int32 = 1

@@ -1,6 +1,6 @@
-/// One `keychain` command: its names, its operands, its options, its help and what it does.
+/// One `linux-keychain` command: its names, its operands, its options, its help and what it does.
 ///
-/// Every command lives in `CommandTable.commands`; the usage text, `keychain help COMMAND`,
+/// Every command lives in `CommandTable.commands`; the usage text, `linux-keychain help COMMAND`,
 /// the man page and the shell completions are generated from there.
 struct CommandSpec: Sendable {
     /// One operand placeholder, e.g. `SERVICE`, with what a shell should complete for it.
@@ -30,7 +30,7 @@ struct CommandSpec: Sendable {
     let options: [OptionSpec]
     /// One line for the command list.
     let summary: String
-    /// Paragraphs for `keychain help COMMAND` and the man page.
+    /// Paragraphs for `linux-keychain help COMMAND` and the man page.
     let details: [String]
     /// Whether everything after `--` is passed on untouched (`run`'s command).
     let takesCommandAfterSeparator: Bool

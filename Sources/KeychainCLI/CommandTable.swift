@@ -1,5 +1,5 @@
-/// Every `keychain` command, in the order the help lists them. The one place a command is
-/// declared: the parser, `keychain help`, the man page and the completions read this table.
+/// Every `linux-keychain` command, in the order the help lists them. The one place a command is
+/// declared: the parser, `linux-keychain help`, the man page and the completions read this table.
 ///
 /// To add a command, append a `CommandSpec` here with its operands, options (shared ones from
 /// `OptionSpec`), summary, details and the function that runs it.
@@ -34,15 +34,15 @@ enum CommandTable {
         CommandSpec("run", options: [.env, .group, .keepCredentials], takesCommandAfterSeparator: true,
                     summary: "run COMMAND with secrets in its environment",
                     details: [
-                        "Usage: keychain run --env VAR SERVICE ACCOUNT [--env VAR SERVICE ACCOUNT ...] [--keep-credentials] -- COMMAND [ARGS...]",
-                        "Reads every secret first: a missing item is an error and COMMAND does not run. Then keychain becomes COMMAND (exec), whose environment is keychain's (without the stores' credentials, below) plus exactly those variables and whose exit status is the run's. Secrets never appear on a command line. A command that cannot be found exits 127, one that cannot run 126.",
-                        "COMMAND does not get the stores' credentials unless --keep-credentials is given: \(StoreCredentials.variables.joined(separator: ", ")) are removed from its environment (a variable named by --env is set all the same). It inherits the file descriptors keychain was started with, and none that keychain opened (no connection to Vault, no lock, no D-Bus socket).",
+                        "Usage: linux-keychain run --env VAR SERVICE ACCOUNT [--env VAR SERVICE ACCOUNT ...] [--keep-credentials] -- COMMAND [ARGS...]",
+                        "Reads every secret first: a missing item is an error and COMMAND does not run. Then linux-keychain becomes COMMAND (exec), whose environment is linux-keychain's (without the stores' credentials, below) plus exactly those variables and whose exit status is the run's. Secrets never appear on a command line. A command that cannot be found exits 127, one that cannot run 126.",
+                        "COMMAND does not get the stores' credentials unless --keep-credentials is given: \(StoreCredentials.variables.joined(separator: ", ")) are removed from its environment (a variable named by --env is set all the same). It inherits the file descriptors linux-keychain was started with, and none that linux-keychain opened (no connection to Vault, no lock, no D-Bus socket).",
                     ]) { try RunCommand.run($0) },
         CommandSpec("backends", summary: "show each backend, whether it is usable here, and what auto picks",
-                    details: ["Exits 6 when no backend the keychain command can use is usable here."]) { try BackendReport.run($0) },
+                    details: ["Exits 6 when no backend the linux-keychain command can use is usable here."]) { try BackendReport.run($0) },
         CommandSpec("pin", operands: [.init("NAME", completion: .backendNames)],
                     summary: "pin the backend NAME in the user's configuration file",
-                    details: ["Later runs without --backend or KEYCHAIN_BACKEND use NAME; where it cannot run they say so and never fall back. 'keychain pin auto' is 'keychain unpin'."]) {
+                    details: ["Later runs without --backend or KEYCHAIN_BACKEND use NAME; where it cannot run they say so and never fall back. 'linux-keychain pin auto' is 'linux-keychain unpin'."]) {
                         try Placement.pin($0.operands[0])
                     },
         CommandSpec("unpin", summary: "remove the pin, so auto chooses again (or its recorded choice holds)") { _ in
@@ -73,12 +73,12 @@ enum CommandTable {
         CommandSpec("completion", operands: [.init("SHELL", completion: .shells)],
                     summary: "print a completion script for bash, zsh or fish",
                     details: [
-                        "bash: keychain completion bash > /etc/bash_completion.d/keychain",
-                        "zsh: keychain completion zsh > \"${fpath[1]}/_keychain\"",
-                        "fish: keychain completion fish > ~/.config/fish/completions/keychain.fish",
+                        "bash: linux-keychain completion bash > /etc/bash_completion.d/linux-keychain",
+                        "zsh: linux-keychain completion zsh > \"${fpath[1]}/_linux-keychain\"",
+                        "fish: linux-keychain completion fish > ~/.config/fish/completions/linux-keychain.fish",
                     ]) { try CompletionScripts.run($0) },
-        CommandSpec("manpage", summary: "print the manual page keychain(1) in roff",
-                    details: ["keychain manpage | man -l -"]) { _ in Terminal.write(ManPage.text) },
+        CommandSpec("manpage", summary: "print the manual page linux-keychain(1) in roff",
+                    details: ["linux-keychain manpage | man -l -"]) { _ in Terminal.write(ManPage.text) },
         CommandSpec("help", operands: [.init("COMMAND", optional: true, completion: .commandNames)],
                     summary: "show the help of keychain or of COMMAND") { parsed in
                         try HelpText.printHelp(for: parsed.operands.first)

@@ -1,7 +1,7 @@
 import KeychainCore
 import LinuxKeychain
 
-/// `keychain completion bash|zsh|fish`: completion scripts generated from `CommandTable`, so
+/// `linux-keychain completion bash|zsh|fish`: completion scripts generated from `CommandTable`, so
 /// a new command or option completes in every shell without anyone writing it three times.
 enum CompletionScripts {
     static let shells = ["bash", "zsh", "fish"]

@@ -2,7 +2,7 @@ import Foundation
 import KeychainCore
 import LinuxKeychain
 
-/// `keychain export FILE` and `keychain import FILE`: every item of the operator's view (or
+/// `linux-keychain export FILE` and `linux-keychain import FILE`: every item of the operator's view (or
 /// of one `--group`) into a passphrase-encrypted bundle, and back into a store, with the same
 /// conflict rules as `migrate` (`ItemMigration`).
 enum ExportImportCommands {

@@ -2,7 +2,7 @@
 enum HelpText {
     static let tagline = "store and read secrets in the Linux keychain"
 
-    /// `keychain --help`: every command with its summary, the global options and exit statuses.
+    /// `linux-keychain --help`: every command with its summary, the global options and exit statuses.
     static var overview: String {
         var lines = ["\(KeychainVersion.command) \(KeychainVersion.current): \(tagline)", "",
                      "usage: \(KeychainVersion.command) [--backend NAME] COMMAND [OPTIONS] [OPERANDS]", "", "commands:"]
@@ -12,11 +12,11 @@ enum HelpText {
         lines += table(CommandTable.globalOptions.map { ($0.synopsis, $0.summary) })
         lines += ["", "exit status:"]
         lines += table(CLIStatus.documented.map { (String($0.status), $0.meaning) })
-        lines += ["", "'keychain help COMMAND' shows a command's options; 'man keychain' has the rest."]
+        lines += ["", "'linux-keychain help COMMAND' shows a command's options; 'man linux-keychain' has the rest."]
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `keychain help COMMAND`: its usage line, summary, details and options.
+    /// `linux-keychain help COMMAND`: its usage line, summary, details and options.
     static func help(for spec: CommandSpec) -> String {
         var lines = ["usage: \(KeychainVersion.command) \(spec.synopsis)", "", capitalized(spec.summary) + "."]
         if !spec.aliases.isEmpty { lines.append("Also spelled: \(spec.aliases.joined(separator: ", ")).") }
@@ -26,7 +26,7 @@ enum HelpText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `keychain help [COMMAND]`.
+    /// `linux-keychain help [COMMAND]`.
     static func printHelp(for command: String?) throws {
         guard let command else { return Terminal.write(overview) }
         guard let spec = CommandTable.command(named: command) else {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The descriptors this process was started with, so that `run` hands its command those
-/// (a `3<file` the caller meant for it) and none that keychain opened since.
+/// (a `3<file` the caller meant for it) and none that linux-keychain opened since.
 ///
 /// The library opens its own descriptors close-on-exec; this makes sure of it for those a C
 /// library it loads opens without the flag (libcurl's, GLib's), before `execvp`.

@@ -61,7 +61,7 @@ struct ItemName {
     }
 
     /// The one item with these attributes. Throws "not found" naming it. When several match:
-    /// the shared one (no access group) if there is exactly one, as `keychain set` writes it;
+    /// the shared one (no access group) if there is exactly one, as `linux-keychain set` writes it;
     /// otherwise an error saying how to tell them apart (`--group`, or an internet password's
     /// protocol, port or path).
     func onlyItem(in operations: KeychainOperations, reading: Reading) throws -> KeychainItem {
@@ -83,7 +83,7 @@ struct ItemName {
         }
         let hint = itemClass == .internetPassword
             ? "add --protocol, --port or --path to pick one"
-            : "they differ in their synchronizable flag ('keychain list --json' shows them)"
+            : "they differ in their synchronizable flag ('linux-keychain list --json' shows them)"
         throw KeychainError(errSecParam, "\(found.count) items match \(readableName); \(hint)")
     }
 

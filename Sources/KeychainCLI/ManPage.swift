@@ -1,13 +1,13 @@
 import Foundation
 
-/// The manual page keychain(1), in roff, generated from `CommandTable` like the help.
-/// `keychain manpage` prints it; scripts/package.sh installs it.
+/// The manual page linux-keychain(1), in roff, generated from `CommandTable` like the help.
+/// `linux-keychain manpage` prints it; scripts/package.sh installs it.
 enum ManPage {
     /// The environment variables the command honours, for the ENVIRONMENT section.
     static let environment: [(name: String, meaning: String)] = [
-        ("KEYCHAIN_BACKEND", "auto (the default), secret-service, keyring, file or vault; --backend overrides it. Without it, the user's pin (keychain pin), the machine's, then the recorded choice apply."),
+        ("KEYCHAIN_BACKEND", "auto (the default), secret-service, keyring, file or vault; --backend overrides it. Without it, the user's pin (linux-keychain pin), the machine's, then the recorded choice apply."),
         ("KEYCHAIN_SYSTEM_CONFIG", "the machine's configuration file (default /etc/linux-keychain/config)."),
-        ("KEYCHAIN_ACCESS_GROUP", "a program's own access group; the keychain command sees every group unless --group names one."),
+        ("KEYCHAIN_ACCESS_GROUP", "a program's own access group; the linux-keychain command sees every group unless --group names one."),
         ("KEYCHAIN_SECRET_SERVICE_COLLECTION", "secret-service: the collection alias or object path to store in."),
         ("KEYCHAIN_SECRET_SERVICE_TIMEOUT", "secret-service: seconds any one call may take (default 5)."),
         ("KEYCHAIN_LIBSECRET_PATH", "secret-service: the libsecret shared object to load."),
@@ -29,7 +29,7 @@ enum ManPage {
             ".SH SYNOPSIS",
             ".B " + escape(KeychainVersion.command), "[\\fB\\-\\-backend\\fR \\fINAME\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIOPERANDS\\fR]",
             ".SH DESCRIPTION",
-            escape("keychain stores secrets in the store LinuxKeychain chooses: the Secret Service (gnome-keyring, KeePassXC, KWallet), the kernel keyring, an encrypted file, or OpenBao/Vault. It reads and writes the same items as programs using the LinuxKeychain library, secret-tool, Python keyring and keyctl. Secrets go in on standard input and out on standard output, never on a command line."),
+            escape("linux-keychain stores secrets in the store LinuxKeychain chooses: the Secret Service (gnome-keyring, KeePassXC, KWallet), the kernel keyring, an encrypted file, or OpenBao/Vault. It reads and writes the same items as programs using the LinuxKeychain library, secret-tool, Python keyring and keyctl. Secrets go in on standard input and out on standard output, never on a command line."),
             ".SH COMMANDS",
         ]
         for spec in CommandTable.commands {
@@ -50,11 +50,11 @@ enum ManPage {
         out += [
             ".SH EXAMPLES",
             ".nf",
-            escape("printf %s \"$TOKEN\" | keychain set api.example.com alice"),
-            escape("keychain get api.example.com alice"),
-            escape("keychain set --internet --protocol https --port 8443 git.example.com alice"),
-            escape("keychain search label 'deploy key' --json"),
-            escape("keychain run --env API_TOKEN api.example.com alice -- ./deploy.sh"),
+            escape("printf %s \"$TOKEN\" | linux-keychain set api.example.com alice"),
+            escape("linux-keychain get api.example.com alice"),
+            escape("linux-keychain set --internet --protocol https --port 8443 git.example.com alice"),
+            escape("linux-keychain search label 'deploy key' --json"),
+            escape("linux-keychain run --env API_TOKEN api.example.com alice -- ./deploy.sh"),
             ".fi",
             ".SH SEE ALSO",
             "secret\\-tool(1), keyctl(1), bao(1)",

@@ -2,7 +2,7 @@ import Foundation
 import KeychainCore
 import LinuxKeychain
 
-/// `keychain migrate --to NAME [--from NAME]`: every item of the operator's view (or of one
+/// `linux-keychain migrate --to NAME [--from NAME]`: every item of the operator's view (or of one
 /// `--group`) copied from one store to another by `ItemMigration`, then the placement moved.
 enum MigrateCommand {
     static func run(_ parsed: ParsedCommand) throws {
@@ -33,7 +33,7 @@ enum MigrateCommand {
     /// that outlives this process.
     static func store(named name: String, role: String) throws -> any KeychainBackend {
         guard name != KeychainBackendRegistry.automaticName else {
-            throw KeychainError.badParameter("\(role) needs a backend name, not 'auto' ('keychain backends' lists them)")
+            throw KeychainError.badParameter("\(role) needs a backend name, not 'auto' ('linux-keychain backends' lists them)")
         }
         guard name != MemoryBackend.backendName else {
             throw KeychainError(errSecNotAvailable, "\(role) cannot be 'memory': it keeps items only inside one process, so they would be lost when keychain exits")

@@ -2,7 +2,7 @@ import Foundation
 import KeychainCore
 import LinuxKeychain
 
-/// After a complete `keychain migrate`, later runs must look for the items where they now are:
+/// After a complete `linux-keychain migrate`, later runs must look for the items where they now are:
 /// the placement that pointed at the source points at the target. A placement that names some
 /// other store is left alone, since the move was not about it.
 enum MigratedPlacement {

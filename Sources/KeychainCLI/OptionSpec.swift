@@ -1,4 +1,4 @@
-/// One option of the `keychain` command line, as the help, the man page, the completions and
+/// One option of the `linux-keychain` command line, as the help, the man page, the completions and
 /// the parser all see it. Declared once in `CommandTable`; nothing else spells an option out.
 struct OptionSpec: Sendable {
     /// What a shell should offer after the option (or for an operand).

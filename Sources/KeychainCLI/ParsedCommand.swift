@@ -35,7 +35,7 @@ struct UsageError: Error {
 
     /// The line after the message, pointing at the help that explains the mistake.
     var hint: String {
-        if let command { return "Try 'keychain \(command) --help'." }
-        return "Try 'keychain --help'."
+        if let command { return "Try 'linux-keychain \(command) --help'." }
+        return "Try 'linux-keychain --help'."
     }
 }

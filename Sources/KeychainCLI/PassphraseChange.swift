@@ -3,7 +3,7 @@ import KeychainEncryptedFile
 import KeychainCore
 import LinuxKeychain
 
-/// `keychain passwd`: re-wraps the encrypted-file store's master key under a new passphrase.
+/// `linux-keychain passwd`: re-wraps the encrypted-file store's master key under a new passphrase.
 ///
 /// The current passphrase comes from the backend's usual source (KEYCHAIN_FILE_PASSPHRASE,
 /// KEYCHAIN_FILE_PASSPHRASE_FILE or the terminal) and is always checked, even while the store

@@ -11,7 +11,7 @@ enum Placement {
         group.map(AccessScope.group) ?? .everything
     }
 
-    /// `keychain pin NAME` and `keychain unpin`: the user's configuration file.
+    /// `linux-keychain pin NAME` and `linux-keychain unpin`: the user's configuration file.
     static func pin(_ name: String?) throws {
         guard let placement = KeychainBackendRegistry.withBuiltIns.placement else { return }
         if let name, name != KeychainBackendRegistry.automaticName {
@@ -29,7 +29,7 @@ enum Placement {
         }
     }
 
-    /// The lines `keychain backends` adds: the backend in effect and where it was chosen.
+    /// The lines `linux-keychain backends` adds: the backend in effect and where it was chosen.
     static func effectiveChoice(selection: String?, survey: BackendSurvey) -> [String] {
         let registry = KeychainBackendRegistry.withBuiltIns
         if let selection, selection != KeychainBackendRegistry.automaticName {

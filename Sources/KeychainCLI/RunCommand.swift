@@ -3,14 +3,14 @@ import KeychainCore
 import KeychainSystemCalls
 import LinuxKeychain
 
-/// `keychain run --env VAR SERVICE ACCOUNT [--env ...] -- COMMAND [ARGS...]`: runs a command
+/// `linux-keychain run --env VAR SERVICE ACCOUNT [--env ...] -- COMMAND [ARGS...]`: runs a command
 /// with secrets in its environment, as `aws-vault exec` and `op run` do.
 ///
 /// Every secret is read before anything runs, so a missing item fails the whole run with
-/// keychain's own exit status and the command never starts. Then this process *becomes* the
+/// linux-keychain's own exit status and the command never starts. Then this process *becomes* the
 /// command (`execvp`): its environment is ours minus the stores' credentials
 /// (`StoreCredentials`, kept with `--keep-credentials`) plus exactly the named variables, it
-/// inherits the descriptors keychain was given and none keychain opened, its exit status is
+/// inherits the descriptors linux-keychain was given and none linux-keychain opened, its exit status is
 /// the command's, and no secret is ever on a command line, where `ps` would show it.
 enum RunCommand {
     static func run(_ parsed: ParsedCommand) throws {

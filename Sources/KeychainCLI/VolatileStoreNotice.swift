@@ -1,8 +1,8 @@
 import KeychainCore
 import LinuxKeychain
 
-/// What the CLI says when a store loses its items at reboot: on its line of `keychain backends`,
-/// and once on stderr at the `keychain set` that records `auto`'s choice of it. The library
+/// What the CLI says when a store loses its items at reboot: on its line of `linux-keychain backends`,
+/// and once on stderr at the `linux-keychain set` that records `auto`'s choice of it. The library
 /// itself prints nothing; it only exposes `KeychainBackend.retention`.
 enum VolatileStoreNotice {
     /// How to get a store that survives a reboot, for a user who has none configured.
@@ -17,7 +17,7 @@ enum VolatileStoreNotice {
     /// that store is durable. The record is kept from then on, so the way out is a pin.
     static func afterRecording(_ backend: any KeychainBackend) -> String? {
         guard let warning = backend.retention.warning else { return nil }
-        return "stored in '\(backend.name)', \(warning); this user's items now go there. \(capitalized(howToKeepItems)) and run `keychain pin file`"
+        return "stored in '\(backend.name)', \(warning); this user's items now go there. \(capitalized(howToKeepItems)) and run `linux-keychain pin file`"
     }
 
     private static func capitalized(_ text: String) -> String {

@@ -4,7 +4,7 @@ import KeychainCore
 import KeychainSystemCalls
 import LinuxKeychain
 
-// The `keychain` command: secret-tool / Python keyring style access to LinuxKeychain.
+// The `linux-keychain` command: secret-tool / Python keyring style access to LinuxKeychain.
 // Every failure ends here as one line on stderr (plus a hint for usage errors) and a
 // documented exit status; help and the version go to stdout with status 0.
 // Before anything can hold a secret: no core dumps, no ptrace or /proc/PID/mem reads by other

@@ -46,7 +46,7 @@ func survivesManyThreads(_ backend: any KeychainBackend, _ context: ConformanceC
 
 func survivesManyProcesses(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
     guard let processes = context.processes else {
-        throw ConformanceSkip("no way to start other processes: the keychain CLI was not found beside the test binary (set KEYCHAIN_CLI), and the context was given no ConformanceProcesses")
+        throw ConformanceSkip("no way to start other processes: the linux-keychain CLI was not found beside the test binary (set KEYCHAIN_CLI), and the context was given no ConformanceProcesses")
     }
     let service = context.service()
     let count = 8
@@ -83,7 +83,7 @@ func survivesManyProcesses(_ backend: any KeychainBackend, _ context: Conformanc
                "racing add processes: \(winners) succeeded and \(duplicates) saw a duplicate; errors: \(statuses.map(\.errorText).filter { !$0.isEmpty })")
 }
 
-/// The exit statuses the `keychain` CLI documents.
+/// The exit statuses the `linux-keychain` CLI documents.
 public enum CLIExit: Sendable {
     /// The item does not exist.
     public static let notFound: Int32 = 3

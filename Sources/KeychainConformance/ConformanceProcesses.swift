@@ -1,10 +1,10 @@
 import Foundation
 
 /// How the many-process case ("processes") starts other processes that use the backend under
-/// test: this package's `keychain` CLI for the built-in backends, or for a third-party backend,
+/// test: this package's `linux-keychain` CLI for the built-in backends, or for a third-party backend,
 /// which that CLI cannot load, a helper executable or a closure its author supplies.
 ///
-/// Each process does one operation on one item and follows the `keychain` CLI's conventions:
+/// Each process does one operation on one item and follows the `linux-keychain` CLI's conventions:
 ///
 /// - `set SERVICE ACCOUNT`: reads the secret from stdin until end of file, stores it (adding
 ///   the item or replacing its secret), exits 0.
@@ -18,7 +18,7 @@ import Foundation
 public struct ConformanceProcesses: Sendable {
     /// One process's job.
     public struct Request: Sendable {
-        /// What the process does with the item: as `keychain set`, `get` or `add`.
+        /// What the process does with the item: as `linux-keychain set`, `get` or `add`.
         public enum Operation: String, Sendable { case set, get, add }
         /// What to do.
         public let operation: Operation
@@ -47,7 +47,7 @@ public struct ConformanceProcesses: Sendable {
         }
     }
 
-    /// This package's `keychain` CLI at `path`, selecting `backendName` with `--backend`.
+    /// This package's `linux-keychain` CLI at `path`, selecting `backendName` with `--backend`.
     public static func keychainCLI(_ path: String, backendName: String, environment: [String: String] = [:]) -> Self {
         helper(path, arguments: ["--backend", backendName], environment: environment)
     }

@@ -56,9 +56,9 @@ public struct ConformanceSkip: Error, CustomStringConvertible {
 
 /// Where a conformance run may put its items and how it reaches other processes.
 public struct ConformanceContext: Sendable {
-    /// The backend name the `keychain` CLI accepts in `--backend`, for the many-process case.
+    /// The backend name the `linux-keychain` CLI accepts in `--backend`, for the many-process case.
     public var backendName: String
-    /// The built `keychain` executable, or nil to skip the many-process case (unless
+    /// The built `linux-keychain` executable, or nil to skip the many-process case (unless
     /// `processes` is given).
     public var cliPath: String?
     /// Extra environment for CLI processes (the backend's settings).
@@ -68,7 +68,7 @@ public struct ConformanceContext: Sendable {
     private let usedServices = ServiceLedger()
     private var chosenProcesses: ConformanceProcesses?
 
-    /// A context whose other processes are this package's `keychain` CLI at `cliPath`.
+    /// A context whose other processes are this package's `linux-keychain` CLI at `cliPath`.
     public init(backendName: String, cliPath: String? = ConformanceContext.locateCLI(),
                 environment: [String: String] = [:]) {
         self.backendName = backendName
@@ -77,7 +77,7 @@ public struct ConformanceContext: Sendable {
         self.namespace = "lkc-conformance-\(UUID().uuidString.prefix(8).lowercased())"
     }
 
-    /// A context whose other processes come from `processes`, for a backend the `keychain`
+    /// A context whose other processes come from `processes`, for a backend the `linux-keychain`
     /// CLI cannot load; nil skips the many-process case with a reason.
     public init(backendName: String, processes: ConformanceProcesses?) {
         self.init(backendName: backendName, cliPath: nil)
@@ -85,7 +85,7 @@ public struct ConformanceContext: Sendable {
     }
 
     /// How the many-process case starts other processes: those given to the initializer, else
-    /// the `keychain` CLI at `cliPath` with `environment`, else nil (the case is skipped).
+    /// the `linux-keychain` CLI at `cliPath` with `environment`, else nil (the case is skipped).
     public var processes: ConformanceProcesses? {
         chosenProcesses ?? cliPath.map { .keychainCLI($0, backendName: backendName, environment: environment) }
     }

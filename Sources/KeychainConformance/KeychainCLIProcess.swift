@@ -4,7 +4,7 @@ import Glibc
 public import Foundation
 import Synchronization
 
-/// A child process, started at init: the `keychain` CLI for tests that need a second process,
+/// A child process, started at init: the `linux-keychain` CLI for tests that need a second process,
 /// or any other tool a test drives (`keyctl`, `mount`, ...). Its environment is this
 /// process's plus `environment`.
 ///

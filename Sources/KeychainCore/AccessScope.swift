@@ -15,7 +15,7 @@
 /// | `everything` | shared (no group) | every group | every group |
 ///
 /// Shared items are those stored with no group: written before access groups existed, by the
-/// `keychain` CLI by default, or by other tools (secret-tool, Python keyring, `keyctl`, `bao`).
+/// `linux-keychain` CLI by default, or by other tools (secret-tool, Python keyring, `keyctl`, `bao`).
 public enum AccessScope: Hashable, Sendable {
     /// A program: its own group for adding; its own group, then the other groups it is
     /// entitled to (as an Apple app's `keychain-access-groups`), for updating and deleting;

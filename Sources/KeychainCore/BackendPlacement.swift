@@ -100,7 +100,7 @@ public struct BackendPlacement: Sendable {
         if text.isEmpty { return nil }
         guard text != KeychainBackendRegistry.automaticName, Self.refusalToKeep(text) == nil else {
             let why = text == MemoryBackend.backendName ? Self.refusalToKeep(text)! : "does not hold a backend that can be recorded"
-            throw KeychainError.badParameter("The recorded keychain backend \(recordPath) \(why); remove that file to choose afresh, or pin a backend with `keychain pin NAME`.")
+            throw KeychainError.badParameter("The recorded keychain backend \(recordPath) \(why); remove that file to choose afresh, or pin a backend with `linux-keychain pin NAME`.")
         }
         return text
     }
@@ -122,7 +122,7 @@ public struct BackendPlacement: Sendable {
         }
         if let existing = try recordedBackend() { return existing }
         func failure(_ what: String) -> KeychainError {
-            KeychainError(errSecIO, "Could not record the keychain backend '\(name)' in \(recordPath) (\(what)), so nothing was written: a later run elsewhere could not know where the item is. Make that directory writable, or choose a backend with KEYCHAIN_BACKEND or `keychain pin NAME`.")
+            KeychainError(errSecIO, "Could not record the keychain backend '\(name)' in \(recordPath) (\(what)), so nothing was written: a later run elsewhere could not know where the item is. Make that directory writable, or choose a backend with KEYCHAIN_BACKEND or `linux-keychain pin NAME`.")
         }
         let directory = URL(fileURLWithPath: recordPath).deletingLastPathComponent().path
         do {
@@ -192,7 +192,7 @@ public enum BackendSource: Hashable, Sendable, CustomStringConvertible {
     /// `auto`'s order, with nothing recorded yet.
     case automatic
 
-    /// How `keychain backends` names the source, e.g. `pinned in the user's file PATH`.
+    /// How `linux-keychain backends` names the source, e.g. `pinned in the user's file PATH`.
     public var description: String {
         switch self {
         case .code: return "chosen in code"

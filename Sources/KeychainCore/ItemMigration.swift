@@ -1,5 +1,5 @@
-/// Moves items from one store to another: the one copy engine behind `keychain migrate`,
-/// `keychain import` and the typed API.
+/// Moves items from one store to another: the one copy engine behind `linux-keychain migrate`,
+/// `linux-keychain import` and the typed API.
 ///
 /// Contract:
 ///
@@ -51,7 +51,7 @@ public struct ItemMigration: Sendable {
     }
 
     /// Every item `scope` sees in `backend`, of both classes, with its secret, synchronizable
-    /// or not, items other tools wrote included: what a move (or `keychain export`) carries.
+    /// or not, items other tools wrote included: what a move (or `linux-keychain export`) carries.
     public static func items(in backend: any KeychainBackend, scope: AccessScope) throws -> [KeychainItem] {
         var items: [KeychainItem] = []
         for itemClass in ItemClass.allCases {
@@ -79,7 +79,7 @@ public struct ItemMigration: Sendable {
     }
 
     /// Moves `items` (each with its secret), as `run(progress:)` moves the source's: for
-    /// `keychain import`, whose items come from a bundle. `deleteSource` deletes them from
+    /// `linux-keychain import`, whose items come from a bundle. `deleteSource` deletes them from
     /// `source`.
     public func run(items: [KeychainItem], progress: (MigrationProgress) -> Void = { _ in }) -> MigrationReport {
         var report = MigrationReport()

@@ -39,7 +39,7 @@ public struct ItemQuery: Sendable {
     public var matchesAnySynchronizable: Bool
     /// Whether a class-wide search also returns items that other programs (secret-tool, Python
     /// keyring) wrote with this class's identity attributes, as a search naming a service or
-    /// server always does. Set by operator views such as `keychain list`; the SecItem functions
+    /// server always does. Set by operator views such as `linux-keychain list`; the SecItem functions
     /// leave it false, so an app's class-wide query keeps its hands off everyone else's items.
     /// Backends whose stores tell no items apart by writer may ignore it.
     public var includesOtherProgramsItems: Bool

@@ -1,5 +1,5 @@
 /// How long the items a backend keeps outlive the process that wrote them: the fact that
-/// `auto`'s order, `keychain backends` and a program's own logging need, since Apple code
+/// `auto`'s order, `linux-keychain backends` and a program's own logging need, since Apple code
 /// assumes every keychain is durable ("read the key; if it is missing, make a new one"
 /// silently replaces the key at each reboot on a volatile store).
 public enum ItemRetention: Sendable, Equatable {

@@ -35,11 +35,11 @@ public protocol KeychainBackend: AnyObject, Sendable {
     /// The name users give in `KEYCHAIN_BACKEND`, e.g. `keyring`.
     var name: String { get }
 
-    /// Whether this backend can run here, with the detail shown by `keychain backends`.
+    /// Whether this backend can run here, with the detail shown by `linux-keychain backends`.
     func availability() -> BackendAvailability
 
     /// What its items outlive; `.durable` unless the backend says otherwise. `auto` and
-    /// `keychain backends` use it to say when a store loses its items at reboot.
+    /// `linux-keychain backends` use it to say when a store loses its items at reboot.
     var retention: ItemRetention { get }
 
     /// Whether opening the store as configured would ask a person (a passphrase prompt on a

@@ -140,7 +140,7 @@ public final class KeychainBackendRegistry: Sendable {
         }
     }
 
-    /// Resolves the choice afresh, without keeping it (for `keychain backends`). With `survey`,
+    /// Resolves the choice afresh, without keeping it (for `linux-keychain backends`). With `survey`,
     /// the availabilities it found are reused instead of being checked again.
     public func resolveSelection(reusing survey: BackendSurvey? = nil) throws -> BackendSelection {
         let availability: (any KeychainBackend) -> BackendAvailability = { backend in
@@ -183,7 +183,7 @@ public final class KeychainBackendRegistry: Sendable {
                     This user's keychain items are in '\(name)', where the first write chose to keep them \
                     (recorded in \(path)); it cannot be reached from here, and nothing is read from or written \
                     to another store instead
-                    """, advice: " To use another store here, set \(Self.selectionVariable) or pin one with `keychain pin NAME`.")
+                    """, advice: " To use another store here, set \(Self.selectionVariable) or pin one with `linux-keychain pin NAME`.")
             }
         }
         return BackendSelection(backend: try automaticChoice(availability: availability).get(), source: .automatic)
@@ -253,7 +253,7 @@ public final class KeychainBackendRegistry: Sendable {
 
     /// Every registered backend with its availability, and what `auto` picks, checking each
     /// backend's availability once (a check can take a backend's whole timeout, such as a
-    /// Secret Service provider that does not answer). For `keychain backends`.
+    /// Secret Service provider that does not answer). For `linux-keychain backends`.
     public func survey() -> BackendSurvey {
         var found: [(name: String, backend: any KeychainBackend, availability: BackendAvailability)] = []
         for name in names {

@@ -1,7 +1,7 @@
 /// A registered name whose backend cannot be used in this build: it reports itself
 /// unavailable with a reason, and every operation throws that reason.
 ///
-/// It lets `keychain backends` and `auto` list a backend honestly before it exists or where
+/// It lets `linux-keychain backends` and `auto` list a backend honestly before it exists or where
 /// it was compiled out.
 package final class PlaceholderBackend: KeychainBackend {
     /// The name it is registered under.

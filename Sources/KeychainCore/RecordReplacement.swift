@@ -1,7 +1,7 @@
 import Foundation
 
 extension BackendPlacement {
-    /// Makes the record name `name`, replacing whatever it held, for `keychain migrate` once the
+    /// Makes the record name `name`, replacing whatever it held, for `linux-keychain migrate` once the
     /// user's items are all in `name`. The new record is written beside the old one and renamed
     /// over it, so a crash leaves either the old record or the new, never none: a run in
     /// between never picks a store afresh. `memory` and malformed names are refused (`errSecParam`).
@@ -12,7 +12,7 @@ extension BackendPlacement {
         if let refusal = Self.refusalToKeep(name) {
             throw KeychainError.badParameter("The keychain backend '\(name)' cannot be recorded: it \(refusal).")
         }
-        let failure = KeychainError(errSecIO, "Could not record the keychain backend '\(name)' in \(recordPath); make that directory writable, or pin the backend with `keychain pin \(name)`.")
+        let failure = KeychainError(errSecIO, "Could not record the keychain backend '\(name)' in \(recordPath); make that directory writable, or pin the backend with `linux-keychain pin \(name)`.")
         let directory = URL(fileURLWithPath: recordPath).deletingLastPathComponent().path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,

@@ -3,7 +3,7 @@ import Foundation
 import KeychainSystemCalls
 
 /// Keeps an unlocked master key in the user's kernel keyring for a while, so that the next
-/// process (the next `keychain get`) skips Argon2id.
+/// process (the next `linux-keychain get`) skips Argon2id.
 ///
 /// The key is a `user` key named `linux-keychain:file:<store id>` in the user keyring (`@u`),
 /// readable only by its possessors (processes of this user that reach it from their keyrings),

@@ -26,7 +26,7 @@ struct ResolvedKeyring: Sendable {
     /// Why this is not the keyring that was asked for, if it is not.
     let note: String?
 
-    /// For `keychain backends`, e.g. "persistent keyring 123456 of uid 0".
+    /// For `linux-keychain backends`, e.g. "persistent keyring 123456 of uid 0".
     var detail: String {
         "\(kind.rawValue) keyring \(serial) of uid \(getuid())" + (note.map { " (\($0))" } ?? "")
     }

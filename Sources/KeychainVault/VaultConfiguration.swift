@@ -47,7 +47,7 @@ public struct VaultConfiguration: Sendable {
     public static let defaultPrefix = "linux-keychain"
     /// Ten seconds for each answer.
     public static let defaultRequestTimeout: TimeInterval = 10
-    /// One second for each availability check, so `auto` and `keychain backends` stay quick.
+    /// One second for each availability check, so `auto` and `linux-keychain backends` stay quick.
     public static let defaultProbeTimeout: TimeInterval = 1
 
     /// The given token, or nil when the backend logs in (or a Vault Agent adds the token).

@@ -61,7 +61,7 @@ struct VaultTokenState: Sendable {
     var accessorText: String { accessor.map { "accessor \($0)" } ?? "unknown accessor" }
 }
 
-/// Keeps tokens in a kernel keyring between processes, so twenty `keychain get`s in a row
+/// Keeps tokens in a kernel keyring between processes, so twenty `linux-keychain get`s in a row
 /// log in once, and what a lookup learned about a given token is not asked again.
 ///
 /// Each entry is a `user` key named `linux-keychain:vault:<hash>`, where the hash covers the

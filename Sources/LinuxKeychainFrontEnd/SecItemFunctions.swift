@@ -74,7 +74,7 @@ private enum SecItemCall {
     /// Why a reference to a shared item changes nothing (docs/placement.md).
     static let sharedItemUnchanged = """
         The reference names a shared item (one with no access group), which a program reads but never \
-        changes or deletes; the operator manages it with the keychain CLI.
+        changes or deletes; the operator manages it with the linux-keychain CLI.
         """
 
     static func run(_ result: UnsafeMutablePointer<CFTypeRef?>?, _ body: () throws -> CFTypeRef?) -> OSStatus {

@@ -14,7 +14,7 @@ public struct AsyncKeychain: Sendable {
     /// The keychain whose calls these are.
     public let keychain: Keychain
 
-    /// The async view of `keychain`.
+    /// The async view of `linux-keychain`.
     public init(_ keychain: Keychain) { self.keychain = keychain }
 
     /// `Keychain.data(for:)`, off the caller's thread.

@@ -1,5 +1,5 @@
 /// The protocol of an internet password: Apple's `kSecAttrProtocol` value, a four-character
-/// code such as `htps`, so items match what Apple-style code and the `keychain` CLI store.
+/// code such as `htps`, so items match what Apple-style code and the `linux-keychain` CLI store.
 ///
 /// A struct rather than an enum, so a code this library does not name still round-trips.
 public struct InternetProtocol: RawRepresentable, Hashable, Sendable {

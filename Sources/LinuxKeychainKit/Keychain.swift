@@ -14,7 +14,7 @@ import LinuxKeychain
 ///     try github.set(Credentials(user: "alice", token: "t0k3n"), for: "alice")   // Codable as JSON
 ///     let credentials: Credentials? = try github.value(for: "alice")
 ///
-/// Items are the same ones the SecItem functions and the `keychain` CLI see: generic passwords
+/// Items are the same ones the SecItem functions and the `linux-keychain` CLI see: generic passwords
 /// keyed by (service, account, access group), internet passwords by (server, protocol, port,
 /// path, account, access group). Without `accessGroup`, a keychain writes in the program's own
 /// group and reads that group first, then the shared items, exactly as the SecItem functions do

@@ -7,7 +7,7 @@ import Synchronization
 
 /// The example third-party backend passes every case of the suite, the many-process one
 /// included: its processes are its own helper executable, given through `ConformanceProcesses`
-/// as a third-party author would (the `keychain` CLI cannot load this backend).
+/// as a third-party author would (the `linux-keychain` CLI cannot load this backend).
 @Suite("example third-party backend conformance")
 struct ExampleBackendConformanceTests {
     @Test(arguments: KeychainConformance.cases)

@@ -6,12 +6,12 @@ import Testing
 /// documented exit statuses, and the memory backend refused. Item commands run against the
 /// real kernel keyring (present wherever the tests run); backend-specific behaviour (exact
 /// bytes across processes) is in each backend's tests.
-@Suite("keychain CLI")
+@Suite("linux-keychain CLI")
 struct CLITests {
     let cli: String
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
     }
 
     func keychain(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> KeychainCLIProcess.Result {
@@ -64,7 +64,7 @@ struct CLITests {
         #expect(lines.count == 2, "stderr: \(result.errorText)")
         #expect(lines.first?.hasPrefix("linux-keychain: ") == true)
         #expect(!result.errorText.contains("linux-keychain: linux-keychain:"))
-        #expect(lines.last?.hasPrefix("Try 'keychain ") == true)
+        #expect(lines.last?.hasPrefix("Try 'linux-keychain ") == true)
     }
 
     @Test func unknownBackendFailsNamingTheValidOnes() throws {

@@ -4,13 +4,13 @@ import Testing
 
 /// The man page and the completion scripts come from the command table: each names every
 /// command, and each is valid for its reader (groff, bash, zsh, fish where installed).
-@Suite("keychain man page and completions")
+@Suite("linux-keychain man page and completions")
 struct GeneratedDocumentationTests {
     let cli: String
     static let commands = ["set", "add", "get", "delete", "list", "search", "run", "backends", "passwd", "completion", "help"]
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
     }
 
     @Test func theManPageRendersWithoutWarningsAndCoversEveryCommand() throws {

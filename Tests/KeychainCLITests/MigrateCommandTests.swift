@@ -2,7 +2,7 @@ import Foundation
 import KeychainConformance
 import Testing
 
-/// `keychain migrate` between every ordered pair of real backends (secret-service on the
+/// `linux-keychain migrate` between every ordered pair of real backends (secret-service on the
 /// provider with-services.sh started, keyring, file, vault), with a mixed set of items: generic
 /// and internet passwords, binary and empty secrets, non-ASCII names, two access groups and
 /// shared items, and one item each written by `secret-tool` and by Python `keyring`.
@@ -14,7 +14,7 @@ import Testing
 /// running beside it), and gnome-keyring's `session` collection (KeePassXC, which has none,
 /// keeps the scratch database with-services.sh made; there, run this suite alone, as
 /// `--filter MigrateCommandTests`, since other suites' items share that collection).
-@Suite("keychain migrate between real backends", .serialized)
+@Suite("linux-keychain migrate between real backends", .serialized)
 struct MigrateCommandTests {
     let cli: String
     let tag = "mig-\(UUID().uuidString.prefix(8).lowercased())"
@@ -24,7 +24,7 @@ struct MigrateCommandTests {
     static let collection = onKeePassXC ? "default" : "session"
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-migrate-\(UUID().uuidString.prefix(8))").path
         environment = ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_VAULT_PREFIX": "\(tag)/",
                        "KEYCHAIN_SECRET_SERVICE_COLLECTION": Self.collection, "KEYCHAIN_KEYRING": "session",

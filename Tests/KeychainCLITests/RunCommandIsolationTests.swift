@@ -2,11 +2,11 @@ import Foundation
 import KeychainConformance
 import Testing
 
-/// `keychain run` hands the command its secrets and nothing else of the store: no credential
+/// `linux-keychain run` hands the command its secrets and nothing else of the store: no credential
 /// in its environment (unless `--keep-credentials`), and no descriptor the library opened
 /// (a connection to Vault, libcurl's socketpair, a store's lock, the D-Bus connection); the
-/// descriptors keychain itself was given still reach it.
-@Suite("keychain run: what the command inherits")
+/// descriptors linux-keychain itself was given still reach it.
+@Suite("linux-keychain run: what the command inherits")
 struct RunCommandIsolationTests {
     /// Every variable that grants access to a store (docs/cli.md lists the same).
     static let credentialVariables = [
@@ -29,27 +29,27 @@ struct RunCommandIsolationTests {
     static let given: Set<String> = ["0", "1", "2", "9"]
 
     private func keychain(_ arguments: [String], _ store: Store) throws -> KeychainCLIProcess.Result {
-        let cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
         return try KeychainCLIProcess.run("/usr/bin/python3", ["-c", Self.launcher, cli] + arguments, environment: store.environment)
     }
 
     @Test(arguments: ["vault", "file", "secret-service"])
     func theCommandGetsNeitherTheStoresCredentialsNorItsDescriptors(_ backend: String) throws {
         let store = try Self.store(backend)
-        let cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
         defer {
             _ = try? KeychainCLIProcess.run(cli, ["--backend", backend, "delete", "run-isolation", "api"], environment: store.environment)
             store.cleanUp()
         }
         let set = try KeychainCLIProcess.run(cli, ["--backend", backend, "set", "run-isolation", "api"],
                                              input: Data("the-one-secret".utf8), environment: store.environment)
-        try #require(set.status == 0, "keychain set: \(set.errorText)")
+        try #require(set.status == 0, "linux-keychain set: \(set.errorText)")
 
         let run = try keychain(["--backend", backend, "run", "--env", "API_TOKEN", "run-isolation", "api",
                                 "--", "sh", "-c", Self.inspection], store)
-        try #require(run.status == 0, "keychain run: \(run.errorText)")
+        try #require(run.status == 0, "linux-keychain run: \(run.errorText)")
         let (descriptors, environment) = Self.parse(run.outputText)
-        #expect(descriptors == Self.given, "the command inherited descriptors \(descriptors), keychain was given \(Self.given)")
+        #expect(descriptors == Self.given, "the command inherited descriptors \(descriptors), linux-keychain was given \(Self.given)")
         #expect(environment["API_TOKEN"] == "the-one-secret")
         let leaked = Self.credentialVariables.filter { environment[$0] != nil }
         #expect(leaked.isEmpty, "the command received \(leaked)")
@@ -57,7 +57,7 @@ struct RunCommandIsolationTests {
 
         let kept = try keychain(["--backend", backend, "run", "--keep-credentials", "--env", "API_TOKEN",
                                  "run-isolation", "api", "--", "sh", "-c", Self.inspection], store)
-        try #require(kept.status == 0, "keychain run --keep-credentials: \(kept.errorText)")
+        try #require(kept.status == 0, "linux-keychain run --keep-credentials: \(kept.errorText)")
         let (keptDescriptors, keptEnvironment) = Self.parse(kept.outputText)
         #expect(keptDescriptors == Self.given, "the command inherited descriptors \(keptDescriptors)")
         for variable in Self.credentialVariables {

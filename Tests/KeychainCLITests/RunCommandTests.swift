@@ -2,14 +2,14 @@ import Foundation
 import KeychainConformance
 import Testing
 
-/// `keychain run`: secrets reach the command's environment and nothing else.
-@Suite("keychain run")
+/// `linux-keychain run`: secrets reach the command's environment and nothing else.
+@Suite("linux-keychain run")
 struct RunCommandTests {
     let cli: String
     let service = "cli-run-\(UUID().uuidString.prefix(8))"
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
     }
 
     func keychain(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> KeychainCLIProcess.Result {

@@ -3,7 +3,7 @@ import KeychainCore
 import Testing
 import Synchronization
 
-/// `keychain backends` reports through `survey()`: each backend's availability is checked
+/// `linux-keychain backends` reports through `survey()`: each backend's availability is checked
 /// once, since one check can take a whole timeout (a Secret Service provider that does not
 /// answer takes `KEYCHAIN_SECRET_SERVICE_TIMEOUT`).
 @Suite("backend registry survey")

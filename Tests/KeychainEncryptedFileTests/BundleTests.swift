@@ -5,7 +5,7 @@ import KeychainEncryptedFile
 import KeychainKeyring
 import Testing
 
-/// `keychain export` and `keychain import` through the built CLI, between file stores of the
+/// `linux-keychain export` and `linux-keychain import` through the built CLI, between file stores of the
 /// test's own: every attribute round-trips exactly, the committed version-1 fixture still
 /// reads, and a wrong passphrase, a truncated bundle or a changed byte imports nothing.
 @Suite("export and import bundles")
@@ -40,7 +40,7 @@ struct BundleTests {
     let directory: String
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-bundle-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }

@@ -4,7 +4,7 @@ import KeychainCore
 import KeychainEncryptedFile
 import Testing
 
-/// The store shared by separate `keychain` processes: what one writes the next reads, and
+/// The store shared by separate `linux-keychain` processes: what one writes the next reads, and
 /// concurrent writers neither lose nor duplicate anything.
 @Suite("file backend: many processes through the CLI")
 struct CLIProcessTests {

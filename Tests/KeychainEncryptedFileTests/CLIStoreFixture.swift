@@ -2,7 +2,7 @@ import Foundation
 import KeychainConformance
 import Testing
 
-/// A temporary store driven through the built `keychain` CLI, each call a separate process.
+/// A temporary store driven through the built `linux-keychain` CLI, each call a separate process.
 struct CLIStore {
     let store: TemporaryStore
     let cli: String
@@ -11,7 +11,7 @@ struct CLIStore {
     /// The cache is on (short) by default, as users have it: only the first process pays Argon2id.
     init(passphrase: String = "cli test passphrase", cacheSeconds: Int = 30) throws {
         store = try TemporaryStore()
-        cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
         environment = ["KEYCHAIN_BACKEND": "file", "KEYCHAIN_FILE_DIR": store.directory,
                        "KEYCHAIN_FILE_PASSPHRASE": passphrase, "KEYCHAIN_FILE_PASSPHRASE_FILE": "",
                        "KEYCHAIN_FILE_CACHE_SECONDS": String(cacheSeconds)]
@@ -30,7 +30,7 @@ struct CLIStore {
         try start(arguments, input: input, changing: overrides).wait(timeout: timeout)
     }
 
-    /// `keychain set`, which must succeed.
+    /// `linux-keychain set`, which must succeed.
     func set(_ service: String, _ account: String, _ secret: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try run(["set", service, account], input: secret)
         #expect(result.status == 0, "set \(service) \(account) failed: \(result.errorText)", sourceLocation: sourceLocation)

@@ -24,9 +24,9 @@ struct HostileFileTests {
         try replaceWithFIFO(cli.directory + "/" + file)
         for arguments in [["get", "svc", "acct"], ["list"], ["set", "svc", "other"]] {
             let result = try cli.run(arguments, input: Data("x".utf8), timeout: Self.hang)
-            #expect(!result.timedOut, "keychain \(arguments.joined(separator: " ")) hung on a FIFO as \(file)")
+            #expect(!result.timedOut, "linux-keychain \(arguments.joined(separator: " ")) hung on a FIFO as \(file)")
             if which == "item" && arguments[0] == "set" { continue }  // does not read that item
-            #expect(result.status == 1, "keychain \(arguments.joined(separator: " ")) with a FIFO as \(file): exit \(result.status)")
+            #expect(result.status == 1, "linux-keychain \(arguments.joined(separator: " ")) with a FIFO as \(file): exit \(result.status)")
             #expect(result.errorText.contains("is damaged or was altered") && result.errorText.contains("not a regular file")
                     && result.errorText.contains(file), Comment(rawValue: result.errorText))
         }
@@ -40,7 +40,7 @@ struct HostileFileTests {
         let result = try cli.run(["get", "svc", "acct"], changing: [
             "KEYCHAIN_FILE_PASSPHRASE": "", "KEYCHAIN_FILE_PASSPHRASE_FILE": fifo,
         ], timeout: Self.hang)
-        #expect(!result.timedOut, "keychain get hung on a FIFO as the passphrase file")
+        #expect(!result.timedOut, "linux-keychain get hung on a FIFO as the passphrase file")
         #expect(result.status == 1)
         #expect(result.errorText.contains("not a regular file") && result.errorText.contains(fifo), Comment(rawValue: result.errorText))
     }
@@ -71,8 +71,8 @@ struct HostileFileTests {
             let started = Date()
             let result = try cli.run(arguments, input: Data("new".utf8), changing: ["KEYCHAIN_FILE_LOCK_TIMEOUT": "1"], timeout: Self.hang)
             let took = Date().timeIntervalSince(started)
-            #expect(!result.timedOut, "keychain \(arguments[0]) hung behind a stopped lock holder")
-            #expect(result.status == 1 && took >= 1, "keychain \(arguments[0]): exit \(result.status) after \(took) s")
+            #expect(!result.timedOut, "linux-keychain \(arguments[0]) hung behind a stopped lock holder")
+            #expect(result.status == 1 && took >= 1, "linux-keychain \(arguments[0]): exit \(result.status) after \(took) s")
             #expect(result.errorText.contains("holds the keychain store") && result.errorText.contains("process \(pid)")
                     && result.errorText.contains("KEYCHAIN_FILE_LOCK_TIMEOUT"), Comment(rawValue: result.errorText))
         }
@@ -84,7 +84,7 @@ struct HostileFileTests {
         #expect(after.status == 0 && after.output == Data("secret".utf8), "the store was changed while locked: \(after.errorText)")
     }
 
-    /// Two ordinary `keychain set`s of one name in NFC and in NFD made `list` call the store
+    /// Two ordinary `linux-keychain set`s of one name in NFC and in NFD made `list` call the store
     /// damaged; they are two items, each with its own secret.
     @Test func canonicallyEquivalentNamesAreTwoItemsThroughTheCLI() throws {
         let cli = try CLIStore(cacheSeconds: 0)

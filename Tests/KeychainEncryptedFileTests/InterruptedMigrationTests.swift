@@ -8,7 +8,7 @@ import KeychainEncryptedFile
 import KeychainKeyring
 import Testing
 
-/// `kill -9` in the middle of a 2,000-item `keychain migrate` from the kernel keyring to the
+/// `kill -9` in the middle of a 2,000-item `linux-keychain migrate` from the kernel keyring to the
 /// file store, then the same command again: the source intact, and the target with every item
 /// exactly once, as the source holds it.
 @Suite("an interrupted migration")
@@ -16,7 +16,7 @@ struct InterruptedMigrationTests {
     static let count = 2_000
 
     @Test func killedMidwayThenRerunCompletesWithNoDuplicates() throws {
-        let cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-interrupted-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let group = "interrupted-\(UUID().uuidString.prefix(8))"

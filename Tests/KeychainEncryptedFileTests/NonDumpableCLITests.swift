@@ -5,10 +5,10 @@ import Testing
 /// The CLI holds secrets and unlocked keys, so it makes itself non-dumpable: no core dumps, and
 /// other processes of the same user cannot ptrace it or read its memory. The kernel shows this
 /// by giving the process's /proc files to root instead of the process's user.
-@Suite("keychain CLI: non-dumpable")
+@Suite("linux-keychain CLI: non-dumpable")
 struct NonDumpableCLITests {
     @Test func theCLIIsNotDumpableWhileItWaitsForASecret() throws {
-        let cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
         guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
             try Test.cancel("running the CLI as another user needs root and setpriv")
         }

@@ -196,14 +196,14 @@ struct ConfirmedItemKeysReviewTests {
 
     // MARK: - Other processes
 
-    /// Another process (the `keychain` CLI, in the persistent keyring this process uses too)
+    /// Another process (the `linux-keychain` CLI, in the persistent keyring this process uses too)
     /// deletes, adds again and overwrites an item this process has confirmed.
     @Test func anotherProcessDeletingAndAddingAgainIsSeenByASecretOnlyRead() throws {
-        let cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
         func keychain(_ arguments: [String], input: Data? = nil) throws {
             let run = try KeychainCLIProcess.run(cli, arguments, input: input,
                                                  environment: ["KEYCHAIN_KEYRING": "", "KEYCHAIN_BACKEND": "keyring"])
-            try #require(run.status == 0, "keychain \(arguments.first ?? "") failed: \(run.errorText)")
+            try #require(run.status == 0, "linux-keychain \(arguments.first ?? "") failed: \(run.errorText)")
         }
         let backend = KernelKeyringBackend(keyring: nil)
         let service = uniqueService("review-process")

@@ -175,12 +175,12 @@ struct ItemRecordsTests {
 
     // MARK: - Processes
 
-    /// Four `keychain` processes add items to one keyring at once, splitting its records as they
+    /// Four `linux-keychain` processes add items to one keyring at once, splitting its records as they
     /// go: every item has its entry (an item without one is not found), and nothing is left twice.
     @Test func processesAddingAtOnceLoseNoEntry() throws {
         guard let cli = ConformanceContext.locateCLI() else {
-            if ConformanceCase.unavailableIsFailure { Issue.record("the keychain executable was not built") }
-            try Test.cancel("the keychain executable was not built")
+            if ConformanceCase.unavailableIsFailure { Issue.record("the linux-keychain executable was not built") }
+            try Test.cancel("the linux-keychain executable was not built")
         }
         let script = #"""
         exec </dev/null

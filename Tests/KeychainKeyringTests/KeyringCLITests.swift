@@ -4,7 +4,7 @@ import KeychainCore
 @testable import KeychainKeyring
 import Testing
 
-/// The keyring backend across processes, through the built `keychain` CLI and `keyctl`.
+/// The keyring backend across processes, through the built `linux-keychain` CLI and `keyctl`.
 /// The persistent keyring is per user, so the CLI children of this test share it.
 @Suite("kernel keyring backend across processes")
 struct KeyringCLITests {
@@ -13,7 +13,7 @@ struct KeyringCLITests {
     let environment = ["KEYCHAIN_KEYRING": "", "KEYCHAIN_BACKEND": "keyring"]
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
     }
 
     func keychain(_ arguments: [String], input: Data? = nil,

@@ -35,7 +35,7 @@ struct KeyringQuotaTests {
     /// A copy of the CLI that the unprivileged user can execute: the build directory may not
     /// be reachable for other users.
     func copyOfCLI() throws -> URL {
-        guard let cli = ConformanceContext.locateCLI() else { try cannotRun("the keychain executable was not built") }
+        guard let cli = ConformanceContext.locateCLI() else { try cannotRun("the linux-keychain executable was not built") }
         let directory = URL(fileURLWithPath: "/tmp/lkc-keyring-quota-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o755])

@@ -35,12 +35,12 @@ import Testing
         }
         // The front end's hook for the built-in backends stays an unresolved weak symbol.
         #expect(probe.contains(" w linux_keychain_register_built_in_backends"))
-        // The same scan finds the other backends in the `keychain` CLI, which links LinuxKeychain.
+        // The same scan finds the other backends in the `linux-keychain` CLI, which links LinuxKeychain.
         let cli = try Self.symbols(of: try #require(ConformanceContext.locateCLI()))
         #expect([" T ", " t "].contains { cli.contains($0 + "linux_keychain_register_built_in_backends") },
                 "LinuxKeychain defines the hook")
         for module in Self.otherBackendModules {
-            #expect(cli.contains(module), "the scan finds \(module) in the keychain CLI")
+            #expect(cli.contains(module), "the scan finds \(module) in the linux-keychain CLI")
         }
     }
 
@@ -51,9 +51,9 @@ import Testing
         return result.outputText
     }
 
-    /// The test-only program `name`, built beside the `keychain` CLI.
+    /// The test-only program `name`, built beside the `linux-keychain` CLI.
     static func executable(_ name: String) throws -> String {
-        let cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
         let path = URL(fileURLWithPath: cli).deletingLastPathComponent().appendingPathComponent(name).path
         try #require(FileManager.default.isExecutableFile(atPath: path), "\(name) was not built beside the tests")
         return path

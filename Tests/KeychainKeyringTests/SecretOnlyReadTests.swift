@@ -5,7 +5,7 @@ import KeychainCore
 import Synchronization
 import Testing
 
-/// A read of one item's secret by its whole primary key (what `keychain get` and the typed API
+/// A read of one item's secret by its whole primary key (what `linux-keychain get` and the typed API
 /// send) skips the item's entry once this process has confirmed its item key
 /// (`ConfirmedItemKeys`): it makes the raw lookup's two kernel calls. These tests hold it to
 /// that count, and to the answers a full read gives.
@@ -13,7 +13,7 @@ import Testing
 struct SecretOnlyReadTests {
     let kernel = KernelKeys()
 
-    /// The query `keychain get` sends for the secret of `service`/`acct`.
+    /// The query `linux-keychain get` sends for the secret of `service`/`acct`.
     func secretOnly(_ service: String) -> ItemQuery {
         var query = primaryKeyQuery(service, "acct", secrets: true)
         query.includeAttributes = false

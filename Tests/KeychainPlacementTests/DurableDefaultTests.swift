@@ -26,7 +26,7 @@ struct DurableDefaultTests {
     /// expects the first back with the same bytes and the second gone (proof of the reboot).
     func expectDurableAcrossReboot(_ user: RebootableUser, _ environment: [String: String]) throws {
         let backends = try user.keychain(["backends"], environment: environment)
-        #expect(Self.lines(backends.outputText).contains("auto picks: file"), "keychain backends: \(backends.outputText)")
+        #expect(Self.lines(backends.outputText).contains("auto picks: file"), "linux-keychain backends: \(backends.outputText)")
 
         let set = try user.keychain(["set", "myapp", "database-key"], environment: environment, input: Self.secret)
         try #require(set.status == 0, "set through the default failed: \(set.errorText)")
@@ -69,7 +69,7 @@ struct DurableDefaultTests {
         let environment = ["CREDENTIALS_DIRECTORY": credentials]
         let backends = try user.keychain(["backends"], environment: environment)
         #expect(backends.outputText.contains("passphrase from the systemd credential \(credentials)/keychain-passphrase"),
-                "keychain backends: \(backends.outputText)")
+                "linux-keychain backends: \(backends.outputText)")
         try expectDurableAcrossReboot(user, environment)
     }
 
@@ -115,16 +115,16 @@ struct DurableDefaultTests {
         let lines = Self.lines(backends.outputText)
         let keyringLine = lines.first { $0.hasPrefix("keyring ") } ?? ""
         #expect(keyringLine.contains("usable") && keyringLine.hasSuffix("; kept in memory: lost at reboot"),
-                "keychain backends: \(backends.outputText)")
+                "linux-keychain backends: \(backends.outputText)")
         #expect(lines.contains { $0.hasPrefix("auto picks: keyring (kept in memory: lost at reboot; ") },
-                "keychain backends: \(backends.outputText)")
+                "linux-keychain backends: \(backends.outputText)")
         #expect(!(lines.first { $0.hasPrefix("file ") } ?? "").contains("lost at reboot"))
 
         let first = try user.keychain(["set", "myapp", "token"], input: Data("one".utf8))
         try #require(first.status == 0, "set: \(first.errorText)")
         let notice = Self.lines(first.errorText)
         #expect(notice.count == 1 && notice[0].contains("kept in memory: lost at reboot")
-                && notice[0].contains("KEYCHAIN_FILE_PASSPHRASE_FILE") && notice[0].contains("keychain pin file"),
+                && notice[0].contains("KEYCHAIN_FILE_PASSPHRASE_FILE") && notice[0].contains("linux-keychain pin file"),
                 "the recording set's stderr: \(first.errorText)")
         #expect(Self.record(of: user) == "keyring")
         let second = try user.keychain(["set", "myapp", "other"], input: Data("two".utf8))
@@ -147,8 +147,8 @@ struct DurableDefaultTests {
         let environment = ["KEYCHAIN_FILE_PASSPHRASE": "configured later"]
         let backends = try user.keychain(["backends"], environment: environment)
         let lines = Self.lines(backends.outputText)
-        #expect(lines.contains("auto picks: file"), "keychain backends: \(backends.outputText)")
-        #expect(lines.contains { $0.hasPrefix("in effect: keyring (recorded") }, "keychain backends: \(backends.outputText)")
+        #expect(lines.contains("auto picks: file"), "linux-keychain backends: \(backends.outputText)")
+        #expect(lines.contains { $0.hasPrefix("in effect: keyring (recorded") }, "linux-keychain backends: \(backends.outputText)")
         let get = try user.keychain(["get", "myapp", "token"], environment: environment)
         #expect(get.status == 0 && get.outputText == "in the keyring", "get: \(get.status) \(get.errorText)")
         let write = try user.keychain(["set", "myapp", "second"], environment: environment, input: Data("x".utf8))

@@ -87,7 +87,7 @@ struct OperatorsRecipeTests {
         environment["KEYCHAIN_FILE_PASSPHRASE_FILE"] = nil
         try unit.layOutCredentials(Self.passphrase)
         let backends = try user.keychain(["backends"], environment: environment)
-        #expect(backends.outputText.contains("auto picks: file\n"), "keychain backends: \(backends.outputText)")
+        #expect(backends.outputText.contains("auto picks: file\n"), "linux-keychain backends: \(backends.outputText)")
         try expectSecretAcrossReboot(unit, environment: environment) { Self.passphrase }
     }
 

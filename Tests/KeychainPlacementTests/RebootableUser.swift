@@ -15,7 +15,7 @@ final class RebootableUser {
     let name: String
     /// `HOME`: a fresh directory owned by the user, mode 0700.
     let home: String
-    /// A copy of the `keychain` executable the user can run (the build directory may not be).
+    /// A copy of the `linux-keychain` executable the user can run (the build directory may not be).
     let cli: String
     let uid: uid_t
     let gid: gid_t
@@ -60,7 +60,7 @@ final class RebootableUser {
         guard getpwnam_r(name, &entry, &buffer, buffer.count, &found) == 0, found != nil else {
             try cannotRun("no passwd entry for \(name)")
         }
-        guard let built = ConformanceContext.locateCLI() else { try cannotRun("the keychain executable was not built") }
+        guard let built = ConformanceContext.locateCLI() else { try cannotRun("the linux-keychain executable was not built") }
         return (entry.pw_uid, entry.pw_gid, built)
     }
 
@@ -112,7 +112,7 @@ final class RebootableUser {
             input: input, timeout: 120)
     }
 
-    /// `keychain ARGUMENTS` as the user.
+    /// `linux-keychain ARGUMENTS` as the user.
     func keychain(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil) throws -> KeychainCLIProcess.Result {
         try run([cli] + arguments, environment: environment, input: input)
     }

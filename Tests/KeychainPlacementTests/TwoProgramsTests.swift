@@ -7,7 +7,7 @@ import Testing
 /// Two separately built programs, `KeychainProbeA` and `KeychainProbeB`, each with its own
 /// default identity (its executable's name), on every real backend: what one adds, reads and
 /// wipes with Apple's class-wide `SecItemDelete` never reaches the other's items, and an item
-/// the operator provisioned with `keychain set` stays readable by both (docs/placement.md).
+/// the operator provisioned with `linux-keychain set` stays readable by both (docs/placement.md).
 @Suite("two programs, one store")
 struct TwoProgramsTests {
     @Test(arguments: ["secret-service", "keyring", "file", "vault"])
@@ -29,7 +29,7 @@ struct TwoProgramsTests {
 
         let provisioned = try KeychainCLIProcess.run(cli, ["set", service, "provisioned"], input: Data("operator".utf8),
                                                      environment: environment)
-        try #require(provisioned.status == 0, "keychain set: \(provisioned.errorText)")
+        try #require(provisioned.status == 0, "linux-keychain set: \(provisioned.errorText)")
         // The same service and account in both programs: two items, one per group.
         for (probe, secret) in [(probeA, "secret-a"), (probeB, "secret-b")] {
             let added = try KeychainCLIProcess.run(probe, ["add", service, "token"], input: Data(secret.utf8), environment: environment)
@@ -61,7 +61,7 @@ struct TwoProgramsTests {
         #expect(try Self.read(probeA, service, "provisioned", environment) == "operator")
         #expect(try Self.read(probeB, service, "provisioned", environment) == "operator")
         let operatorView = try KeychainCLIProcess.run(cli, ["get", service, "provisioned"], environment: environment)
-        #expect(operatorView.outputText == "operator", "keychain get: \(operatorView.errorText)")
+        #expect(operatorView.outputText == "operator", "linux-keychain get: \(operatorView.errorText)")
     }
 
     private static func run(_ probe: String, _ arguments: [String], _ environment: [String: String]) throws -> KeychainCLIProcess.Result {
@@ -96,7 +96,7 @@ struct TwoProgramsTests {
 enum PlacementTestSupport {
     /// An executable built beside the test bundle.
     static func executable(_ name: String) throws -> String {
-        let cli = try #require(ConformanceContext.locateCLI(), "the keychain executable was not built beside the tests")
+        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
         let path = URL(fileURLWithPath: cli).deletingLastPathComponent().appendingPathComponent(name).path
         try #require(FileManager.default.isExecutableFile(atPath: path), "\(name) was not built beside the tests")
         return path

@@ -3,7 +3,7 @@ import KeychainConformance
 import Testing
 
 /// A nested `dbus-run-session` with its own fresh HOME and XDG directories, in which a shell
-/// script runs the `keychain` CLI; for the headless cases, which need a bus in a state the
+/// script runs the `linux-keychain` CLI; for the headless cases, which need a bus in a state the
 /// shared test bus is not in.
 struct PrivateSession {
     /// One CLI run inside the session.
@@ -32,7 +32,7 @@ struct PrivateSession {
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
 
-    /// Runs `setup` (shell lines) and then `keychain ARGUMENTS` in a new session bus, and
+    /// Runs `setup` (shell lines) and then `linux-keychain ARGUMENTS` in a new session bus, and
     /// returns the CLI's exit status, its duration as measured inside the session, and its
     /// output. `configFile` replaces the bus configuration; `environment` adds variables.
     func runCLI(_ arguments: [String], setup: String = "", configFile: String? = nil,

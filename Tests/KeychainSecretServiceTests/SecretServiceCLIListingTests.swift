@@ -5,7 +5,7 @@ import KeychainSecretService
 import Testing
 
 extension SecretServiceTests {
-    /// `keychain list` and `search` are the operator's view: items other tools wrote appear
+    /// `linux-keychain list` and `search` are the operator's view: items other tools wrote appear
     /// with and without a service argument, and a locked keyring has its own exit status.
     @Suite("CLI listing")
     struct CLIListing {
@@ -51,7 +51,7 @@ extension SecretServiceTests {
             defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "erin", secrets: false)) }
             let set = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "set", service, "erin"],
                                   input: Data("x".utf8))
-            try #require(set.status == 0, "keychain set: \(set.errorText)")
+            try #require(set.status == 0, "linux-keychain set: \(set.errorText)")
             let everything = try rows(try keychain(["list", "--json"])).filter { $0["service"] as? String == service }
             #expect(everything.count == 1, "list without a service: \(everything)")
         }
@@ -63,7 +63,7 @@ extension SecretServiceTests {
             let environment = ProcessInfo.processInfo.environment.merging([SecretServiceSettings.collectionVariable: path]) { _, new in new }
             for arguments in [["get", "svc", "acct"], ["list"]] {
                 let result = try keychain(arguments, environment: environment)
-                #expect(result.status == CLIExit.locked, "keychain \(arguments.joined(separator: " ")) exited \(result.status): \(result.errorText)")
+                #expect(result.status == CLIExit.locked, "linux-keychain \(arguments.joined(separator: " ")) exited \(result.status): \(result.errorText)")
                 #expect(result.errorText.split(separator: "\n").count == 1)
             }
         }

@@ -5,7 +5,7 @@ import Testing
 
 extension SecretServiceTests {
     /// The shared suite, every case, against the real gnome-keyring of with-services.sh;
-    /// "processes" runs the `keychain` CLI in 8 processes at once.
+    /// "processes" runs the `linux-keychain` CLI in 8 processes at once.
     @Suite("conformance")
     struct Conformance {
         @Test(arguments: KeychainConformance.cases)

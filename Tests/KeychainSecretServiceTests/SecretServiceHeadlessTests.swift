@@ -64,9 +64,9 @@ extension SecretServiceTests {
             let backends = try session.runCLI(["backends"])
             let lines = backends.output.split(separator: "\n")
             let secretService = lines.first { $0.hasPrefix("secret-service") } ?? ""
-            #expect(secretService.contains("not usable") && secretService.contains("locked"), "keychain backends: \(backends.output)")
+            #expect(secretService.contains("not usable") && secretService.contains("locked"), "linux-keychain backends: \(backends.output)")
             let automatic = lines.first { $0.hasPrefix("auto picks") } ?? ""
-            #expect(automatic.contains("secret-service") && automatic.contains("locked"), "keychain backends: \(backends.output)")
+            #expect(automatic.contains("secret-service") && automatic.contains("locked"), "linux-keychain backends: \(backends.output)")
         }
 
         /// The login keyring exists (it was unlocked once, in an earlier session) but the
@@ -130,7 +130,7 @@ extension SecretServiceTests {
             #expect(run.milliseconds < 4000, "took \(run.milliseconds) ms")
         }
 
-        /// `keychain backends` with a provider that is stopped (SIGSTOP) checks the Secret
+        /// `linux-keychain backends` with a provider that is stopped (SIGSTOP) checks the Secret
         /// Service once: one timeout, not one for the list and another for auto's choice.
         @Test func backendsWaitsForAStoppedProviderOnce() throws {
             let session = try PrivateSession()

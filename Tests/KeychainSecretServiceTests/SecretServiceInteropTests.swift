@@ -26,7 +26,7 @@ extension SecretServiceTests {
             let secret = Data("binary\u{0}\u{1}\u{7f} and text ✓".utf8)
             let set = try runTool(try SecretServiceTestSupport.cli(),
                                   ["--backend", "secret-service", "set", service, "alice"], input: secret)
-            #expect(set.status == 0, "keychain set failed: \(set.errorText)")
+            #expect(set.status == 0, "linux-keychain set failed: \(set.errorText)")
             let lookup = try runTool("secret-tool", ["lookup", "service", service, "username", "alice"])
             #expect(lookup.status == 0, "secret-tool lookup failed: \(lookup.errorText)")
             #expect(lookup.output == secret, "secret-tool read \(lookup.output.count) bytes that differ from the \(secret.count) stored")
@@ -41,7 +41,7 @@ extension SecretServiceTests {
             #expect(store.status == 0, "secret-tool store failed: \(store.errorText)")
 
             let get = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "get", service, "bob"])
-            #expect(get.status == 0, "keychain get failed: \(get.errorText)")
+            #expect(get.status == 0, "linux-keychain get failed: \(get.errorText)")
             #expect(get.output == Data("tool-secret".utf8))
 
             let found = try backend.search(SecretServiceTestSupport.exactQuery(service, "bob"))
@@ -64,7 +64,7 @@ extension SecretServiceTests {
             defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "carol", secrets: false)) }
             let set = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "set", service, "carol"],
                                   input: Data("for python ✓".utf8))
-            #expect(set.status == 0, "keychain set failed: \(set.errorText)")
+            #expect(set.status == 0, "linux-keychain set failed: \(set.errorText)")
             let get = try runTool("python3", ["-c", Self.pythonGet, service, "carol"])
             #expect(get.status == 0, "python keyring failed: \(get.errorText)")
             #expect(get.outputText == "for python ✓")
@@ -78,7 +78,7 @@ extension SecretServiceTests {
             #expect(set.status == 0, "python keyring failed: \(set.errorText)")
 
             let get = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "get", service, "dave"])
-            #expect(get.status == 0, "keychain get failed: \(get.errorText)")
+            #expect(get.status == 0, "linux-keychain get failed: \(get.errorText)")
             #expect(get.output == Data("from python".utf8))
             #expect(try SecretServiceTestSupport.secret(service, "dave") == Data("from python".utf8))
 

@@ -47,7 +47,7 @@ extension SecretServiceTests {
             #expect(requests.getAll == 1, "a get returning attributes sent \(requests.getAll) GetAll for the item")
         }
 
-        /// `keychain get` (and `keychain run`) print secrets only: the CLI's read asks for the
+        /// `linux-keychain get` (and `linux-keychain run`) print secrets only: the CLI's read asks for the
         /// attributes alone, which still carry the access group it chooses items by.
         @Test func theCLIsGetReadsOnlyTheAttributes() throws {
             let (service, path) = try addItem("cli-get")
@@ -58,7 +58,7 @@ extension SecretServiceTests {
                                                  ["--backend", "secret-service", "get", service, "ida"])
             }
             #expect(get?.status == 0 && get?.output == Data("read me".utf8), "\(get?.errorText ?? "")")
-            requests.expectTheAttributesAlone(readBy: "keychain get")
+            requests.expectTheAttributesAlone(readBy: "linux-keychain get")
         }
 
         /// The typed API's `data(for:)` wants the secret alone, and reads the attributes alone.

@@ -12,7 +12,7 @@ extension SecretServiceTests {
     struct OneShot {
         let backend = SecretServiceTestSupport.backend
 
-        /// `keychain get` on a fresh connection: after `OpenSession`, three waits (the look-up
+        /// `linux-keychain get` on a fresh connection: after `OpenSession`, three waits (the look-up
         /// with the availability check's lock state; the search with the collection's lock
         /// state; the item's attributes with its secret) and seven requests. Before, the look-up
         /// made a collection proxy: twelve requests in eleven waits, as this test counts them.

@@ -73,7 +73,7 @@ extension SecretServiceTests {
             try Self.expectNotInKernelKeyring(service, "seed")
 
             let backends = try runTool(cli, ["backends"], environment: cron)
-            #expect(backends.outputText.contains("in effect: nothing usable"), "keychain backends: \(backends.outputText)")
+            #expect(backends.outputText.contains("in effect: nothing usable"), "linux-keychain backends: \(backends.outputText)")
         }
     }
 }

@@ -32,8 +32,8 @@ enum SecretServiceTestSupport {
     /// The CLI, or a cancelled/failed test when it is missing.
     static func cli() throws -> String {
         if let path = ConformanceContext.locateCLI() { return path }
-        if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("the keychain CLI was not found") }
-        try Test.cancel("the keychain CLI was not found beside the test binary")
+        if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("the linux-keychain CLI was not found") }
+        try Test.cancel("the linux-keychain CLI was not found beside the test binary")
     }
 
     static func uniqueName(_ purpose: String) -> String {

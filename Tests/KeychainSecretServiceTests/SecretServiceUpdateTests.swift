@@ -65,7 +65,7 @@ extension SecretServiceTests {
             }
         }
 
-        /// The update KeePassXC used to half-apply (`keychain set` over an existing item): it
+        /// The update KeePassXC used to half-apply (`linux-keychain set` over an existing item): it
         /// now succeeds whole on every provider, attributes and label included.
         @Test func secretAndAttributesChangeTogether() throws {
             let service = SecretServiceTestSupport.uniqueName("whole")

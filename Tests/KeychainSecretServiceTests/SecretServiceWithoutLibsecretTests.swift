@@ -36,7 +36,7 @@ extension SecretServiceTests {
             #expect(get.errorText.contains("libsecret could not be loaded"), "stderr: \(get.errorText)")
 
             let backends = try KeychainCLIProcess.run(cli, ["backends"], environment: environment)
-            #expect(backends.status == 0, "keychain backends failed: \(backends.errorText)")
+            #expect(backends.status == 0, "linux-keychain backends failed: \(backends.errorText)")
             let line = backends.outputText.split(separator: "\n").first { $0.hasPrefix("secret-service") }
             #expect(line?.contains("not usable") == true && line?.contains("libsecret") == true, "backends: \(backends.outputText)")
 

@@ -3,10 +3,10 @@ import KeychainConformance
 import KeychainCore
 import Testing
 
-/// The connections and requests of one whole `keychain get` process, counted by a TCP
+/// The connections and requests of one whole `linux-keychain get` process, counted by a TCP
 /// forwarder in front of the dev server. Across a network each new connection costs a TCP
 /// (and TLS) handshake and each request a round trip, so both are pinned.
-@Suite("a one-shot keychain get on vault opens one connection and sends only what it needs")
+@Suite("a one-shot linux-keychain get on vault opens one connection and sends only what it needs")
 struct VaultCLIRoundTripTests {
     let prefix = VaultTestServer.uniquePrefix("trips")
 
@@ -43,7 +43,7 @@ struct VaultCLIRoundTripTests {
         return environment
     }
 
-    /// Runs `keychain set svc acct` (when `secret` is given), then `keychain get svc acct`,
+    /// Runs `linux-keychain set svc acct` (when `secret` is given), then `linux-keychain get svc acct`,
     /// both through a new counting proxy and with the token cache `cache`; returns the get's
     /// result and traffic.
     private func get(cache: String, afterSetting secret: String?) throws -> (KeychainCLIProcess.Result, Traffic) {

@@ -4,8 +4,8 @@ import KeychainCore
 import KeychainVault
 import Testing
 
-/// The `keychain` CLI on several "machines" (processes with their own HOME) sharing one server.
-@Suite("vault backend across machines, through the keychain CLI")
+/// The `linux-keychain` CLI on several "machines" (processes with their own HOME) sharing one server.
+@Suite("vault backend across machines, through the linux-keychain CLI")
 struct VaultFleetTests {
     let prefix = VaultTestServer.uniquePrefix("fleet")
 

@@ -12,14 +12,14 @@ import Synchronization
 struct VaultHTTPClientTests {
     let prefix = VaultTestServer.uniquePrefix("http")
 
-    /// A `keychain` process that uses only the kernel keyring maps neither libcurl nor
+    /// A `linux-keychain` process that uses only the kernel keyring maps neither libcurl nor
     /// FoundationNetworking. Its memory map is read while it waits for the secret on stdin,
     /// after it has chosen and opened its backend.
     @Test func keyringOnlyProcessMapsNoHTTPLibrary() throws {
         let child = KeychainCLIProcess(try VaultTestServer.keychainCLI(),
                                        ["--backend", "keyring", "set", "lkc-maps-\(UUID().uuidString.prefix(8))", "probe"],
                                        holdingInput: true)
-        let pid = try #require(child.processIdentifier, "the keychain CLI did not start")
+        let pid = try #require(child.processIdentifier, "the linux-keychain CLI did not start")
         // Killed before it reads a secret, so it never stores one.
         defer {
             kill(pid, SIGKILL)

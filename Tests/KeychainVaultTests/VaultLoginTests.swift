@@ -65,7 +65,7 @@ struct VaultLoginTests {
         }
     }
 
-    /// Twenty `keychain get` processes in a row log in once: the token is cached in the
+    /// Twenty `linux-keychain get` processes in a row log in once: the token is cached in the
     /// session keyring that `keyctl session` gives the loop, and the server holds one new token.
     @Test func twentyCLIProcessesMakeOneToken() throws {
         let appRole = try VaultAppRoleFixture(prefix: prefix)

@@ -155,7 +155,7 @@ struct VaultRequestCountTests {
         #expect(requests == ["PATCH \(ownPath)"], "\(requests)")
     }
 
-    /// `keychain set` and `Keychain.set` update first and add only when nothing is there.
+    /// `linux-keychain set` and `Keychain.set` update first and add only when nothing is there.
     @Test func setOfExistingItemIsOnePatchAndOfNewItemAPatchAndAnAdd() throws {
         let recorded = try recorded()
         let operations = KeychainOperations(backend: recorded.backend, scope: .everything)

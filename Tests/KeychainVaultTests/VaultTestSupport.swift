@@ -44,10 +44,10 @@ enum VaultTestServer {
         return try KeychainCLIProcess.run(try executable("bao"), arguments, input: input, environment: settings)
     }
 
-    /// The `keychain` CLI built beside the tests.
+    /// The `linux-keychain` CLI built beside the tests.
     static func keychainCLI() throws -> String {
         guard let path = ConformanceContext.locateCLI() else {
-            throw ConformanceFailure("the keychain CLI was not found beside the test binary; build with `swift build --build-tests`")
+            throw ConformanceFailure("the linux-keychain CLI was not found beside the test binary; build with `swift build --build-tests`")
         }
         return path
     }

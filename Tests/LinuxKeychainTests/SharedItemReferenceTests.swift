@@ -12,7 +12,7 @@ struct SharedItemReferenceTests {
     @Test func aSharedItemsReferenceNeverReachesTheProgramsOwnItem() throws {
         let backend = MemoryBackend()
         let service = MemoryKeychain.uniqueName("shared-ref")
-        // As `keychain set` or another tool writes it: no access group.
+        // As `linux-keychain set` or another tool writes it: no access group.
         try backend.add(KeychainItem(itemClass: .genericPassword,
                                      attributes: ItemAttributes([.service: .string(service), .account: .string("a")]),
                                      secret: SecretBytes(Data("operator".utf8))))

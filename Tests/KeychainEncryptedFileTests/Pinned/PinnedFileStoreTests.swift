@@ -122,7 +122,7 @@ struct PinnedFileStoreTests {
         #expect(try everyItem(backend).count == PinnedFileStore.items.count + 1)
     }
 
-    /// The `keychain` CLI, as a separate process through the whole front end, reads the
+    /// The `linux-keychain` CLI, as a separate process through the whole front end, reads the
     /// version-1 store too, byte for byte.
     @Test func theCLIReadsTheStore() throws {
         let cli = try CLIStore(passphrase: PinnedFileStore.passphrase, cacheSeconds: 0)
