@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +85,14 @@ typedef size_t (*ReadCallback)(char *buffer, size_t size, size_t count, void *co
 CCURL_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
 
 static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
-static int loaded;
+// Set once, under load_mutex, after every function pointer is; read without the mutex by
+// every call, so it is atomic: acquire pairs with the release store and makes the pointers
+// visible to a thread that never took the mutex.
+static atomic_int loaded;
+
+static int is_loaded(void) {
+    return atomic_load_explicit(&loaded, memory_order_acquire);
+}
 
 static int load_functions(const char *path, char *reason, size_t reason_size) {
     // Never closed: libcurl's TLS library keeps global state that cannot be unloaded.
@@ -107,18 +115,18 @@ static int load_functions(const char *path, char *reason, size_t reason_size) {
 int ccurl_load(const char *library_path, char *reason, size_t reason_size) {
     const char *path = library_path != NULL ? library_path : "libcurl.so.4";
     pthread_mutex_lock(&load_mutex);
-    int result = loaded ? 0 : load_functions(path, reason, reason_size);
-    if (result == 0) loaded = 1;
+    int result = is_loaded() ? 0 : load_functions(path, reason, reason_size);
+    if (result == 0) atomic_store_explicit(&loaded, 1, memory_order_release);
     pthread_mutex_unlock(&load_mutex);
     return result;
 }
 
 void *ccurl_handle_new(void) {
-    return loaded ? p_curl_easy_init() : NULL;
+    return is_loaded() ? p_curl_easy_init() : NULL;
 }
 
 void ccurl_handle_free(void *handle) {
-    if (handle != NULL && loaded) p_curl_easy_cleanup(handle);
+    if (handle != NULL && is_loaded()) p_curl_easy_cleanup(handle);
 }
 
 // --- Close-on-exec ---------------------------------------------------------------------------
@@ -178,7 +186,7 @@ static void *multi_init_close_on_exec(void) {
 }
 
 void *ccurl_lane_new(void) {
-    if (!loaded) return NULL;
+    if (!is_loaded()) return NULL;
     void *multi = multi_init_close_on_exec();
     if (multi == NULL) return NULL;
     // One connection per server: over HTTP/1.1 a request sent beside another waits for the
@@ -192,7 +200,7 @@ void *ccurl_lane_new(void) {
 }
 
 void ccurl_lane_free(void *lane) {
-    if (lane != NULL && loaded) p_curl_multi_cleanup(lane);
+    if (lane != NULL && is_loaded()) p_curl_multi_cleanup(lane);
 }
 
 // --- The response body ---------------------------------------------------------------------------
@@ -447,7 +455,7 @@ int ccurl_perform(void *handle, const CCurlRequest *request, CCurlResponse *resp
 }
 
 int ccurl_perform_all(void *lane, void *const *handles, const CCurlRequest *requests, CCurlResponse *responses, size_t count) {
-    if (!loaded || lane == NULL || count == 0 || count > CCURL_MAXIMUM_PARALLEL) {
+    if (!is_loaded() || lane == NULL || count == 0 || count > CCURL_MAXIMUM_PARALLEL) {
         for (size_t index = 0; index < count; index++) not_loaded(&responses[index]);
         return -1;
     }

@@ -1,6 +1,5 @@
 import Foundation
 import KeychainCore
-import Synchronization
 
 func survivesManyThreads(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
     let service = context.service()
@@ -96,7 +95,7 @@ public enum CLIExit: Sendable {
 }
 
 final class FailureList: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }

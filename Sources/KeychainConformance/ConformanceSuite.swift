@@ -1,6 +1,5 @@
 import Foundation
 public import KeychainCore
-import Synchronization
 
 /// One check of the backend contract in `KeychainBackend`'s doc comment.
 ///
@@ -141,7 +140,7 @@ public struct ConformanceContext: Sendable {
 
 /// The services a case used, shared by copies of its context.
 final class ServiceLedger: Sendable {
-    private let names = Mutex<Set<String>>([])
+    private let names = Locked<Set<String>>([])
     func note(_ name: String) { _ = names.withLock { $0.insert(name) } }
     var all: [String] { names.withLock { Array($0) } }
 }

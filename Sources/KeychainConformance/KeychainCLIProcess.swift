@@ -2,7 +2,7 @@
 import Glibc
 #endif
 public import Foundation
-import Synchronization
+import KeychainCore
 
 /// A child process, started at init: the `linux-keychain` CLI for tests that need a second process,
 /// or any other tool a test drives (`keyctl`, `mount`, ...). Its environment is this
@@ -37,7 +37,7 @@ public final class KeychainCLIProcess: Sendable {
         var inputClosed = false
         var stateDirectory: String?
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Starts `executable` with `arguments`, writes `input` (if any) to its stdin and closes it.
     /// With `holdingInput`, stdin stays open until `release(_:)`: the CLI reads its secret only
@@ -62,7 +62,7 @@ public final class KeychainCLIProcess: Sendable {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        state = Mutex(State(stateDirectory: stateDirectory))
+        state = Locked(State(stateDirectory: stateDirectory))
         do {
             try process.run()
             launchError = nil
@@ -153,7 +153,7 @@ public final class KeychainCLIProcess: Sendable {
 
 /// Reads a pipe to its end on a thread of its own.
 private final class PipeDrain: Sendable {
-    private let data = Mutex(Data())
+    private let data = Locked(Data())
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
@@ -173,7 +173,7 @@ private final class PipeDrain: Sendable {
 
 /// A flag one thread sets and another reads.
 private final class LockedFlag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The process-wide list of backends and the choice among them, like swift-log's
 /// `LoggingSystem`.
@@ -61,7 +60,7 @@ public final class KeychainBackendRegistry: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty registry, for tests and programs that manage their own, with `placement`'s
     /// pins and record, or none.

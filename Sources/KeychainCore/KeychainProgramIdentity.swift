@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The program's identity for the keychain: its own access group, like an Apple app's
 /// application access group.
@@ -28,7 +27,7 @@ public enum KeychainProgramIdentity: Sendable {
     public static let groupsVariable = "KEYCHAIN_ACCESS_GROUPS"
 
     /// The groups set in code, which win over the environment.
-    private static let groupsSetInCode = Mutex<[String]?>(nil)
+    private static let groupsSetInCode = Locked<[String]?>(nil)
 
     /// The program's own access group: the first of `accessGroups`.
     public static var accessGroup: String { accessGroups[0] }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The `memory` backend: items live in this process only and vanish when it exits.
 ///
@@ -14,7 +13,7 @@ public final class MemoryBackend: KeychainBackend, Sendable {
     public var retention: ItemRetention { .processLifetime }
 
     /// The items, behind the one lock every call takes.
-    private let collection = Mutex(ItemCollection())
+    private let collection = Locked(ItemCollection())
 
     /// An empty store, private to this instance.
     public init() {}

@@ -28,10 +28,10 @@ public final class EncryptedFileBackend: KeychainBackend, Sendable {
     private let configuration: Result<FileStoreSettings, KeychainError>
     // The unlocked keys. Their lock is also held while unlocking so that concurrent threads
     // wait for one Argon2id run instead of each starting their own.
-    private let unlocked = Mutex<StoreKeys?>(nil)
+    private let unlocked = Locked<StoreKeys?>(nil)
     // The store as last opened, reused while it is still current (`StoreSession`).
     // Its lock is never held across file operations.
-    private let session = Mutex<StoreSession?>(nil)
+    private let session = Locked<StoreSession?>(nil)
 
     /// A backend configured from the environment (`FileStoreSettings.fromEnvironment`).
     public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) {

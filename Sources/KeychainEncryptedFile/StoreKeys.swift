@@ -1,6 +1,5 @@
 import Foundation
 import KeychainCore
-import Synchronization
 
 /// Where an item lives: `items/<bucket>/<file>`.
 ///
@@ -99,7 +98,7 @@ final class StoreKeys: Sendable {
     /// check the item it opened), and each is a keyed BLAKE2b, several times the cost of a
     /// lookup here. Emptied when full, so its size stays bounded. It holds only item names,
     /// which this process has in memory anyway while it works on them.
-    private let knownBucketNames = Mutex<[BucketNameKey: String]>([:])
+    private let knownBucketNames = Locked<[BucketNameKey: String]>([:])
     private static let knownBucketNamesLimit = 1024
 
     /// Keyed digest of a purpose, a class and typed values, each length-prefixed so that no two

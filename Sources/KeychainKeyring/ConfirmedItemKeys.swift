@@ -1,5 +1,5 @@
+import KeychainCore
 import CKeyutils
-import Synchronization
 
 /// The item keys this process has seen confirmed as items: keys whose target's records held an
 /// entry naming exactly that key (by serial) when they were read. A read that wants only the
@@ -14,7 +14,7 @@ enum ConfirmedItemKeys {
     /// costs only one record read per item.
     static let capacity = 1024
 
-    private static let confirmed = Mutex(Set<UInt64>())
+    private static let confirmed = Locked(Set<UInt64>())
 
     /// Notes that `key`, linked in `target`, was just read as an item whose entry names it.
     static func confirm(_ key: key_serial_t, in target: key_serial_t) {

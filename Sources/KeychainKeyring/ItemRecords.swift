@@ -6,7 +6,6 @@ import Musl
 #endif
 import Foundation
 import KeychainCore
-import Synchronization
 
 /// The records of a target: the attributes of many items in a few `user` keys, so that an
 /// item costs one key of the user's quota, its item key.
@@ -274,7 +273,7 @@ private enum RecordKnowledge {
         var serials: [key_serial_t: [Int: key_serial_t]] = [:]
     }
 
-    private static let known = Mutex(Known())
+    private static let known = Locked(Known())
 
     static func log2BucketCount(of target: key_serial_t) -> UInt8? { known.withLock { $0.log2BucketCounts[target] } }
 

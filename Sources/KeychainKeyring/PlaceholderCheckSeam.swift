@@ -1,5 +1,5 @@
+import KeychainCore
 import CKeyutils
-import Synchronization
 
 /// Debug builds only: lets a test act between the reads with which `ItemLookup.secret(of:in:)`
 /// tells an empty secret from one zero byte, to play other processes' updates landing there.
@@ -12,7 +12,7 @@ enum PlaceholderCheckSeam {
     }
 
     #if DEBUG
-    private static let actions = Mutex<[key_serial_t: @Sendable (Point) -> Void]>([:])
+    private static let actions = Locked<[key_serial_t: @Sendable (Point) -> Void]>([:])
 
     /// Runs `action` at each point a read of an item in `target` reaches, until `body` returns.
     static func acting(in target: key_serial_t, _ action: @escaping @Sendable (Point) -> Void,

@@ -1,5 +1,5 @@
+import KeychainCore
 import Foundation
-import Synchronization
 
 /// The isolation of everything that touches libsecret or GLib objects: the connection, the
 /// session, every `GObjectReference` and the operations that use them.
@@ -33,7 +33,7 @@ final class LibsecretThread: SerialExecutor, Sendable {
         var threadID: pthread_t?
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     /// Counts the jobs enqueued and not yet taken, so the thread sleeps while there are none.
     private let pending = DispatchSemaphore(value: 0)
 

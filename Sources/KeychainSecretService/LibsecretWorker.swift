@@ -1,7 +1,6 @@
 import CSecretService
 import Dispatch
 import KeychainCore
-import Synchronization
 
 /// Hands jobs to the libsecret thread (`LibsecretActor`) from synchronous callers on any
 /// thread, and waits for each up to a deadline.
@@ -94,7 +93,7 @@ private final class LibsecretJob: Sendable {
         var cancelled = false
     }
 
-    private let progress = Mutex(Progress())
+    private let progress = Locked(Progress())
 
     init(deadline: DispatchTime, lock: HeldLock?) {
         call = LibsecretCall(cancellation: GCancellableReference(), deadline: deadline)
@@ -123,7 +122,7 @@ private final class LibsecretJob: Sendable {
 
 /// A job's result, written on the libsecret thread and read by the caller after `finished`.
 private final class LibsecretOutcome<Value: Sendable>: Sendable {
-    private let stored = Mutex<Result<Value, any Error>?>(nil)
+    private let stored = Locked<Result<Value, any Error>?>(nil)
 
     func store(_ result: Result<Value, any Error>) { stored.withLock { $0 = result } }
     var result: Result<Value, any Error>? { stored.withLock { $0 } }

@@ -93,9 +93,9 @@ enum SecretServiceWriteLock {
 /// (closing the file drops the flock).
 final class HeldLock: Sendable {
     /// The open lock file; nil once released, so that it is closed exactly once.
-    private let descriptor: Mutex<Int32?>
+    private let descriptor: Locked<Int32?>
 
-    init(descriptor: Int32) { self.descriptor = Mutex(descriptor) }
+    init(descriptor: Int32) { self.descriptor = Locked(descriptor) }
 
     /// Releases the lock now. Later calls do nothing.
     func release() {

@@ -1,6 +1,6 @@
+import KeychainCore
 import CCurl
 import Glibc
-import Synchronization
 
 /// A libcurl lane (a multi handle, which holds the open connections) and the easy handles that
 /// run requests on it: what one request, or one set of requests sent side by side, takes.
@@ -29,7 +29,7 @@ final class CurlLanePool: Sendable {
     /// more threads send at once.
     static let maximumIdleLanes = 8
 
-    private let idle = Mutex<[CurlLane]>([])
+    private let idle = Locked<[CurlLane]>([])
 
     deinit {
         let process = getpid()

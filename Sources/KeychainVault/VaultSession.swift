@@ -1,7 +1,6 @@
 import CCurl
 import Foundation
 import KeychainCore
-import Synchronization
 
 /// The token each request carries, kept valid: looked up, renewed, or logged in for.
 ///
@@ -21,7 +20,7 @@ final class VaultSession: Sendable {
     private let failures: VaultFailures
     private let cache: VaultTokenCache
     /// What is known about the token in use; every decision about it is made holding this.
-    private let current = Mutex<VaultTokenState?>(nil)
+    private let current = Locked<VaultTokenState?>(nil)
 
     init(configuration: VaultConfiguration, client: VaultHTTPClient, failures: VaultFailures) {
         self.configuration = configuration

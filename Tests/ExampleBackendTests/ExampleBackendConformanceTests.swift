@@ -3,7 +3,6 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import Testing
-import Synchronization
 
 /// The example third-party backend passes every case of the suite, the many-process one
 /// included: its processes are its own helper executable, given through `ConformanceProcesses`
@@ -80,7 +79,7 @@ struct ExampleBackendConformanceTests {
 }
 
 final class StartedProcesses: Sendable {
-    private let started = Mutex(0)
+    private let started = Locked(0)
     func count() { started.withLock { $0 += 1 } }
     var total: Int { started.withLock { $0 } }
 }

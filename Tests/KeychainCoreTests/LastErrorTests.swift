@@ -1,7 +1,6 @@
 import Foundation
 import KeychainCore
 import Testing
-import Synchronization
 
 @Suite("last error")
 struct LastErrorTests {
@@ -61,7 +60,7 @@ struct LastErrorTests {
 
 /// Messages read on many threads, counted.
 private final class SeenMessages: Sendable {
-    private let storage = Mutex<[String: Int]>([:])
+    private let storage = Locked<[String: Int]>([:])
 
     func add(_ message: String) { storage.withLock { $0[message, default: 0] += 1 } }
     var counts: [String: Int] { storage.withLock { $0 } }

@@ -1,7 +1,6 @@
 import Foundation
 import KeychainCore
 import Testing
-import Synchronization
 
 /// `linux-keychain backends` reports through `survey()`: each backend's availability is checked
 /// once, since one check can take a whole timeout (a Secret Service provider that does not
@@ -11,7 +10,7 @@ struct RegistrySurveyTests {
     /// Unavailable, and counts how often it was asked.
     final class CountingBackend: KeychainBackend, Sendable {
         let name: String
-        private let asked = Mutex(0)
+        private let asked = Locked(0)
         var checks: Int { asked.withLock { $0 } }
         init(name: String) { self.name = name }
         func availability() -> BackendAvailability {

@@ -3,7 +3,6 @@ import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
 import Testing
-import Synchronization
 
 /// The contract says no reader ever sees an item missing mid-update. A move writes the new file
 /// and removes the old one in another directory, so a reader that lists the store while a move
@@ -50,14 +49,14 @@ struct MoveVisibilityTests {
 }
 
 private final class Flag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
 }
 
 /// The text of the error a thread hit, if any.
 private final class ErrorBox: Sendable {
-    private let stored = Mutex<String?>(nil)
+    private let stored = Locked<String?>(nil)
     func set(_ error: any Error) { stored.withLock { $0 = "\(error)" } }
     var error: String? { stored.withLock { $0 } }
 }

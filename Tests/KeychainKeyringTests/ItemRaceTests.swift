@@ -87,7 +87,7 @@ struct ItemRaceTests {
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("update-race")
             try backend.add(genericItem(service, "acct", Data("start".utf8), [.label: .string("start")]))
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             var mixed: [String] = []
             for round in 0..<400 {
                 let done = DispatchSemaphore(value: 0)
@@ -124,7 +124,7 @@ struct ItemRaceTests {
             let count = 60
             try addItems(service, count, in: target) { $0.isMultiple(of: 2) ? [.comment: .string(Self.largeComment)] : [:] }
             let current = Atomic<Int>(0)
-            let wrong = Mutex<[String]>([])
+            let wrong = Locked<[String]>([])
             try reading({ _ in
                 let index = current.load(ordering: .acquiring)
                 let found: KeychainItem?
@@ -168,7 +168,7 @@ struct ItemRaceTests {
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("superseded")
             try backend.add(genericItem(service, "acct", Data("s".utf8), [.comment: .string(Self.largeComment)]))
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             var lost: [Int] = []
             for round in 0..<300 {
                 let done = DispatchSemaphore(value: 0)
@@ -205,7 +205,7 @@ struct ItemRaceTests {
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("read-delete")
             try backend.add(genericItem(service, "acct", Data("secret".utf8)))
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             try reading(on: 2, { thread in
                 do {
                     if thread == 0 {
@@ -238,7 +238,7 @@ struct ItemRaceTests {
             let service = uniqueService("list-rewrite")
             let count = 40
             try addItems(service, count, in: target) { _ in [:] }
-            let short = Mutex<[Int]>([])
+            let short = Locked<[Int]>([])
             let all = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
                                 limit: .all, includeSecrets: false)
             try reading({ _ in
@@ -308,7 +308,7 @@ struct ItemRaceTests {
             let service = uniqueService("toggle")
             try backend.add(genericItem(service, "acct", Data("secret".utf8), [.comment: .string(Self.largeComment)]))
             let misses = Atomic<Int>(0)
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             let query = listing
                 ? ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]), limit: .all)
                 : exactQuery(service, "acct", secrets: false)
@@ -338,7 +338,7 @@ struct ItemRaceTests {
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("empty-toggle")
             try backend.add(genericItem(service, "acct", Data("x".utf8)))
-            let wrong = Mutex<[Data]>([])
+            let wrong = Locked<[Data]>([])
             try reading({ _ in
                 guard let secret = try? backend.search(exactQuery(service, "acct", secrets: true)).first?.secret?.makeData() else {
                     return

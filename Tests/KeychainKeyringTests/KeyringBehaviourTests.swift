@@ -4,7 +4,6 @@ import Glibc
 import KeychainCore
 @testable import KeychainKeyring
 import Testing
-import Synchronization
 
 /// What the backend does in the kernel, checked in the kernel: where keys go, what they hold,
 /// what they grant, the limits, and keys that exist but cannot be used.
@@ -150,13 +149,13 @@ struct KeyringBehaviourTests {
 }
 
 final class Flag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
 }
 
 final class Problems: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func add(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }

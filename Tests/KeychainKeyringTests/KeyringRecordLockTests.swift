@@ -3,7 +3,6 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
-import Synchronization
 import Testing
 
 /// The record lock (`KeyringRecordLock`) against other processes, which run the same protocol
@@ -35,7 +34,7 @@ struct KeyringRecordLockTests {
     @Test func threadsOfOneProcessExcludeEachOther() throws {
         try withTarget { target in
             let counter = try makeCounter(in: target)
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             let threads = 4
             let done = DispatchSemaphore(value: 0)
             for _ in 0..<threads {
@@ -131,7 +130,7 @@ struct KeyringRecordLockTests {
                 try kernel.search(target, type: "user", description: KeyringRecordLock.lockDescription(target))
             }
             // Another thread gets it at once.
-            let otherThread = Mutex<Bool?>(nil)
+            let otherThread = Locked<Bool?>(nil)
             let done = DispatchSemaphore(value: 0)
             Thread.detachNewThread { [kernel] in
                 let ran = try? KeyringRecordLock(kernel: kernel, timeout: .milliseconds(200)).withLock(in: target) { true }

@@ -2,7 +2,6 @@ import CKeyutils
 import Foundation
 import KeychainCore
 @testable import KeychainKeyring
-import Synchronization
 import Testing
 
 /// A read of one item's secret by its whole primary key (what `linux-keychain get` and the typed API
@@ -91,7 +90,7 @@ struct SecretOnlyReadTests {
         try withConfirmedItem("between") { own, _, query throws in
             #expect(try own.backend.update(query, with: ItemChanges(secret: SecretBytes(Data()))) == 1)
             let writer = KernelKeyringBackend(testingIn: own.serial)
-            let landed = Mutex<[PlaceholderCheckSeam.Point]>([])
+            let landed = Locked<[PlaceholderCheckSeam.Point]>([])
             try PlaceholderCheckSeam.acting(in: own.serial, { point in
                 let secret = point == .beforeEntry ? Data("x".utf8) : Data()
                 if (try? writer.update(query, with: ItemChanges(secret: SecretBytes(secret)))) == 1 {

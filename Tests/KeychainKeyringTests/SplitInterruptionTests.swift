@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import KeychainCore
 @testable import KeychainKeyring
-import Synchronization
 import Testing
 
 /// A split of the records (`ItemRecords`) interrupted after each of its steps, as a process
@@ -48,7 +47,7 @@ struct SplitInterruptionTests {
         try records.expectEveryItem(KernelKeyringBackend(testingIn: own.serial), service, count: 80)
 
         // Four threads, each with a backend of its own: ten adds and five deletes apiece.
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         let target = own.serial
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             let backend = KernelKeyringBackend(testingIn: target)

@@ -3,7 +3,6 @@ import KeychainConformance
 import KeychainCore
 import KeychainSecretService
 import Testing
-import Synchronization
 
 extension SecretServiceTests {
     /// How items look in the Secret Service, the collection setting, and many threads.
@@ -180,7 +179,7 @@ extension SecretServiceTests {
 }
 
 private final class Failures: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func add(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import KeychainCore
 @testable import KeychainSecretService
-import Synchronization
 import Testing
 
 extension SecretServiceTests {
@@ -19,8 +18,8 @@ extension SecretServiceTests {
         /// it; no caller's thread is it.
         @Test func jobsRunOnTheLibsecretThreadOnly() throws {
             let backend = self.backend
-            let seen = Mutex<[(caller: pthread_t, job: pthread_t, isolated: Bool?)]>([])
-            let failures = Mutex<[String]>([])
+            let seen = Locked<[(caller: pthread_t, job: pthread_t, isolated: Bool?)]>([])
+            let failures = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
                 do {
                     let job = try backend.perform("a thread check", isReadOnly: true) { _ in

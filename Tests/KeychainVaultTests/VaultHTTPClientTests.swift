@@ -4,7 +4,6 @@ import KeychainConformance
 import KeychainCore
 @testable import KeychainVault
 import Testing
-import Synchronization
 
 /// The HTTP client: libcurl is loaded only by the vault backend, requests answer callers on
 /// any kind of thread, and hostile answers are cut off.
@@ -135,7 +134,7 @@ struct VaultHTTPClientTests {
 
 /// A thread-safe count.
 private final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }

@@ -3,7 +3,6 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 @testable import KeychainVault
-import Synchronization
 import Testing
 
 /// A long-lived backend's kept-open connection when things go wrong on it: an answer lost after
@@ -256,7 +255,7 @@ struct VaultLaneThreadTests {
                                                                         token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
         #expect(backend.availability().isAvailable)
 
-        let wrong = Mutex<[String]>([])
+        let wrong = Locked<[String]>([])
         // Plain threads, started together: GCD would run only as many as there are cores.
         let start = DispatchGroup()
         start.enter()

@@ -3,7 +3,6 @@ import KeychainConformance
 import KeychainCore
 import KeychainVault
 import Testing
-import Synchronization
 
 /// How the backend's items look and behave on a real OpenBao server, checked with `bao` itself.
 @Suite("vault backend on a real OpenBao server")
@@ -162,7 +161,7 @@ struct VaultServerTests {
 
 /// Results collected from many threads.
 final class Outcomes: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }

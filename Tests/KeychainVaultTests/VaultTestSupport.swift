@@ -2,7 +2,6 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainVault
-import Synchronization
 import Testing
 
 /// The OpenBao dev server that scripts/with-services.sh starts, and helpers around it.
@@ -84,7 +83,7 @@ enum VaultTestServer {
         handedOutPorts.withLock { _ = $0.insert(port) }
     }
 
-    private static let handedOutPorts = Mutex<Set<Int>>([])
+    private static let handedOutPorts = Locked<Set<Int>>([])
 
     /// A fresh directory for one test, inside with-services.sh's scratch directory (removed
     /// when the run ends) when there is one.

@@ -2,7 +2,6 @@ import Foundation
 import KeychainCore
 import LinuxKeychain
 import Testing
-import Synchronization
 
 /// Apple's result shapes, limits, references, synchronizable handling, access control and
 /// error statuses, checked one rule at a time.
@@ -291,7 +290,7 @@ private final class OutcomeCounter: Sendable {
         var readsMatching = 0
     }
 
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
 
     var statuses: [OSStatus: Int] { counts.withLock { $0.statuses } }
     var readsMatching: Int { counts.withLock { $0.readsMatching } }
