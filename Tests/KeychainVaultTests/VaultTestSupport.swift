@@ -41,7 +41,9 @@ enum VaultTestServer {
     static func bao(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> KeychainCLIProcess.Result {
         let root = try root()
         let settings = ["VAULT_ADDR": root.address, "VAULT_TOKEN": root.token].merging(environment) { _, new in new }
-        return try KeychainCLIProcess.run(try executable("bao"), arguments, input: input, environment: settings)
+        let result = try KeychainCLIProcess.run(try executable("bao"), arguments, input: input, environment: settings)
+        try VaultTestCluster.awaitReplication()
+        return result
     }
 
     /// The `keychain` CLI built beside the tests.
