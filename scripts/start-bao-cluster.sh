@@ -56,6 +56,9 @@ for node in 1 2 3; do
 storage "raft" {
   path    = "$dir/node$node/raft"
   node_id = "node$node"
+  # Raft refuses larger entries (1 MiB by default); the tests store items up to Vault's
+  # 32 MiB request limit.
+  max_entry_size = 67108864
   retry_join { leader_api_addr = "$(address 1)" }
   retry_join { leader_api_addr = "$(address 2)" }
   retry_join { leader_api_addr = "$(address 3)" }

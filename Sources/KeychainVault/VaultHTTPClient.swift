@@ -107,12 +107,11 @@ final class VaultHTTPClient: Sendable {
         let started = Date()
         var index = indexes?.indexToSend()
         var results = sendAllOnce(requests, index: index)
-        // Only answers to a request that carried an index are retried: from a server that
-        // ignores the headers a 412 or 429 means something else. Bounded by each timeout.
+        // Bounded by each request's timeout.
         var pause: TimeInterval = 0.02
-        while index != nil {
+        while true {
             let waiting = results.indices.filter { position in
-                guard case .success(let response) = results[position], response.status == 412 || response.status == 429 else { return false }
+                guard case .success(let response) = results[position], Self.isPassing(response, sentIndex: index != nil) else { return false }
                 return Date().addingTimeInterval(pause) < started.addingTimeInterval(requests[position].timeout)
             }
             guard !waiting.isEmpty else { break }
@@ -127,6 +126,18 @@ final class VaultHTTPClient: Sendable {
             for (position, result) in zip(waiting, again) { results[position] = result }
         }
         return results
+    }
+
+    /// Whether `response` refused the request for a moment, having done nothing, so it is sent
+    /// again: a node behind the index it carried (429 from OpenBao's `fail`, 412 from Vault
+    /// Enterprise; from a server that ignores the headers these mean something else), or a KV
+    /// version 2 mount just enabled, which a standby refuses until the leader has set it up.
+    private static func isPassing(_ response: VaultHTTPResponse, sentIndex: Bool) -> Bool {
+        switch response.status {
+        case 412, 429: return sentIndex
+        case 400: return response.errorText.contains("Waiting for the primary to upgrade")
+        default: return false
+        }
     }
 
     private func sendAllOnce(_ requests: [VaultHTTPRequest], index: VaultStorageIndex?) -> [Result<VaultHTTPResponse, VaultTransportFailure>] {

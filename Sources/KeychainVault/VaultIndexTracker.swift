@@ -12,10 +12,12 @@ import Synchronization
 /// node. A server that ignores the headers (HashiCorp Vault without replication, a dev server)
 /// is unaffected.
 ///
-/// What is remembered is shared by every backend of the process and, where the token cache
-/// lives (`VaultTokenCacheLocation`: the user's or the session's kernel keyring), by every
-/// process of the user, so `keychain set` followed at once by `keychain get` through another
-/// node sees the value. With the token cache off it lives in the process only.
+/// What is remembered is shared by every backend of the process and, in the keyring where
+/// the token cache lives (`VaultTokenCacheLocation`: the user's kernel keyring, or the
+/// session's), by every process of the user, so `keychain set` followed at once by
+/// `keychain get` through another node sees the value. With the token cache off the index
+/// still goes to the user's keyring: it is not a secret, and whether tokens are cached must
+/// not decide whether a command sees the one before it.
 ///
 /// Entries are per cluster (OpenBao's index names its cluster ID, and a server ignores an
 /// index of another cluster), with the address each server answered from, so one load
@@ -29,7 +31,7 @@ final class VaultIndexTracker: Sendable {
 
     init(address: String, location: VaultTokenCacheLocation) {
         self.address = address
-        self.location = location
+        self.location = location == .processOnly ? .userKeyring : location
     }
 
     /// The index to send to this tracker's server now, nil when none is known.

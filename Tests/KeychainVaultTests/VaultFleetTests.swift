@@ -49,6 +49,7 @@ struct VaultFleetTests {
 
         let deleted = try keychain(["delete", "fleet-db", "deploy"], on: second)
         #expect(deleted.status == 0, "\(deleted.errorText)")
+        try VaultTestCluster.awaitReplication()
         let missing = try keychain(["get", "fleet-db", "deploy"], on: first)
         #expect(missing.status == CLIExit.notFound, "\(missing.errorText)")
     }
