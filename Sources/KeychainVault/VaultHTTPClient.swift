@@ -107,6 +107,21 @@ final class VaultHTTPClient: Sendable {
         let started = Date()
         var index = indexes?.indexToSend()
         var results = sendAllOnce(requests, index: index)
+        if index?.position == UInt64.max, let acknowledged = indexes?.indexToSend(acknowledgedOnly: true) {
+            // Sent to the active node after a write whose answer was lost (`VaultIndexTracker`):
+            // when there is none (an election), the standby answers up to the acknowledged writes.
+            let unanswered = results.indices.filter { position in
+                guard requests[position].method == "GET" else { return false }
+                guard case .success(let response) = results[position] else { return true }
+                return response.status >= 500 || response.status == 307 || response.status == 308
+            }
+            if !unanswered.isEmpty {
+                let again = sendAllOnce(unanswered.map { requests[$0] }, index: acknowledged)
+                for (position, result) in zip(unanswered, again) { results[position] = result }
+            }
+            index = acknowledged
+        }
+        if index != nil { results = answeredLocallyWhenNoActiveNode(requests, results) }
         // Bounded by each request's timeout.
         var pause: TimeInterval = 0.02
         while true {
@@ -124,6 +139,28 @@ final class VaultHTTPClient: Sendable {
                 return request
             }, index: index)
             for (position, result) in zip(waiting, again) { results[position] = result }
+        }
+        return results
+    }
+
+    /// During an election a standby behind the index has no active node to pass a request to,
+    /// and answers 307 or 5xx. A read of one item (not a listing) is then asked again without
+    /// the index, from the standby's own copy: its answer is taken when it found the item,
+    /// possibly a version that lags the last writes before the leader died, so reads keep
+    /// answering. "Not there" from a copy that may lag is not an answer: the first error stands.
+    private func answeredLocallyWhenNoActiveNode(_ requests: [VaultHTTPRequest],
+                                                 _ results: [Result<VaultHTTPResponse, VaultTransportFailure>])
+        -> [Result<VaultHTTPResponse, VaultTransportFailure>] {
+        let stranded = results.indices.filter { position in
+            guard requests[position].method == "GET", requests[position].query == nil,
+                  case .success(let response) = results[position] else { return false }
+            return response.status >= 500 || response.status == 307 || response.status == 308
+        }
+        guard !stranded.isEmpty else { return results }
+        var results = results
+        let local = sendAllOnce(stranded.map { requests[$0] }, index: nil)
+        for (position, result) in zip(stranded, local) {
+            if case .success(let response) = result, response.status == 200 { results[position] = result }
         }
         return results
     }

@@ -34,12 +34,13 @@ final class VaultIndexTracker: Sendable {
         self.location = location == .processOnly ? .userKeyring : location
     }
 
-    /// The index to send to this tracker's server now, nil when none is known.
-    func indexToSend() -> VaultStorageIndex? {
+    /// The index to send to this tracker's server now, nil when none is known. With
+    /// `acknowledgedOnly`, the newest answered one even after a write whose answer was lost.
+    func indexToSend(acknowledgedOnly: Bool = false) -> VaultStorageIndex? {
         let shared = load()
         return Self.book.withLock { book in
             if let shared { book.merge(shared) }
-            return book.index(for: address)
+            return book.index(for: address, acknowledgedOnly: acknowledgedOnly)
         }
     }
 
@@ -54,7 +55,9 @@ final class VaultIndexTracker: Sendable {
 
     /// Notes a write whose answer was lost: it may have been applied, at an index never seen.
     /// Until a later write is answered, this process's requests to the cluster go to the
-    /// active node (they carry an index no standby has reached), so none reads around it.
+    /// active node (they carry an index no standby has reached), so none reads around it;
+    /// while there is no active node (an election) they fall back to the newest acknowledged
+    /// index, so reads keep answering (`VaultHTTPClient.sendAll`).
     func noteUnansweredWrite() {
         Self.book.withLock { $0.noteUnansweredWrite(from: address) }
     }
@@ -101,10 +104,10 @@ struct IndexBook: Sendable {
 
     init() {}
 
-    func index(for address: String) -> VaultStorageIndex? {
+    func index(for address: String, acknowledgedOnly: Bool = false) -> VaultStorageIndex? {
         let entry = clusterOfAddress[address].flatMap { key in clusters.first { $0.key == key } } ?? clusters.last
         guard let entry else { return nil }
-        return unsettled.contains(entry.key) ? entry.index.beyondAnyApplied ?? entry.index : entry.index
+        return unsettled.contains(entry.key) && !acknowledgedOnly ? entry.index.beyondAnyApplied ?? entry.index : entry.index
     }
 
     mutating func noteUnansweredWrite(from address: String) {

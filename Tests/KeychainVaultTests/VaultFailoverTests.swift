@@ -31,6 +31,21 @@ struct VaultFailoverTests {
         var duplicates: [String] = []
         var unexpected: [String] = []
         var readFailures = 0, reads = 0
+        var addErrors: [String: Int] = [:]
+        var firstReadError: String?
+        // The standing item, read through the standby; during the election too.
+        func readBack() {
+            reads += 1
+            do {
+                if try VaultTestItems.secret(backend, "svc", "before") != Data("kept".utf8) { unexpected.append("read: stale or missing") }
+            } catch let error as KeychainError {
+                readFailures += 1
+                if firstReadError == nil { firstReadError = error.message }
+                if error.status != errSecIO && error.status != errSecNotAvailable { unexpected.append("read: \(error)") }
+            } catch {
+                unexpected.append("read: \(error)")
+            }
+        }
         var killedAt: Date?
         var resumedAt: Date?
         let started = Date()
@@ -55,21 +70,17 @@ struct VaultFailoverTests {
                 } catch let error as KeychainError {
                     if error.status == errSecDuplicateItem { duplicates.append(account); break }
                     if error.status != errSecIO && error.status != errSecNotAvailable { unexpected.append("add: \(error)") }
+                    addErrors["\(error.status)", default: 0] += 1
                     if let killedAt, Date().timeIntervalSince(killedAt) > Self.resumeLimit { break }
+                    readBack()
                     Thread.sleep(forTimeInterval: 0.05)
                 }
             }
-            reads += 1
-            do {
-                if try VaultTestItems.secret(backend, "svc", "before") != Data("kept".utf8) { unexpected.append("read: stale or missing") }
-            } catch let error as KeychainError {
-                readFailures += 1
-                if error.status != errSecIO && error.status != errSecNotAvailable { unexpected.append("read: \(error)") }
-            }
+            readBack()
             round += 1
         }
         let seconds = resumedAt.flatMap { resumed in killedAt.map { resumed.timeIntervalSince($0) } }
-        print("failover: writes resumed \(seconds.map { String(format: "%.2f", $0) } ?? "never") s after SIGKILL of the leader; \(readFailures)/\(reads) reads failed meanwhile; \(acknowledged.count) adds acknowledged")
+        print("failover: writes resumed \(seconds.map { String(format: "%.2f", $0) } ?? "never") s after SIGKILL of the leader; \(readFailures)/\(reads) reads failed; \(acknowledged.count) adds acknowledged; failed add attempts by status: \(addErrors); first read error: \(firstReadError ?? "none")")
         #expect(seconds != nil, "writes did not resume within \(Self.resumeLimit) s")
         #expect(duplicates.isEmpty, "a retried add reported its own earlier attempt as a duplicate: \(duplicates)")
         #expect(unexpected.isEmpty, "\(unexpected.prefix(5))")
