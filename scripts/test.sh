@@ -2,7 +2,7 @@
 # The whole test suite: installs what is missing, starts the stores in a throwaway
 # environment, and runs every test against real gnome-keyring, the kernel keyring, real files
 # and a real OpenBao server; then the Secret Service tests once more against KeePassXC, the
-# second real provider; then a smoke run of the benchmark so that target cannot rot.
+# second real provider; the Vault tests against an OpenBao cluster; then a smoke run of the benchmark so that target cannot rot.
 # Extra arguments go to `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,4 +15,8 @@ export LINUX_KEYCHAIN_STRICT=1
 swift build --build-tests
 bash scripts/with-services.sh swift test --skip-build "$@"
 bash scripts/with-services.sh --provider=keepassxc swift test --skip-build --filter KeychainSecretServiceTests "$@"
+# The Vault tests once more, through a standby of a three-node raft cluster; then the
+# leader-failover test alone, since it kills that cluster's leader.
+bash scripts/with-services.sh --vault=cluster swift test --skip-build --filter KeychainVaultTests "$@"
+LINUX_KEYCHAIN_TEST_VAULT_FAILOVER=1 bash scripts/with-services.sh --vault=cluster swift test --skip-build --filter VaultFailoverTests "$@"
 bash scripts/with-services.sh bash scripts/bench-smoke.sh

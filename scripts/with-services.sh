@@ -16,15 +16,28 @@
 # Everything is torn down when the command ends.
 #   - the test tools' Python environment, .build/python (scripts/install-deps.sh), first on
 #     PATH, so that `bao`, `python3` and Python keyring are the ones installed there.
-# Usage: with-services.sh [--provider=gnome-keyring|keepassxc] COMMAND [ARGS...]
+# With --vault=cluster the Vault backend talks to a three-node raft cluster instead
+# (scripts/start-bao-cluster.sh), through a standby: VAULT_ADDR names one.
+# Usage: with-services.sh [--provider=gnome-keyring|keepassxc] [--vault=dev|cluster] COMMAND [ARGS...]
 set -euo pipefail
 python_env="$(cd "$(dirname "$0")/.." && pwd)/.build/python/bin"
 [ ! -d "$python_env" ] || case ":$PATH:" in *":$python_env:"*) ;; *) export PATH="$python_env:$PATH" ;; esac
 
 provider=${LINUX_KEYCHAIN_TEST_PROVIDER:-gnome-keyring}
-case "${1:-}" in
-    --provider=*) provider=${1#--provider=}; shift ;;
+vault=${LINUX_KEYCHAIN_TEST_VAULT:-dev}
+while :; do
+    case "${1:-}" in
+        --provider=*) provider=${1#--provider=}; shift ;;
+        --vault=*) vault=${1#--vault=}; shift ;;
+        *) break ;;
+    esac
+done
+case "$vault" in
+    dev|cluster) ;;
+    *) echo "with-services: unknown vault '$vault' (dev or cluster)" >&2; exit 2 ;;
 esac
+# The inner run (this script again) and the tests read it.
+export LINUX_KEYCHAIN_TEST_VAULT=$vault
 case "$provider" in
     gnome-keyring|keepassxc) ;;
     *) echo "with-services: unknown provider '$provider' (gnome-keyring or keepassxc)" >&2; exit 2 ;;
@@ -177,7 +190,17 @@ export PYTHON_KEYRING_BACKEND="keyring.backends.SecretService.Keyring"
 export KEYCHAIN_VAULT_TOKEN_CACHE=off
 
 bao_pid=""
-if command -v bao >/dev/null 2>&1; then
+cluster_pids=""
+if [ "$vault" = cluster ]; then
+    mkdir -m 700 "$LINUX_KEYCHAIN_SCRATCH/bao-cluster"
+    if bash "$(dirname "$0")/start-bao-cluster.sh" "$LINUX_KEYCHAIN_SCRATCH/bao-cluster"; then
+        # shellcheck disable=SC1091
+        . "$LINUX_KEYCHAIN_SCRATCH/bao-cluster/env"
+    else
+        echo "with-services: the OpenBao cluster did not start" >&2
+    fi
+    cluster_pids=$(cat "$LINUX_KEYCHAIN_SCRATCH/bao-cluster/pids" 2>/dev/null || true)
+elif command -v bao >/dev/null 2>&1; then
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     export VAULT_ADDR="http://127.0.0.1:$port" VAULT_TOKEN="linux-keychain-root"
     bao server -dev -dev-listen-address="127.0.0.1:$port" -dev-root-token-id="$VAULT_TOKEN" \
@@ -193,6 +216,8 @@ fi
 status=0
 "$@" || status=$?
 [ -z "$bao_pid" ] || kill "$bao_pid" 2>/dev/null || true
+# A test may have killed a node already; the others are ended at once (their data is thrown away).
+for pid in $cluster_pids; do kill -KILL "$pid" 2>/dev/null || true; done
 # KeePassXC ignores SIGTERM while it has unsaved changes (it would ask whether to save), and
 # the database is thrown away: end it at once.
 [ -z "$provider_pid" ] || kill -KILL "$provider_pid" 2>/dev/null || true

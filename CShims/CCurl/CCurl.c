@@ -22,7 +22,7 @@
 
 enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_READDATA = 10009, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
-    OPT_READFUNCTION = 20012,
+    OPT_READFUNCTION = 20012, OPT_HEADERDATA = 10029, OPT_HEADERFUNCTION = 20079,
     OPT_HTTPHEADER = 10023, OPT_SSLCERT = 10025, OPT_CUSTOMREQUEST = 10036,
     OPT_POST = 47, OPT_FOLLOWLOCATION = 52, OPT_SSL_VERIFYPEER = 64, OPT_CAINFO = 10065, OPT_HTTPGET = 80,
     OPT_SSL_VERIFYHOST = 81, OPT_SSLKEY = 10087, OPT_CAPATH = 10097, OPT_NOSIGNAL = 99,
@@ -59,6 +59,7 @@ typedef int (*OpenSocketCallback)(void *context, int purpose, struct curl_sockad
 /// CURLMsg: which transfer finished, and its CURLcode.
 typedef struct CurlMessage { int msg; void *easy_handle; union { void *whatever; int result; }; } CurlMessage;
 typedef size_t (*WriteCallback)(char *data, size_t size, size_t count, void *context);
+typedef size_t (*HeaderCallback)(char *data, size_t size, size_t count, void *context);
 typedef size_t (*ReadCallback)(char *buffer, size_t size, size_t count, void *context);
 
 #define CCURL_FUNCTIONS(X) \
@@ -313,6 +314,29 @@ static size_t read_body(char *buffer, size_t size, size_t count, void *context) 
     return length;
 }
 
+/// Keeps the X-Vault-Index header of the answer; every other header is ignored. A header
+/// block that follows another (after a 100 Continue) replaces what the first one gave.
+static size_t read_header(char *data, size_t size, size_t count, void *context) {
+    CCurlResponse *response = context;
+    size_t length = size * count;
+    static const char name[] = "x-vault-index:";
+    size_t name_length = sizeof name - 1;
+    if (length >= 5 && strncasecmp(data, "HTTP/", 5) == 0) response->vault_index[0] = 0;
+    if (length <= name_length || strncasecmp(data, name, name_length) != 0) return length;
+    const char *value = data + name_length;
+    size_t value_length = length - name_length;
+    while (value_length > 0 && (*value == ' ' || *value == '\t')) { value++; value_length--; }
+    while (value_length > 0 && (value[value_length - 1] == '\r' || value[value_length - 1] == '\n' ||
+                                value[value_length - 1] == ' ' || value[value_length - 1] == '\t')) value_length--;
+    if (value_length < sizeof response->vault_index) {
+        memcpy(response->vault_index, value, value_length);
+        response->vault_index[value_length] = 0;
+    } else {
+        response->vault_index[0] = 0;
+    }
+    return length;
+}
+
 #define SET(option, value) \
     do { if (failed == E_OK) failed = p_curl_easy_setopt(handle, option, value); } while (0)
 
@@ -326,6 +350,7 @@ static int prepare(Transfer *transfer) {
     response->failure = CCURL_FAILURE_NONE;
     response->code = 0;
     response->message[0] = 0;
+    response->vault_index[0] = 0;
     transfer->error_buffer[0] = 0;
     transfer->sink = (Sink){ response, request->max_response_bytes, 0, 0 };
 
@@ -354,6 +379,8 @@ static int prepare(Transfer *transfer) {
     SET(OPT_MAXFILESIZE_LARGE, (int64_t)request->max_response_bytes);
     SET(OPT_WRITEFUNCTION, (WriteCallback)write_body);
     SET(OPT_WRITEDATA, &transfer->sink);
+    SET(OPT_HEADERFUNCTION, (HeaderCallback)read_header);
+    SET(OPT_HEADERDATA, response);
     if (request->has_body) {
         SET(OPT_POST, 1L);
         SET(OPT_POSTFIELDSIZE_LARGE, (int64_t)request->body_length);
@@ -394,6 +421,7 @@ static int finish(Transfer *transfer, int code) {
     p_curl_easy_setopt(handle, OPT_HTTPHEADER, (struct curl_slist *)NULL);
     p_curl_easy_setopt(handle, OPT_CONNECT_TO, (struct curl_slist *)NULL);
     p_curl_easy_setopt(handle, OPT_WRITEDATA, (void *)NULL);
+    p_curl_easy_setopt(handle, OPT_HEADERDATA, (void *)NULL);
     p_curl_easy_setopt(handle, OPT_READDATA, (void *)NULL);
     if (transfer->headers != NULL) p_curl_slist_free_all(transfer->headers);
     if (transfer->connect_to != NULL) p_curl_slist_free_all(transfer->connect_to);

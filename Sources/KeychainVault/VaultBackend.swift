@@ -176,6 +176,10 @@ public final class VaultBackend: KeychainBackend {
         for _ in 0..<Self.maximumWriteAttempts {
             if try connection.kv.write(path, fields: fields, checkAndSet: expectedVersion) == .written { return }
             switch try connection.kv.read(path) {
+            case .present(let storedFields, _) where try isCopy(of: item, storedFields, at: path):
+                // An earlier attempt of this very add (whose answer was lost, say in a leader
+                // change) was applied: the item is there exactly as asked.
+                return
             case .present:
                 throw KeychainError(errSecDuplicateItem, "An item with \(item.primaryKey.readableName) already exists in Vault at '\(path)'.",
                                     backend: Self.backendName)
@@ -185,6 +189,16 @@ public final class VaultBackend: KeychainBackend {
         }
         throw KeychainError(errSecDuplicateItem, "Other writers kept creating and deleting '\(path)' while this add ran; treat the item as already added.",
                             backend: Self.backendName)
+    }
+
+    /// Whether the fields stored at `path` are `item` exactly: the same secret and the same
+    /// attributes, creation date included to its fraction of a second, as only an earlier
+    /// attempt to add this same item writes.
+    private func isCopy(of item: KeychainItem, _ storedFields: [String: VaultJSON], at path: String) throws -> Bool {
+        guard let stored = try? VaultItemFields.item(at: path, primaryKey: item.primaryKey, fields: storedFields, includeSecret: true),
+              item.attributes.values[.creationDate] != nil, stored.attributes == item.attributes else { return false }
+        let secret = item.secret ?? SecretBytes(Data())
+        return stored.secret.map { $0.constantTimeEquals(secret) } ?? false
     }
 
     /// Applies `changes` to one item with check-and-set on the version read, rereading and

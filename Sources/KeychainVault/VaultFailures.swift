@@ -47,7 +47,7 @@ struct VaultFailures: Sendable {
         case 404 where response.errorText.contains("no handler for route"):
             return make(errSecNotAvailable, "The Vault server has no mount '\(configuration.mount)' (\(detail)). Enable a KV version 2 engine there, or set KEYCHAIN_VAULT_MOUNT.", call)
         case 307, 308:
-            return make(errSecNotAvailable, "The Vault server redirected \(action) '\(path)' (\(detail)), probably from a standby node; set VAULT_ADDR to the active node.", call)
+            return make(errSecNotAvailable, "The Vault server redirected \(action) '\(path)' (\(detail)): a standby node with no active node to pass it to, during a leader election or with request forwarding off. Retry in a few seconds, or set VAULT_ADDR to the active node.", call)
         case 400:
             return make(errSecParam, "Vault rejected \(action) '\(path)' (\(detail)).", call)
         default:

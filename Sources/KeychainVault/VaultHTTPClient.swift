@@ -8,6 +8,8 @@ struct VaultHTTPResponse {
     let status: Int
     /// The body as JSON, or nil when it was empty or not JSON.
     let json: VaultJSON?
+    /// The answer's `X-Vault-Index`, when it had one.
+    var storageIndex: VaultStorageIndex? = nil
 
     /// Vault's `errors` array joined for a message; these are server texts, never secrets,
     /// and their control characters and escape sequences are removed (`ForeignText`).
@@ -32,6 +34,15 @@ enum VaultTransportFailure: Error {
     /// libcurl could not be loaded.
     case noHTTPLibrary(String)
     case other(String)
+
+    /// Whether the request may have reached the server and been applied: anything but a
+    /// connection that was never made.
+    var mayHaveBeenApplied: Bool {
+        switch self {
+        case .unreachable, .tls, .noHTTPLibrary: return false
+        case .timedOut, .tooLarge, .other: return true
+        }
+    }
 }
 
 /// The sizes a request and an answer may have.
@@ -53,18 +64,26 @@ enum VaultLimits {
 /// (`CCurl`), so a program that never talks to Vault never maps it. Requests run on pooled
 /// lanes (`CurlLanePool`), each holding one connection open to the server, so one server's
 /// requests reuse it, also those sent side by side.
+///
+/// Every request carries the newest storage index `indexes` knows for the server, and every
+/// answer's index is noted there (`VaultIndexTracker`): read-your-writes through any node of
+/// a cluster. A node that has not caught up and will not forward answers 429 (OpenBao's
+/// `fail`) or 412 (Vault Enterprise); nothing was done, so the request is sent again, after a
+/// short pause, until its timeout has passed.
 final class VaultHTTPClient: Sendable {
     private let address: String
     fileprivate let namespace: String?
     fileprivate let tls: VaultTLSSettings
     fileprivate let target: (url: String, connectTo: String?)
     private let lanes = CurlLanePool()
+    private let indexes: VaultIndexTracker?
 
-    init(address: String, namespace: String?, tls: VaultTLSSettings) {
+    init(address: String, namespace: String?, tls: VaultTLSSettings, indexes: VaultIndexTracker? = nil) {
         self.address = address
         self.namespace = namespace
         self.tls = tls
         self.target = Self.target(address: address, serverName: tls.serverName)
+        self.indexes = indexes
     }
 
     /// Performs one request and waits at most `timeout` seconds for its whole answer.
@@ -85,6 +104,80 @@ final class VaultHTTPClient: Sendable {
     /// lane's one connection: over HTTP/2 (TLS) two requests side by side cost one round trip,
     /// over HTTP/1.1 they take turns, which costs less than a second connection's handshake.
     func sendAll(_ requests: [VaultHTTPRequest]) -> [Result<VaultHTTPResponse, VaultTransportFailure>] {
+        let started = Date()
+        var index = indexes?.indexToSend()
+        var results = sendAllOnce(requests, index: index)
+        if index?.position == UInt64.max, let acknowledged = indexes?.indexToSend(acknowledgedOnly: true) {
+            // Sent to the active node after a write whose answer was lost (`VaultIndexTracker`):
+            // when there is none (an election), the standby answers up to the acknowledged writes.
+            let unanswered = results.indices.filter { position in
+                guard requests[position].method == "GET" else { return false }
+                guard case .success(let response) = results[position] else { return true }
+                return response.status >= 500 || response.status == 307 || response.status == 308
+            }
+            if !unanswered.isEmpty {
+                let again = sendAllOnce(unanswered.map { requests[$0] }, index: acknowledged)
+                for (position, result) in zip(unanswered, again) { results[position] = result }
+            }
+            index = acknowledged
+        }
+        if index != nil { results = answeredLocallyWhenNoActiveNode(requests, results) }
+        // Bounded by each request's timeout.
+        var pause: TimeInterval = 0.02
+        while true {
+            let waiting = results.indices.filter { position in
+                guard case .success(let response) = results[position], Self.isPassing(response, sentIndex: index != nil) else { return false }
+                return Date().addingTimeInterval(pause) < started.addingTimeInterval(requests[position].timeout)
+            }
+            guard !waiting.isEmpty else { break }
+            Thread.sleep(forTimeInterval: pause)
+            pause = min(pause * 2, 0.5)
+            index = indexes?.indexToSend()
+            let again = sendAllOnce(waiting.map { position in
+                var request = requests[position]
+                request.timeout = max(0.001, started.addingTimeInterval(request.timeout).timeIntervalSinceNow)
+                return request
+            }, index: index)
+            for (position, result) in zip(waiting, again) { results[position] = result }
+        }
+        return results
+    }
+
+    /// During an election a standby behind the index has no active node to pass a request to,
+    /// and answers 307 or 5xx. A read of one item (not a listing) is then asked again without
+    /// the index, from the standby's own copy: its answer is taken when it found the item,
+    /// possibly a version that lags the last writes before the leader died, so reads keep
+    /// answering. "Not there" from a copy that may lag is not an answer: the first error stands.
+    private func answeredLocallyWhenNoActiveNode(_ requests: [VaultHTTPRequest],
+                                                 _ results: [Result<VaultHTTPResponse, VaultTransportFailure>])
+        -> [Result<VaultHTTPResponse, VaultTransportFailure>] {
+        let stranded = results.indices.filter { position in
+            guard requests[position].method == "GET", requests[position].query == nil,
+                  case .success(let response) = results[position] else { return false }
+            return response.status >= 500 || response.status == 307 || response.status == 308
+        }
+        guard !stranded.isEmpty else { return results }
+        var results = results
+        let local = sendAllOnce(stranded.map { requests[$0] }, index: nil)
+        for (position, result) in zip(stranded, local) {
+            if case .success(let response) = result, response.status == 200 { results[position] = result }
+        }
+        return results
+    }
+
+    /// Whether `response` refused the request for a moment, having done nothing, so it is sent
+    /// again: a node behind the index it carried (429 from OpenBao's `fail`, 412 from Vault
+    /// Enterprise; from a server that ignores the headers these mean something else), or a KV
+    /// version 2 mount just enabled, which a standby refuses until the leader has set it up.
+    private static func isPassing(_ response: VaultHTTPResponse, sentIndex: Bool) -> Bool {
+        switch response.status {
+        case 412, 429: return sentIndex
+        case 400: return response.errorText.contains("Waiting for the primary to upgrade")
+        default: return false
+        }
+    }
+
+    private func sendAllOnce(_ requests: [VaultHTTPRequest], index: VaultStorageIndex?) -> [Result<VaultHTTPResponse, VaultTransportFailure>] {
         guard requests.count <= Int(CCURL_MAXIMUM_PARALLEL) else {
             return requests.map { _ in .failure(.other("at most \(CCURL_MAXIMUM_PARALLEL) requests can travel at once")) }
         }
@@ -99,17 +192,25 @@ final class VaultHTTPClient: Sendable {
             VaultWarnings.write("warning: VAULT_SKIP_VERIFY is set: the certificate of \(address) is not verified, so anyone on the network path can read and change what is sent.")
         }
 
-        let prepared = requests.map { PreparedRequest($0, client: self) }
+        let prepared = requests.map { PreparedRequest($0, client: self, index: index) }
         let cRequests = prepared.map(\.request)
         var responses = [CCurlResponse](repeating: CCurlResponse(), count: requests.count)
         defer { for index in responses.indices { ccurl_response_free(&responses[index]) } }
         withExtendedLifetime(prepared) {
             _ = ccurl_perform_all(lane.multi, handles, cRequests, &responses, requests.count)
         }
-        return responses.map { response in
-            guard response.failure == CCURL_FAILURE_NONE else { return .failure(Self.failure(of: response)) }
+        return zip(requests, responses).map { request, response in
+            guard response.failure == CCURL_FAILURE_NONE else {
+                let failure = Self.failure(of: response)
+                if request.method != "GET", failure.mayHaveBeenApplied { indexes?.noteUnansweredWrite() }
+                return .failure(failure)
+            }
             let json = response.length == 0 ? nil : VaultJSON.parse(UnsafeRawBufferPointer(start: response.body, count: response.length))
-            return .success(VaultHTTPResponse(status: Int(response.status), json: json))
+            let storageIndex = withUnsafeBytes(of: response.vault_index) {
+                VaultStorageIndex(header: String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self))
+            }
+            if let storageIndex { indexes?.observe(storageIndex, toWrite: request.method != "GET") }
+            return .success(VaultHTTPResponse(status: Int(response.status), json: json, storageIndex: storageIndex))
         }
     }
 
@@ -124,13 +225,18 @@ final class VaultHTTPClient: Sendable {
         private let body: SecretBytes?
         private let caPEM: UnsafeMutableRawBufferPointer?
 
-        init(_ source: VaultHTTPRequest, client: VaultHTTPClient) {
+        init(_ source: VaultHTTPRequest, client: VaultHTTPClient, index: VaultStorageIndex?) {
             let url = "\(client.target.url)/v1/\(VaultHTTPClient.percentEncoded(source.path))\(source.query.map { "?\($0)" } ?? "")"
             // The header the vault CLI sends; servers may require it as a guard against SSRF.
             var headers = ["X-Vault-Request: true"]
             if let token = source.token { headers.append("X-Vault-Token: \(token.value)") }
             if let namespace = client.namespace, source.inNamespace { headers.append("X-Vault-Namespace: \(namespace)") }
             if source.body != nil { headers.append("Content-Type: \(source.contentType)") }
+            if let index {
+                // A standby that has not applied the index passes the request to the active node.
+                headers.append("X-Vault-Index: \(index.header)")
+                headers.append("X-Vault-Inconsistent: forward-active-node")
+            }
             headerCount = headers.count
             headerPointers = .allocate(capacity: headers.count)
             body = source.body

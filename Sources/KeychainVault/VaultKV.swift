@@ -13,7 +13,8 @@ struct VaultKV: Sendable {
 
     init(configuration: VaultConfiguration) {
         self.configuration = configuration
-        self.client = VaultHTTPClient(address: configuration.address, namespace: configuration.namespace, tls: configuration.tls)
+        self.client = VaultHTTPClient(address: configuration.address, namespace: configuration.namespace, tls: configuration.tls,
+                                      indexes: VaultIndexTracker(address: configuration.address, location: configuration.tokenCache))
         self.failures = VaultFailures(configuration: configuration)
         self.session = VaultSession(configuration: configuration, client: client, failures: failures)
     }

@@ -22,7 +22,7 @@ public enum VaultTokenCacheLocation: String, Sendable {
         return location
     }
 
-    fileprivate var keyring: key_serial_t? {
+    var keyring: key_serial_t? {
         switch self {
         case .userKeyring: return KEY_SPEC_USER_KEYRING
         case .sessionKeyring: return KEY_SPEC_SESSION_KEYRING

@@ -32,12 +32,16 @@ struct VaultFleetTests {
 
         let set = try keychain(["set", "fleet-db", "deploy"], on: first, input: Data("from-first".utf8))
         try #require(set.status == 0, "\(set.errorText)")
+        // Another machine shares no storage index with the first: it sees the write once its
+        // node has it (docs/vault.md, consistency).
+        try VaultTestCluster.awaitReplication()
         let read = try keychain(["get", "fleet-db", "deploy"], on: second)
         #expect(read.status == 0, "\(read.errorText)")
         #expect(read.output == Data("from-first".utf8))
 
         let update = try keychain(["set", "fleet-db", "deploy"], on: second, input: Data("rotated".utf8))
         #expect(update.status == 0, "\(update.errorText)")
+        try VaultTestCluster.awaitReplication()
         #expect(try keychain(["get", "fleet-db", "deploy"], on: first).output == Data("rotated".utf8))
 
         let listed = try keychain(["list", "fleet-db"], on: first)
@@ -45,6 +49,7 @@ struct VaultFleetTests {
 
         let deleted = try keychain(["delete", "fleet-db", "deploy"], on: second)
         #expect(deleted.status == 0, "\(deleted.errorText)")
+        try VaultTestCluster.awaitReplication()
         let missing = try keychain(["get", "fleet-db", "deploy"], on: first)
         #expect(missing.status == CLIExit.notFound, "\(missing.errorText)")
     }

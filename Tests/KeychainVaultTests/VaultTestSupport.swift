@@ -39,8 +39,18 @@ enum VaultTestServer {
     /// Runs the `bao` CLI against the dev server with the root token.
     static func bao(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> KeychainCLIProcess.Result {
         let root = try root()
-        let settings = ["VAULT_ADDR": root.address, "VAULT_TOKEN": root.token].merging(environment) { _, new in new }
-        return try KeychainCLIProcess.run(try executable("bao"), arguments, input: input, environment: settings)
+        // On the cluster, what a test sets up goes to the leader, which has a new mount ready
+        // first; a standby refuses it for a moment ("Waiting for the primary to upgrade").
+        let address = VaultTestCluster.leader ?? root.address
+        let settings = ["VAULT_ADDR": address, "VAULT_TOKEN": root.token].merging(environment) { _, new in new }
+        var result = try KeychainCLIProcess.run(try executable("bao"), arguments, input: input, environment: settings)
+        let deadline = Date().addingTimeInterval(5)
+        while VaultTestCluster.isActive, result.errorText.contains("Waiting for the primary to upgrade"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            result = try KeychainCLIProcess.run(try executable("bao"), arguments, input: input, environment: settings)
+        }
+        try VaultTestCluster.awaitReplication()
+        return result
     }
 
     /// The `linux-keychain` CLI built beside the tests.

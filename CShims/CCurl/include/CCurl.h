@@ -65,6 +65,9 @@ typedef struct CCurlRequest {
     int skip_verify;
 } CCurlRequest;
 
+/// The most bytes of an X-Vault-Index response header kept, its terminating NUL included.
+#define CCURL_INDEX_CAPACITY 1024
+
 /// One answer. The body is in memory that is wiped whenever it grows and when freed.
 typedef struct CCurlResponse {
     /// The HTTP status, or 0 when failure is not NONE.
@@ -77,6 +80,9 @@ typedef struct CCurlResponse {
     int code;
     /// libcurl's description of the failure; names hosts and files, never request contents.
     char message[512];
+    /// The answer's X-Vault-Index header (OpenBao's storage index, not a secret), trimmed, or
+    /// empty when it had none or one too long to keep.
+    char vault_index[CCURL_INDEX_CAPACITY];
 } CCurlResponse;
 
 /// Loads libcurl (`library_path`, or libcurl.so.4 when NULL) and initialises it once.

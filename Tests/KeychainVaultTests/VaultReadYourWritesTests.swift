@@ -1,0 +1,63 @@
+import Foundation
+import KeychainConformance
+import KeychainCore
+import KeychainVault
+import Testing
+
+/// Read-your-writes on a three-node raft cluster (`with-services.sh --vault=cluster`): a read
+/// right after an acknowledged write sees it, through whichever node, in one process and
+/// across processes of one user. Without the storage index the backend sends back, a standby
+/// answers from its own copy, which lags the leader by a few milliseconds: "not found".
+@Suite("vault read-your-writes through the standbys of a cluster")
+struct VaultReadYourWritesTests {
+    let prefix = VaultTestServer.uniquePrefix("ryw")
+    static let rounds = 100
+
+    @Test func everyReadAfterAWriteThroughAnotherStandbySeesIt() throws {
+        let cluster = try VaultTestCluster.require()
+        let writers = try cluster.standbys.map { VaultBackend(configuration: try VaultConfiguration(
+            address: $0, token: VaultToken(cluster.token), prefix: prefix)) }
+        let readers = Array(writers.reversed())
+        var stale: [String] = []
+        for round in 0..<Self.rounds {
+            let account = "acct-\(round)"
+            let secret = Data("value-\(round)".utf8)
+            try writers[round % 2].add(VaultTestItems.generic("svc", account, secret))
+            let found = try VaultTestItems.secret(readers[round % 2], "svc", account)
+            if found != secret { stale.append("round \(round): added, then read \(found.map { String(decoding: $0, as: UTF8.self) } ?? "not found")") }
+            let changed = Data("changed-\(round)".utf8)
+            _ = try writers[round % 2].update(VaultTestItems.exact("svc", account),
+                                              with: ItemChanges(secret: SecretBytes(changed)))
+            let reread = try VaultTestItems.secret(readers[(round + 1) % 2], "svc", account)
+            if reread != changed { stale.append("round \(round): updated, then read \(reread.map { String(decoding: $0, as: UTF8.self) } ?? "not found")") }
+        }
+        #expect(stale.isEmpty, "\(stale.count) stale reads: \(stale.prefix(5))")
+    }
+
+    /// The CLI case: each `keychain` is a new process, so the index travels through the user's
+    /// (here the session's) kernel keyring, where the token cache lives.
+    @Test func cliSetThenGetThroughAnyNodeSeesTheValueEveryTime() throws {
+        let cluster = try VaultTestCluster.require()
+        var environment = try VaultTestServer.cliEnvironment(prefix: prefix)
+        environment["KEYCHAIN_VAULT_TOKEN_CACHE"] = "session"
+        let cli = try VaultTestServer.keychainCLI()
+        let nodes = cluster.standbys + [cluster.leader]
+        var failures: [String] = []
+        for round in 0..<Self.rounds {
+            let secret = "secret-\(round)"
+            var setter = environment
+            setter["VAULT_ADDR"] = cluster.standbys[round % 2]
+            let set = try KeychainCLIProcess.run(cli, ["--backend", "vault", "set", "cli-svc", "acct"], input: Data(secret.utf8),
+                                                 environment: setter)
+            try #require(set.status == 0, "round \(round): \(set.errorText)")
+            var getter = environment
+            // Through the same standby, the other one, and the leader, in turn.
+            getter["VAULT_ADDR"] = nodes[(round + round / 2) % 3]
+            let get = try KeychainCLIProcess.run(cli, ["--backend", "vault", "get", "cli-svc", "acct"], environment: getter)
+            if get.status != 0 || get.output != Data(secret.utf8) {
+                failures.append("round \(round) through \(getter["VAULT_ADDR"]!): exit \(get.status), \(get.outputText.isEmpty ? get.errorText : "stale")")
+            }
+        }
+        #expect(failures.isEmpty, "\(Self.rounds - failures.count)/\(Self.rounds) reads saw the new value: \(failures.prefix(5))")
+    }
+}

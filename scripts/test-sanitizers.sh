@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The test suite under a sanitizer: `thread` (ThreadSanitizer) or `address` (AddressSanitizer),
+# built into a folder of its own (.build/SANITIZER) so the ordinary build is untouched.
+# Without further arguments it runs the targets whose code has threads of its own, as CI does:
+# Core, the kernel keyring, the encrypted file, the Secret Service and Vault. Any other
+# `swift test --filter` expression may follow, e.g. `.` for the whole suite.
+# A sanitizer report fails the run even where the test that triggered it passed.
+# Usage: test-sanitizers.sh thread|address [FILTER]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sanitizer=${1:?usage: test-sanitizers.sh thread|address [FILTER]}
+filter=${2:-KeychainCoreTests|KeychainKeyringTests|KeychainEncryptedFileTests|KeychainSecretServiceTests|KeychainVaultTests}
+case "$sanitizer" in
+    thread) report='WARNING: ThreadSanitizer' ;;
+    address) report='ERROR: AddressSanitizer|ERROR: LeakSanitizer' ;;
+    *) echo "test-sanitizers: unknown sanitizer '$sanitizer' (thread or address)" >&2; exit 2 ;;
+esac
+bash scripts/install-deps.sh
+LINUX_KEYCHAIN_COMMIT=$(bash scripts/build-commit.sh)
+export LINUX_KEYCHAIN_COMMIT LINUX_KEYCHAIN_STRICT=1
+scratch=.build/$sanitizer
+swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# The endless-answer test bounds how long reading a huge reply may take; the sanitizer's own
+# slowdown, not the code, would break that bound.
+status=0
+bash scripts/with-services.sh swift test --sanitize="$sanitizer" --scratch-path "$scratch" --skip-build \
+    --filter "$filter" --skip endlessAnswerIsRefusedPromptly 2>&1 | tee "$log" || status=$?
+if grep -Eq "$report" "$log"; then
+    echo "test-sanitizers: $sanitizer sanitizer reports above ($(grep -Ec "$report" "$log"))" >&2
+    exit 1
+fi
+exit "$status"
