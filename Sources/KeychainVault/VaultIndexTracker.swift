@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// What is remembered is shared by every backend of the process and, in the keyring where
 /// the token cache lives (`VaultTokenCacheLocation`: the user's kernel keyring, or the
-/// session's), by every process of the user, so `keychain set` followed at once by
-/// `keychain get` through another node sees the value. With the token cache off the index
+/// session's), by every process of the user, so `linux-keychain set` followed at once by
+/// `linux-keychain get` through another node sees the value. With the token cache off the index
 /// still goes to the user's keyring: it is not a secret, and whether tokens are cached must
 /// not decide whether a command sees the one before it.
 ///

@@ -40,7 +40,7 @@ final class RebootableUser {
         self.gid = gid
         self.scratch = scratch
         home = scratch + "/home"
-        cli = scratch + "/bin/keychain"
+        cli = scratch + "/bin/linux-keychain"
     }
 
     /// The user's ids, made with `useradd` if needed, and the built CLI's path.

@@ -34,7 +34,7 @@ struct VaultReadYourWritesTests {
         #expect(stale.isEmpty, "\(stale.count) stale reads: \(stale.prefix(5))")
     }
 
-    /// The CLI case: each `keychain` is a new process, so the index travels through the user's
+    /// The CLI case: each `linux-keychain` is a new process, so the index travels through the user's
     /// (here the session's) kernel keyring, where the token cache lives.
     @Test func cliSetThenGetThroughAnyNodeSeesTheValueEveryTime() throws {
         let cluster = try VaultTestCluster.require()
