@@ -1,7 +1,7 @@
+import KeychainCore
 import CKeyutils
 import Foundation
 import KeychainSystemCalls
-import Synchronization
 
 /// Read-your-writes across a cluster: remembers the newest `X-Vault-Index` each cluster has
 /// answered with, and gives the one to send with the next request to a server.
@@ -65,7 +65,7 @@ final class VaultIndexTracker: Sendable {
     // MARK: - Process and keyring copies
 
     /// What this process has learned, from every server it talked to.
-    private static let book = Mutex(IndexBook())
+    private static let book = Locked(IndexBook())
 
     private static let description = "linux-keychain:vault-index"
     /// How long the shared entry outlives its last update: far longer than any replication lag.
