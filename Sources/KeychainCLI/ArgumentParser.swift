@@ -28,7 +28,8 @@ enum ArgumentParser {
         }
         guard let verb = remaining.popFirst() else { throw UsageError("missing command") }
         guard let spec = CommandTable.command(named: verb) else {
-            throw UsageError("unknown command '\(verb)'")
+            let suggestion = CommandSuggestion.nearest(to: verb, among: CommandTable.commands.map(\.name))
+            throw UsageError("unknown command '\(verb)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
         }
 
         var parsed = ParsedCommand(spec: spec, backendName: backendName)

@@ -67,6 +67,18 @@ struct CLITests {
         #expect(lines.last?.hasPrefix("Try 'linux-keychain ") == true)
     }
 
+    @Test func aMistypedCommandSuggestsTheNearestOne() throws {
+        for (typed, meant) in [("gte", "get"), ("lsit", "list"), ("delte", "delete"), ("backend", "backends"), ("migrat", "migrate")] {
+            let result = try keychain([typed, "a", "b"])
+            #expect(result.status == 2, "\(typed)")
+            #expect(result.errorText.contains("unknown command '\(typed)'; did you mean '\(meant)'?"), "\(result.errorText)")
+        }
+        // A word that is no near miss gets no guess.
+        let far = try keychain(["frobnicate"])
+        #expect(far.status == 2)
+        #expect(far.errorText.contains("unknown command 'frobnicate'") && !far.errorText.contains("did you mean"), "\(far.errorText)")
+    }
+
     @Test func unknownBackendFailsNamingTheValidOnes() throws {
         let result = try keychain(["get", "a", "b"], environment: ["KEYCHAIN_BACKEND": "nonsense"])
         #expect(result.status == 1)
