@@ -67,20 +67,6 @@ struct CLITests {
         #expect(lines.last?.hasPrefix("Try 'linux-keychain ") == true)
     }
 
-    @Test func anEmptySecretIsStoredOnlyWithAllowEmpty() throws {
-        let service = Self.uniqueService()
-        let base = ["--backend", "file"]
-        defer { _ = try? keychain(base + ["delete", service, "acct"]) }
-        let refused = try keychain(base + ["set", service, "acct"], input: Data())
-        #expect(refused.status == 1)
-        #expect(refused.errorText.contains("--allow-empty"), "\(refused.errorText)")
-        #expect(try keychain(base + ["get", service, "acct"]).status == 3, "a refused empty set stored an item")
-        #expect(try keychain(base + ["add", service, "acct"], input: Data()).status == 1)
-        #expect(try keychain(base + ["set", "--allow-empty", service, "acct"], input: Data()).status == 0)
-        let read = try keychain(base + ["get", service, "acct"])
-        #expect(read.status == 0 && read.output.isEmpty)
-    }
-
     @Test func aMistypedCommandSuggestsTheNearestOne() throws {
         for (typed, meant) in [("gte", "get"), ("lsit", "list"), ("delte", "delete"), ("backend", "backends"), ("migrat", "migrate")] {
             let result = try keychain([typed, "a", "b"])

@@ -32,7 +32,7 @@ struct CLIStore {
 
     /// `linux-keychain set`, which must succeed.
     func set(_ service: String, _ account: String, _ secret: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try run(["set", "--allow-empty", service, account], input: secret)
+        let result = try run(["set", service, account], input: secret)
         #expect(result.status == 0, "set \(service) \(account) failed: \(result.errorText)", sourceLocation: sourceLocation)
     }
 }
