@@ -1,5 +1,6 @@
 import KeychainCore
 import CKeyutils
+import Dispatch
 import Foundation
 import KeychainSystemCalls
 
@@ -23,8 +24,8 @@ import KeychainSystemCalls
 /// index of another cluster), with the address each server answered from, so one load
 /// balancer address or three node addresses find the same entry. A server not yet seen is
 /// sent the newest index of any cluster: for the usual single cluster that is the right one,
-/// and for another it is ignored. Two processes storing at once may lose one update of the
-/// shared entry; each still sends its own newest index, so its own writes stay visible to it.
+/// and for another it is ignored. Processes update the shared entry one at a time, under the
+/// user's lock file `vault-index.lock` (`UserLockFile`).
 final class VaultIndexTracker: Sendable {
     private let address: String
     private let location: VaultTokenCacheLocation
@@ -48,6 +49,12 @@ final class VaultIndexTracker: Sendable {
     func observe(_ index: VaultStorageIndex, toWrite: Bool) {
         let advanced = Self.book.withLock { $0.note(index, from: address, toWrite: toWrite) }
         guard advanced, location.keyring != nil else { return }
+        // The kernel has no compare-and-swap: two processes that each load the entry before
+        // the other stores it would lose one update, and a process started after both could
+        // then read around a write. Without the lock (a stuck holder, no private directory)
+        // the entry is still updated, as best it can be.
+        let lock = try? Self.sharedEntryLock.acquire(deadline: .now() + Self.lockTimeout)
+        defer { lock?.release() }
         var shared = load() ?? IndexBook()
         shared.merge(Self.book.withLock { $0 })
         store(shared)
@@ -68,6 +75,12 @@ final class VaultIndexTracker: Sendable {
     private static let book = Locked(IndexBook())
 
     private static let description = "linux-keychain:vault-index"
+    /// Serialises the shared entry's read-modify-write among the user's processes.
+    private static let sharedEntryLock = UserLockFile(
+        named: "vault-index.lock",
+        runtimeDirectory: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 })
+    /// Far longer than an update holds it: a few kernel calls.
+    private static let lockTimeout = DispatchTimeInterval.seconds(2)
     /// How long the shared entry outlives its last update: far longer than any replication lag.
     private static let lifetime: UInt32 = 3600
 
