@@ -5,13 +5,13 @@
 /// `OptionSpec`), summary, details and the function that runs it.
 enum CommandTable {
     static let commands: [CommandSpec] = [
-        CommandSpec("set", aliases: ["store"], operands: itemOperands, options: [.label, .comment, .group] + OptionSpec.internetNaming,
+        CommandSpec("set", aliases: ["store"], operands: itemOperands, options: [.label, .comment, .group, .allowEmpty] + OptionSpec.internetNaming,
                     summary: "store the secret read from standard input (add or replace)",
                     details: [
-                        "Reads the secret from standard input to its end and keeps every byte, so binary secrets and trailing newlines survive. On a terminal it prompts and reads one line without echo.",
+                        "Reads the secret from standard input to its end and keeps every byte, so binary secrets and trailing newlines survive. On a terminal it prompts and reads one line without echo. An empty secret is refused (exit 1, nothing stored) unless --allow-empty is given: an empty input is almost always a broken pipeline upstream, such as $(cat missing-file).",
                         "With --internet (or --protocol, --port, --path) the item is an internet password named by SERVER ACCOUNT and those options, as Apple's kSecClassInternetPassword.",
                     ]) { try ItemCommands.set($0, addOnly: false) },
-        CommandSpec("add", operands: itemOperands, options: [.label, .comment, .group] + OptionSpec.internetNaming,
+        CommandSpec("add", operands: itemOperands, options: [.label, .comment, .group, .allowEmpty] + OptionSpec.internetNaming,
                     summary: "like set, but fail (exit 4) if the item exists",
                     details: ["Two racing adds of one item: exactly one succeeds."]) { try ItemCommands.set($0, addOnly: true) },
         CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: [.group] + OptionSpec.internetNaming,

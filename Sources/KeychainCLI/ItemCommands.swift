@@ -11,6 +11,9 @@ enum ItemCommands {
         if let label = parsed.value(.label) { extra[.label] = .string(label) }
         if let comment = parsed.value(.comment) { extra[.comment] = .string(comment) }
         let secret = try SecretInput.read(prompt: "Secret for \(parsed.operands[1]) at \(parsed.operands[0]): ")
+        if secret.withUnsafeBytes(\.isEmpty) && !parsed.has(.allowEmpty) {
+            throw KeychainError(errSecParam, "the secret read from standard input is empty, so nothing was stored; pass --allow-empty to store an empty secret")
+        }
         if addOnly {
             try operations.add(KeychainItem(itemClass: name.itemClass, attributes: name.attributes.merging(extra), secret: secret))
         } else {

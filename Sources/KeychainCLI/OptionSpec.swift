@@ -66,6 +66,8 @@ extension OptionSpec {
     static let env = OptionSpec("env", values: ["VAR", "SERVICE", "ACCOUNT"], repeatable: true,
                                 "put the secret of SERVICE/ACCOUNT into the variable VAR")
 
+    static let allowEmpty = OptionSpec("allow-empty", "store an empty secret, which is refused otherwise")
+
     static let keepCredentials = OptionSpec("keep-credentials",
                                             "leave the stores' credentials (passphrase, tokens, AppRole ids) in COMMAND's environment")
 

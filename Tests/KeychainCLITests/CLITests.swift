@@ -67,6 +67,26 @@ struct CLITests {
         #expect(lines.last?.hasPrefix("Try 'linux-keychain ") == true)
     }
 
+    /// An empty input is almost always a broken pipeline upstream: refused, nothing stored,
+    /// unless --allow-empty says it is meant.
+    @Test func anEmptySecretIsStoredOnlyWithAllowEmpty() throws {
+        let service = Self.uniqueService()
+        let base = ["--backend", "keyring"]
+        defer { _ = try? keychain(base + ["delete", service, "acct"]) }
+        for command in ["set", "add"] {
+            let refused = try keychain(base + [command, service, "acct"], input: Data())
+            #expect(refused.status == 1, "\(command): \(refused.status)")
+            #expect(refused.errorText.contains("--allow-empty"), "\(refused.errorText)")
+            #expect(try keychain(base + ["get", service, "acct"]).status == CLIExit.notFound, "a refused empty \(command) stored an item")
+        }
+        try #require(try keychain(base + ["set", service, "acct"], input: Data("kept".utf8)).status == 0)
+        #expect(try keychain(base + ["set", service, "acct"], input: Data()).status == 1)
+        #expect(try keychain(base + ["get", service, "acct"]).output == Data("kept".utf8), "a refused empty set replaced the secret")
+        #expect(try keychain(base + ["set", "--allow-empty", service, "acct"], input: Data()).status == 0)
+        let read = try keychain(base + ["get", service, "acct"])
+        #expect(read.status == 0 && read.output.isEmpty, "\(read.status) \(read.errorText)")
+    }
+
     @Test func aMistypedCommandSuggestsTheNearestOne() throws {
         for (typed, meant) in [("gte", "get"), ("lsit", "list"), ("delte", "delete"), ("backend", "backends"), ("migrat", "migrate")] {
             let result = try keychain([typed, "a", "b"])
