@@ -5,13 +5,13 @@
 /// `OptionSpec`), summary, details and the function that runs it.
 enum CommandTable {
     static let commands: [CommandSpec] = [
-        CommandSpec("set", aliases: ["store"], operands: itemOperands, options: [.label, .comment, .group, .allowEmpty] + OptionSpec.internetNaming,
+        CommandSpec("set", aliases: ["store"], operands: itemOperands, options: [.label, .comment, .writeGroup, .allowEmpty] + OptionSpec.internetNaming,
                     summary: "store the secret read from standard input (add or replace)",
                     details: [
                         "Reads the secret from standard input to its end and keeps every byte, so binary secrets and trailing newlines survive. On a terminal it prompts and reads one line without echo. An empty secret is refused (exit 1, nothing stored) unless --allow-empty is given: an empty input is almost always a broken pipeline upstream, such as $(cat missing-file).",
                         "With --internet (or --protocol, --port, --path) the item is an internet password named by SERVER ACCOUNT and those options, as Apple's kSecClassInternetPassword.",
                     ]) { try ItemCommands.set($0, addOnly: false) },
-        CommandSpec("add", operands: itemOperands, options: [.label, .comment, .group, .allowEmpty] + OptionSpec.internetNaming,
+        CommandSpec("add", operands: itemOperands, options: [.label, .comment, .writeGroup, .allowEmpty] + OptionSpec.internetNaming,
                     summary: "like set, but fail (exit 4) if the item exists",
                     details: ["Two racing adds of one item: exactly one succeeds."]) { try ItemCommands.set($0, addOnly: true) },
         CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: [.group] + OptionSpec.internetNaming,
@@ -73,7 +73,7 @@ enum CommandTable {
         CommandSpec("completion", operands: [.init("SHELL", completion: .shells)],
                     summary: "print a completion script for bash, zsh or fish",
                     details: [
-                        "bash: linux-keychain completion bash > /etc/bash_completion.d/linux-keychain",
+                        "bash: linux-keychain completion bash | sudo tee /usr/share/bash-completion/completions/linux-keychain >/dev/null",
                         "zsh: linux-keychain completion zsh > \"${fpath[1]}/_linux-keychain\"",
                         "fish: linux-keychain completion fish > ~/.config/fish/completions/linux-keychain.fish",
                     ]) { try CompletionScripts.run($0) },

@@ -118,7 +118,7 @@ enum ListCommands {
                 let known = AttributeName.all.map(\.name).joined(separator: ", ")
                 throw UsageError("search knows no attribute '\(word)'; use one of \(known)", command: "search")
             }
-            attributes[name.key] = try name.value(parsing: parsed.operands[index + 1])
+            attributes[name.key] = try name.value(parsing: parsed.operands[index + 1], command: "search")
         }
         var constraints: [ItemClass: ItemAttributes] = [:]
         for itemClass in ItemClass.allCases {

@@ -26,8 +26,8 @@ struct ItemName {
         if isInternet {
             itemClass = .internetPassword
             attributes[.server] = .string(first)
-            if let text = parsed.value(.protocol) { attributes[.protocol] = .string(try ProtocolNames.code(for: text)) }
-            if let text = parsed.value(.port) { attributes[.port] = .integer(try AttributeName.port(text)) }
+            if let text = parsed.value(.protocol) { attributes[.protocol] = .string(try ProtocolNames.code(for: text, command: parsed.spec.name)) }
+            if let text = parsed.value(.port) { attributes[.port] = .integer(try AttributeName.port(text, command: parsed.spec.name)) }
             if let text = parsed.value(.path) { attributes[.path] = .string(text) }
         } else {
             itemClass = .genericPassword

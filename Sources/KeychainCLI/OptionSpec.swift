@@ -61,8 +61,11 @@ extension OptionSpec {
     static let path = OptionSpec("path", values: ["PATH"], "internet password's path (implies --internet)")
     static let label = OptionSpec("label", values: ["TEXT"], "a label for people, as Seahorse and Keychain Access show it")
     static let comment = OptionSpec("comment", values: ["TEXT"], "a comment stored with the item")
-    static let group = OptionSpec("group", values: ["GROUP"],
-                                  "only items of access group GROUP (default: every group; set and add write a shared item, with no group)")
+    /// `--group` on the commands that read, list or move items.
+    static let group = OptionSpec("group", values: ["GROUP"], "only items of access group GROUP (default: every group)")
+    /// `--group` on `set` and `add`: the same option, described as what it writes.
+    static let writeGroup = OptionSpec("group", values: ["GROUP"],
+                                       "write the item into access group GROUP (default: a shared item, with no group)")
     static let env = OptionSpec("env", values: ["VAR", "SERVICE", "ACCOUNT"], repeatable: true,
                                 "put the secret of SERVICE/ACCOUNT into the variable VAR")
 

@@ -87,6 +87,30 @@ struct CLITests {
         #expect(read.status == 0 && read.output.isEmpty, "\(read.status) \(read.errorText)")
     }
 
+    /// A value the command's own options take is explained by that command's help.
+    @Test(arguments: [["set", "--port", "99999", "server", "account"], ["get", "--protocol", "gopher+", "server", "account"],
+                      ["search", "port", "70000"]])
+    func aBadOptionValuePointsAtTheCommandsOwnHelp(_ arguments: [String]) throws {
+        let result = try keychain(arguments)
+        #expect(result.status == 2)
+        #expect(result.errorText.hasSuffix("Try 'linux-keychain \(arguments[0]) --help'.\n"), "\(result.errorText)")
+    }
+
+    /// `--group` is described as what it does on each command: a filter on get, a destination on set.
+    @Test func theGroupOptionsHelpDescribesItsCommand() throws {
+        func groupLine(_ command: String) throws -> String {
+            let help = try keychain(["help", command]).outputText
+            return try #require(help.split(separator: "\n").first { $0.contains("--group GROUP") }.map(String.init), "\(help)")
+        }
+        for reader in ["get", "delete", "list", "search"] {
+            let line = try groupLine(reader)
+            #expect(line.contains("only items of access group GROUP") && !line.contains("set and add"), "\(reader): \(line)")
+        }
+        for writer in ["set", "add"] {
+            #expect(try groupLine(writer).contains("write the item into access group GROUP"), "\(writer)")
+        }
+    }
+
     @Test func aMistypedCommandSuggestsTheNearestOne() throws {
         for (typed, meant) in [("gte", "get"), ("lsit", "list"), ("delte", "delete"), ("backend", "backends"), ("migrat", "migrate")] {
             let result = try keychain([typed, "a", "b"])
