@@ -16,7 +16,7 @@ enum CommandTable {
                     details: ["Two racing adds of one item: exactly one succeeds."]) { try ItemCommands.set($0, addOnly: true) },
         CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: [.group] + OptionSpec.internetNaming,
                     summary: "write the secret's exact bytes to standard output",
-                    details: ["No newline is added. A missing item is one line on standard error and exit status 3."]) {
+                    details: ["A newline follows them only when standard output is a terminal, as with secret-tool lookup: a pipe or a file gets the exact bytes. A missing item is one line on standard error and exit status 3."]) {
                         try ItemCommands.get($0)
                     },
         CommandSpec("delete", aliases: ["del", "clear"], operands: itemOperands, options: [.group] + OptionSpec.internetNaming,

@@ -1,3 +1,4 @@
+import Foundation
 import KeychainCore
 import LinuxKeychain
 
@@ -24,12 +25,15 @@ enum ItemCommands {
         }
     }
 
-    /// Writes the secret's exact bytes to standard output.
+    /// Writes the secret's exact bytes to standard output, and a newline after them when that
+    /// is a terminal (as `secret-tool lookup` does), so the prompt does not land on the
+    /// secret's line; a pipe or a file gets the bytes alone.
     static func get(_ parsed: ParsedCommand) throws {
         let name = try ItemName(parsed)
         let item = try name.onlyItem(in: try BackendChoice.operations(parsed), reading: .secret)
         guard let secret = item.secret else { throw KeychainError.notFound("no item for \(name.readableName)") }
         try Terminal.writeSecret(secret)
+        if isatty(STDOUT_FILENO) == 1 { Terminal.write("\n") }
     }
 
     /// Removes the item.

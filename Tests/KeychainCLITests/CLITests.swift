@@ -264,6 +264,33 @@ struct CLITests {
         #expect(try keychain(["--backend", "keyring", "get", service, "alice"]).status == CLIExit.notFound)
     }
 
+    /// On a terminal `get` ends the line, as `secret-tool lookup` does; a pipe gets the exact bytes.
+    @Test func getAddsANewlineOnlyWhenStandardOutputIsATerminal() throws {
+        let service = Self.uniqueService()
+        let base = ["--backend", "keyring"]
+        defer { _ = try? keychain(base + ["delete", service, "alice"]) }
+        try #require(try keychain(base + ["set", service, "alice"], input: Data("s3cr3t".utf8)).status == 0)
+        #expect(try keychain(base + ["get", service, "alice"]).output == Data("s3cr3t".utf8))
+        // stdout alone on a pseudo-terminal; the terminal turns "\n" into "\r\n".
+        let driver = """
+            import os, pty, subprocess, sys
+            master, slave = pty.openpty()
+            done = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=slave)
+            os.close(slave)
+            seen = b""
+            while True:
+                try: chunk = os.read(master, 1024)
+                except OSError: break
+                if not chunk: break
+                seen += chunk
+            sys.stdout.write(seen.hex())
+            sys.exit(done.returncode)
+            """
+        let onTerminal = try KeychainCLIProcess.run("/usr/bin/env", ["python3", "-c", driver, cli] + base + ["get", service, "alice"])
+        #expect(onTerminal.status == 0, "\(onTerminal.errorText)")
+        #expect(onTerminal.outputText == Data("s3cr3t\r\n".utf8).map { String(format: "%02x", $0) }.joined(), "\(onTerminal.outputText)")
+    }
+
     @Test func internetPasswordsByServerAccountProtocolPortAndPath() throws {
         let server = Self.uniqueService() + ".example.com"
         let base = ["--backend", "keyring"]
