@@ -14,9 +14,10 @@ enum CommandTable {
         CommandSpec("add", operands: itemOperands, options: [.label, .comment, .writeGroup, .allowEmpty] + OptionSpec.internetNaming,
                     summary: "like set, but fail (exit 4) if the item exists",
                     details: ["Two racing adds of one item: exactly one succeeds."]) { try ItemCommands.set($0, addOnly: true) },
-        CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: [.group] + OptionSpec.internetNaming,
+        CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: [.group, .itemJSON] + OptionSpec.internetNaming,
                     summary: "write the secret's exact bytes to standard output",
-                    details: ["A newline follows them only when standard output is a terminal, as with secret-tool lookup: a pipe or a file gets the exact bytes. A missing item is one line on standard error and exit status 3."]) {
+                    details: ["A newline follows them only when standard output is a terminal, as with secret-tool lookup: a pipe or a file gets the exact bytes. A missing item is one line on standard error and exit status 3.",
+                              "With --json, one object with the fields of list --json plus the secret, which get prints anyway: \"secret\" holds the bytes as text when they are UTF-8 and in base64 otherwise, as \"secret-encoding\" (utf-8 or base64) says. Errors never carry it."]) {
                         try ItemCommands.get($0)
                     },
         CommandSpec("delete", aliases: ["del", "clear"], operands: itemOperands, options: [.group] + OptionSpec.internetNaming,
@@ -38,8 +39,11 @@ enum CommandTable {
                         "Reads every secret first: a missing item is an error and COMMAND does not run. Then linux-keychain becomes COMMAND (exec), whose environment is linux-keychain's (without the stores' credentials, below) plus exactly those variables and whose exit status is the run's. Secrets never appear on a command line. A command that cannot be found exits 127, one that cannot run 126.",
                         "COMMAND does not get the stores' credentials unless --keep-credentials is given: \(StoreCredentials.variables.joined(separator: ", ")) are removed from its environment (a variable named by --env is set all the same). It inherits the file descriptors linux-keychain was started with, and none that linux-keychain opened (no connection to Vault, no lock, no D-Bus socket).",
                     ]) { try RunCommand.run($0) },
-        CommandSpec("backends", summary: "show each backend, whether it is usable here, and what auto picks",
-                    details: ["Exits 6 when no backend the linux-keychain command can use is usable here."]) { try BackendReport.run($0) },
+        CommandSpec("backends", options: [.json], summary: "show each backend, whether it is usable here, and what auto picks",
+                    details: [
+                        "Exits 6 when no backend the linux-keychain command can use is usable here.",
+                        "With --json, one object: \"backends\", each with \"name\", \"state\" (usable, not usable or refused), \"usable\", \"explanation\", \"chosen-by-auto\" and, for a store that loses its items at reboot, \"warning\"; \"auto\" with the \"backend\" auto picks (null for none), whether it is \"locked\" and why; and \"in-effect\" with the \"backend\" in effect (null for none) and where it was chosen (\"source\") or why nothing is usable (\"explanation\").",
+                    ]) { try BackendReport.run($0) },
         CommandSpec("pin", operands: [.init("NAME", completion: .backendNames)],
                     summary: "pin the backend NAME in the user's configuration file",
                     details: ["Later runs without --backend or KEYCHAIN_BACKEND use NAME; where it cannot run they say so and never fall back. 'linux-keychain pin auto' is 'linux-keychain unpin'."]) {

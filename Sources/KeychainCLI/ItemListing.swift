@@ -62,22 +62,10 @@ struct ItemListing {
         Terminal.write(lines.joined(separator: "\n") + "\n")
     }
 
-    /// An array of objects, one per item: `class`, every attribute `AttributeName` knows that
-    /// the item has, `group` ("" for a shared item), and `created`/`modified` in ISO 8601.
+    /// An array of `ItemJSON` objects, one per item.
     private func jsonText() -> String {
-        let objects: [[String: Any]] = items.map { item in
-            var object: [String: Any] = ["class": item.itemClass == .genericPassword ? "generic" : "internet"]
-            for name in AttributeName.all {
-                guard let text = name.text(in: item.attributes) else { continue }
-                object[name.name] = name.key == .port ? Int(text) ?? text : text
-            }
-            // Always present: "" marks a shared item, which every program reads.
-            object["group"] = item.attributes.string(.accessGroup) ?? ""
-            if let created = Self.date(.creationDate, in: item.attributes) { object["created"] = created }
-            if let modified = Self.date(.modificationDate, in: item.attributes) { object["modified"] = modified }
-            return object
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data("[]".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: items.map(ItemJSON.object(for:)), options: ItemJSON.options))
+            ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -90,7 +78,7 @@ struct ItemListing {
         return text
     }
 
-    private static func date(_ key: AttributeKey, in attributes: ItemAttributes) -> String? {
+    static func date(_ key: AttributeKey, in attributes: ItemAttributes) -> String? {
         guard case .date(let date)? = attributes[key] else { return nil }
         return ISO8601DateFormatter().string(from: date)
     }

@@ -41,8 +41,6 @@ struct ItemName {
     /// a shared item (no access group) unless `--group` names one.
     var primaryKey: PrimaryKey { PrimaryKey(itemClass: itemClass, attributes: attributes) }
 
-    /// Every stored item with these attributes, whatever else it carries (another tool's
-    /// protocol or port, a synchronizable flag).
     /// What `onlyItem` reads of the item.
     enum Reading {
         /// Its attributes, for a command that shows or changes them.
@@ -51,12 +49,16 @@ struct ItemName {
         /// (`ItemQuery.includeAttributes`), the primary key among them, which is all
         /// `onlyItem` needs to choose between items.
         case secret
+        /// Its secret and all its attributes (`get --json`).
+        case secretAndAttributes
     }
 
+    /// Every stored item with these attributes, whatever else it carries (another tool's
+    /// protocol or port, a synchronizable flag).
     func query(_ reading: Reading) -> ItemQuery {
         var query = ItemQuery(itemClass: itemClass, constraints: attributes, limit: .all,
-                              includeSecrets: reading == .secret, matchesAnySynchronizable: true)
-        query.includeAttributes = reading == .attributes
+                              includeSecrets: reading != .attributes, matchesAnySynchronizable: true)
+        query.includeAttributes = reading != .secret
         return query
     }
 

@@ -53,6 +53,8 @@ extension OptionSpec {
     static let backend = OptionSpec("backend", values: ["NAME"], completion: .backendNames,
                                     "use the backend NAME instead of $KEYCHAIN_BACKEND (default: auto)")
     static let json = OptionSpec("json", "print JSON instead of a table")
+    /// `--json` on `get`.
+    static let itemJSON = OptionSpec("json", "print the item's attributes and its secret as one JSON object")
     static let internet = OptionSpec("internet", short: "i",
                                      "an internet password: the first operand is a SERVER, not a SERVICE")
     static let `protocol` = OptionSpec("protocol", values: ["PROTOCOL"], completion: .protocols,

@@ -54,7 +54,7 @@ struct CLITests {
     }
 
     @Test(arguments: [[], ["get", "only-service"], ["frobnicate"], ["set", "a", "b", "c"], ["--bogus", "list"],
-                      ["get", "a", "b", "--json"], ["set", "--label"], ["run", "--env", "X", "s", "a"], ["search", "colour", "red"],
+                      ["delete", "a", "b", "--json"], ["set", "--label"], ["run", "--env", "X", "s", "a"], ["search", "colour", "red"],
                       ["set", "--port", "http", "server", "account"]])
     func usageErrorsAreOneLineAndAHintWithStatusTwo(_ arguments: [String]) throws {
         let result = try keychain(arguments)
@@ -318,6 +318,71 @@ struct CLITests {
 
         #expect(try keychain(base + ["delete", "-i", "--port", "8443", server, "bob"]).status == 0)
         #expect(try keychain(base + ["get", "--internet", server, "bob"]).output == Data("two".utf8))
+    }
+
+    /// `get --json`: the fields of `list --json` and the secret get prints anyway, as text when
+    /// it is UTF-8 and in base64 otherwise.
+    @Test func getJSONHasTheAttributesAndTheSecret() throws {
+        let name = Self.uniqueService()
+        let base = ["--backend", "keyring"]
+        defer {
+            _ = try? keychain(base + ["delete", name, "text"])
+            _ = try? keychain(base + ["delete", "--path", "/v1", name, "binary"])
+        }
+        let text = "quote \" backslash \\ newline \n tab \t bell \u{7} ünïcode"
+        try #require(try keychain(base + ["set", "--label", "Deploy key", name, "text"], input: Data(text.utf8)).status == 0)
+        let binary = Data([0xFF, 0x00, 0x61, 0x62, 0xC3])
+        try #require(try keychain(base + ["set", "--protocol", "https", "--port", "8443", "--path", "/v1", name, "binary"], input: binary).status == 0)
+
+        func object(_ arguments: [String]) throws -> [String: Any] {
+            let result = try keychain(base + ["get", "--json"] + arguments)
+            try #require(result.status == 0, "\(result.errorText)")
+            return try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any], "\(result.outputText)")
+        }
+        let generic = try object([name, "text"])
+        #expect(generic["secret"] as? String == text && generic["secret-encoding"] as? String == "utf-8", "\(generic)")
+        #expect(generic["class"] as? String == "generic" && generic["service"] as? String == name && generic["account"] as? String == "text")
+        #expect(generic["label"] as? String == "Deploy key" && generic["group"] as? String == "" && generic["modified"] is String)
+        let listed = try Self.jsonRows(try keychain(base + ["list", "--json", name])).first { $0["account"] as? String == "text" }
+        let listedKeys = Set(listed.map { Array($0.keys) } ?? [])
+        #expect(Set(generic.keys).subtracting(["secret", "secret-encoding"]) == listedKeys, "\(generic) \(listedKeys)")
+
+        let internet = try object(["--path", "/v1", name, "binary"])
+        #expect(internet["secret-encoding"] as? String == "base64")
+        #expect((internet["secret"] as? String).flatMap { Data(base64Encoded: $0) } == binary, "\(internet)")
+        #expect(internet["protocol"] as? String == "https" && internet["port"] as? Int == 8443 && internet["path"] as? String == "/v1")
+
+        let missing = try keychain(base + ["get", "--json", name, "nobody"])
+        #expect(missing.status == CLIExit.notFound && missing.output.isEmpty)
+    }
+
+    @Test func backendsJSONDescribesEachBackendAutoAndWhatIsInEffect() throws {
+        let result = try keychain(["backends", "--json"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let report = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any], "\(result.outputText)")
+        let backends = try #require(report["backends"] as? [[String: Any]])
+        #expect(Set(backends.compactMap { $0["name"] as? String }).isSuperset(of: ["secret-service", "keyring", "file", "vault", "memory"]))
+        let keyring = try #require(backends.first { $0["name"] as? String == "keyring" })
+        #expect(keyring["state"] as? String == "usable" && keyring["usable"] as? Bool == true && keyring["explanation"] is String)
+        let memory = try #require(backends.first { $0["name"] as? String == "memory" })
+        #expect(memory["state"] as? String == "refused" && memory["usable"] as? Bool == false)
+        #expect(backends.allSatisfy { $0["chosen-by-auto"] is Bool })
+        let auto = try #require(report["auto"] as? [String: Any])
+        #expect(auto["backend"] is String && auto["locked"] as? Bool == false, "\(auto)")
+        let inEffect = try #require(report["in-effect"] as? [String: Any])
+        #expect(inEffect["backend"] is String && inEffect["source"] is String, "\(inEffect)")
+
+        let forced = try JSONSerialization.jsonObject(with: try keychain(["--backend", "file", "backends", "--json"]).output) as? [String: Any]
+        #expect((forced?["in-effect"] as? [String: Any])?["source"] as? String == "from --backend")
+        // Nothing usable: still the whole object on stdout, then the error and exit 6.
+        let nothing = try keychain(["backends", "--json"], environment: [
+            "KEYCHAIN_LIBSECRET_PATH": "/nonexistent/libsecret-1.so.0", "KEYCHAIN_KEYRING_SIMULATE_REFUSAL": "ENOSYS",
+            "KEYCHAIN_FILE_PASSPHRASE": "", "KEYCHAIN_FILE_PASSPHRASE_FILE": "", "VAULT_ADDR": "", "BAO_ADDR": "",
+        ])
+        #expect(nothing.status == CLIExit.unavailable)
+        let empty = try #require(try JSONSerialization.jsonObject(with: nothing.output) as? [String: Any], "\(nothing.outputText)")
+        #expect((empty["auto"] as? [String: Any])?["backend"] is NSNull, "\(empty)")
+        #expect((empty["backends"] as? [[String: Any]])?.allSatisfy { $0["usable"] as? Bool == false } == true)
     }
 
     @Test func listShowsBothClasses() throws {
