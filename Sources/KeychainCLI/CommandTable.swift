@@ -32,10 +32,12 @@ enum CommandTable {
                     details: [
                         "Like 'secret-tool search': every item whose attribute NAME equals VALUE, for each pair given. Names: \(AttributeName.all.map(\.name).joined(separator: ", ")). Secrets are never shown; use get.",
                     ]) { try ListCommands.search($0) },
-        CommandSpec("run", options: [.env, .group, .keepCredentials], takesCommandAfterSeparator: true,
+        CommandSpec("run", options: [.env, .envRef, .envFile, .group, .keepCredentials], takesCommandAfterSeparator: true,
                     summary: "run COMMAND with secrets in its environment",
                     details: [
-                        "Usage: linux-keychain run --env VAR SERVICE ACCOUNT [--env VAR SERVICE ACCOUNT ...] [--keep-credentials] -- COMMAND [ARGS...]",
+                        "Usage: linux-keychain run [--env VAR SERVICE ACCOUNT] [--env-ref VAR REFERENCE] [--env-file FILE] ... [--keep-credentials] -- COMMAND [ARGS...]",
+                        "A REFERENCE names a generic password as keychain:SERVICE/ACCOUNT (the service runs to the last /) or an internet password as keychain+PROTOCOL://ACCOUNT@SERVER[:PORT][/PATH] (the account runs to the last @; PROTOCOL as --protocol takes it, or 'internet' for any).",
+                        "An env file has one NAME=REFERENCE a line, e.g. DB_PASSWORD=keychain:myapp/db. Blank lines and lines starting with # are skipped, and in an unquoted value a # after a blank starts a comment; 'export NAME=...' is allowed; a value in single or double quotes is taken as written, without escapes. A plain value (not a reference) and a NAME given twice are refused, naming the line and never the value. The file must be owned by you and writable by nobody else.",
                         "Reads every secret first: a missing item is an error and COMMAND does not run. Then linux-keychain becomes COMMAND (exec), whose environment is linux-keychain's (without the stores' credentials, below) plus exactly those variables and whose exit status is the run's. Secrets never appear on a command line. A command that cannot be found exits 127, one that cannot run 126.",
                         "COMMAND does not get the stores' credentials unless --keep-credentials is given: \(StoreCredentials.variables.joined(separator: ", ")) are removed from its environment (a variable named by --env is set all the same). It inherits the file descriptors linux-keychain was started with, and none that linux-keychain opened (no connection to Vault, no lock, no D-Bus socket).",
                     ]) { try RunCommand.run($0) },

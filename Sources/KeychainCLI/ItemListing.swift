@@ -16,7 +16,7 @@ struct ItemListing {
     static let columns: [Column] = [
         Column(header: "CLASS") { $0.itemClass == .genericPassword ? "generic" : "internet" },
         Column(header: "SERVICE/SERVER") { item in
-            item.itemClass == .genericPassword ? item.attributes.string(.service) : internetLocation(item.attributes)
+            item.itemClass == .genericPassword ? item.attributes.string(.service) : InternetLocation(item.attributes).text
         },
         Column(header: "ACCOUNT") { $0.attributes.string(.account) },
         Column(header: "GROUP") { item in
@@ -67,15 +67,6 @@ struct ItemListing {
         let data = (try? JSONSerialization.data(withJSONObject: items.map(ItemJSON.object(for:)), options: ItemJSON.options))
             ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// `https://example.com:8443/path`, or as much of it as the item has.
-    private static func internetLocation(_ attributes: ItemAttributes) -> String {
-        var text = attributes.string(.server) ?? ""
-        if let code = attributes.string(.protocol), !code.isEmpty { text = ProtocolNames.name(for: code) + "://" + text }
-        if case .integer(let port)? = attributes[.port], port != 0 { text += ":\(port)" }
-        if let path = attributes.string(.path), !path.isEmpty { text += path.hasPrefix("/") ? path : "/" + path }
-        return text
     }
 
     static func date(_ key: AttributeKey, in attributes: ItemAttributes) -> String? {

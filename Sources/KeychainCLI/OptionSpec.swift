@@ -71,6 +71,10 @@ extension OptionSpec {
     static let env = OptionSpec("env", values: ["VAR", "SERVICE", "ACCOUNT"], repeatable: true,
                                 "put the secret of SERVICE/ACCOUNT into the variable VAR")
 
+    static let envRef = OptionSpec("env-ref", values: ["VAR", "REFERENCE"], repeatable: true,
+                                   "put the secret REFERENCE names into VAR: keychain:SERVICE/ACCOUNT or keychain+PROTOCOL://ACCOUNT@SERVER[:PORT][/PATH]")
+    static let envFile = OptionSpec("env-file", values: ["FILE"], repeatable: true, completion: .files,
+                                    "set the variables FILE names, one NAME=REFERENCE a line (see below)")
     static let allowEmpty = OptionSpec("allow-empty", "store an empty secret, which is refused otherwise")
 
     static let keepCredentials = OptionSpec("keep-credentials",

@@ -320,6 +320,31 @@ struct CLITests {
         #expect(try keychain(base + ["get", "--internet", server, "bob"]).output == Data("two".utf8))
     }
 
+    /// A miss on one class names the item of the other class with that name, and the options
+    /// that reach it; the exit status stays "not found".
+    @Test func aMissNamesTheItemOfTheOtherClass() throws {
+        let name = Self.uniqueService() + ".example"
+        let base = ["--backend", "keyring"]
+        defer {
+            _ = try? keychain(base + ["delete", "--port", "8443", name, "alice"])
+            _ = try? keychain(base + ["delete", name, "bob"])
+        }
+        try #require(try keychain(base + ["set", "--protocol", "https", "--port", "8443", name, "alice"], input: Data("i".utf8)).status == 0)
+        try #require(try keychain(base + ["set", name, "bob"], input: Data("g".utf8)).status == 0)
+
+        let generic = try keychain(base + ["get", name, "alice"])
+        #expect(generic.status == CLIExit.notFound && generic.output.isEmpty)
+        #expect(generic.errorText.contains("no item for service '\(name)' and account 'alice'; an internet password of that server and account exists: name it with --protocol https --port 8443"), "\(generic.errorText)")
+        #expect(try keychain(base + ["get", "--protocol", "https", "--port", "8443", name, "alice"]).output == Data("i".utf8))
+
+        let internet = try keychain(base + ["get", "--internet", name, "bob"])
+        #expect(internet.status == CLIExit.notFound)
+        #expect(internet.errorText.contains("a generic password of that service and account exists: leave out --internet"), "\(internet.errorText)")
+        // Nothing of either class: the plain miss.
+        let neither = try keychain(base + ["get", name, "carol"])
+        #expect(neither.status == CLIExit.notFound && !neither.errorText.contains("exists"), "\(neither.errorText)")
+    }
+
     /// `get --json`: the fields of `list --json` and the secret get prints anyway, as text when
     /// it is UTF-8 and in base64 otherwise.
     @Test func getJSONHasTheAttributesAndTheSecret() throws {
