@@ -74,7 +74,7 @@ extension OptionSpec {
     static let envRef = OptionSpec("env-ref", values: ["VAR", "REFERENCE"], repeatable: true,
                                    "put the secret REFERENCE names into VAR: keychain:SERVICE/ACCOUNT or keychain+PROTOCOL://ACCOUNT@SERVER[:PORT][/PATH]")
     static let envFile = OptionSpec("env-file", values: ["FILE"], repeatable: true, completion: .files,
-                                    "set the variables FILE names, one NAME=REFERENCE a line (see below)")
+                                    "set the variables FILE names, one NAME=REFERENCE a line")
     static let allowEmpty = OptionSpec("allow-empty", "store an empty secret, which is refused otherwise")
 
     static let keepCredentials = OptionSpec("keep-credentials",
