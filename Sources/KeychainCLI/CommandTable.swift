@@ -16,7 +16,7 @@ enum CommandTable {
                     details: ["Two racing adds of one item: exactly one succeeds."]) { try ItemCommands.set($0, addOnly: true) },
         CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: [.group, .itemJSON] + OptionSpec.internetNaming,
                     summary: "write the secret's exact bytes to standard output",
-                    details: ["A newline follows them only when standard output is a terminal, as with secret-tool lookup: a pipe or a file gets the exact bytes. A missing item is one line on standard error and exit status 3.",
+                    details: ["A newline follows them only when standard output is a terminal, as with secret-tool lookup: a pipe or a file gets the exact bytes. A missing item is one line on standard error and exit status 3; when an item of the other class has that name (an internet password of that server), the line names it and the options that reach it.",
                               "With --json, one object with the fields of list --json plus the secret, which get prints anyway: \"secret\" holds the bytes as text when they are UTF-8 and in base64 otherwise, as \"secret-encoding\" (utf-8 or base64) says. Errors never carry it."]) {
                         try ItemCommands.get($0)
                     },

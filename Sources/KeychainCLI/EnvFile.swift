@@ -61,15 +61,20 @@ struct EnvFile {
             guard let equals = line.firstIndex(of: "=") else {
                 throw failure("expected NAME=\(SecretReference.forms)")
             }
+            // A secret pasted as a line can hold "=" (base64 does): until the value is seen to be a
+            // reference, neither side of the "=" is repeated.
             let variable = String(Self.trimmed(line[..<equals]))
             guard EnvironmentName.isValid(variable) else {
-                throw failure("'\(variable)' is not an environment variable name (\(EnvironmentName.rule))")
+                throw failure("the text before '=' is not an environment variable name (\(EnvironmentName.rule)); it is not shown, in case it is a secret")
             }
             let value: String
             do throws(SecretReference.Problem) {
                 value = try Self.value(Self.trimmed(line[line.index(after: equals)...]))
             } catch {
-                throw failure("the value of \(variable) \(error.reason)")
+                throw failure("the value \(error.reason)")
+            }
+            guard SecretReference.looksLikeOne(value) else {
+                throw failure("the value is not a keychain reference (\(SecretReference.forms)); neither it nor its name is shown, in case it is a secret")
             }
             if let earlier = entries.first(where: { $0.variable == variable }) {
                 throw failure("\(variable) is given twice, also on line \(earlier.line)")
@@ -78,7 +83,7 @@ struct EnvFile {
             do throws(SecretReference.Problem) {
                 item = try SecretReference.itemName(value, group: group)
             } catch {
-                throw failure("the value of \(variable) \(error.reason)\(SecretReference.looksLikeOne(value) ? "" : "; it is not shown, in case it is a secret")")
+                throw failure("the value of \(variable) \(error.reason)")
             }
             entries.append(Entry(variable: variable, item: item, line: index + 1, place: place))
         }

@@ -118,8 +118,9 @@ struct ItemName {
         let other = ItemName(itemClass: itemClass == .genericPassword ? .internetPassword : .genericPassword,
                              attributes: constraints, group: nil, spelling: spelling)
         guard let found = try? operations.search(other.query(.attributes)), !found.isEmpty else { return nil }
-        let (kind, firstName) = other.itemClass == .genericPassword ? ("generic password", "service") : ("internet password", "server")
-        let exists = found.count == 1 ? "\(kind == "internet password" ? "an" : "a") \(kind) of that \(firstName) and account exists"
+        let isGeneric = other.itemClass == .genericPassword
+        let (kind, firstName) = isGeneric ? ("generic password", "service") : ("internet password", "server")
+        let exists = found.count == 1 ? "\(isGeneric ? "a" : "an") \(kind) of that \(firstName) and account exists"
                                       : "\(found.count) \(kind)s of that \(firstName) and account exist"
         var ways: [String] = []
         for item in found where ways.count < 3 {

@@ -160,12 +160,14 @@ struct RunCommandTests {
     /// Every mistake names the file and line, and no value is repeated: a plain value may be a
     /// secret pasted into the wrong place.
     @Test(arguments: [
-        ("A=keychain:S/alice\nTOKEN=hunter2-pasted-secret\n", ":2: the value of TOKEN is not a keychain reference"),
+        ("A=keychain:S/alice\nTOKEN=hunter2-pasted-secret\n", ":2: the value is not a keychain reference"),
+        ("A=keychain:S/alice\nhunter2base64==\n", ":2: the value is not a keychain reference"),
+        ("hunter2 pasted=\n", ":1: the text before '=' is not an environment variable name"),
         ("# fine\n\nA=keychain:S/alice\nB keychain:S/bob\n", ":4: expected NAME="),
         ("A=keychain:S/alice\nA=keychain:S/bob\n", ":2: A is given twice, also on line 1"),
-        ("1A=keychain:S/alice\n", ":1: '1A' is not an environment variable name"),
+        ("1A=keychain:S/alice\n", ":1: the text before '=' is not an environment variable name"),
         ("A=keychain:hunter2-no-slash\n", ":1: the value of A has no '/' between service and account"),
-        ("A=\"keychain:S/alice\n", ":1: the value of A has an opening \" with no closing one"),
+        ("A=\"keychain:S/alice\n", ":1: the value has an opening \" with no closing one"),
         ("A=keychain+https://alice@host:99999\n", ":1: the value of A has a port that is not a number"),
     ])
     func envFileMistakesNameTheLineAndNeverTheValue(_ text: String, _ expected: String) throws {
