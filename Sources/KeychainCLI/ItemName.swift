@@ -9,7 +9,7 @@ struct ItemName {
     enum Spelling {
         /// Operands and options: `--protocol https --port 8443`.
         case options
-        /// A reference: `keychain+https://alice@git.example.com:8443`.
+        /// A reference, as `run` takes it: `keychain+https://alice@git.example.com:8443`.
         case reference
     }
 
@@ -18,10 +18,11 @@ struct ItemName {
     let attributes: ItemAttributes
     let spelling: Spelling
 
-    /// A generic password by service and account, as `run --env` names it.
+    /// A generic password by service and account, as `run --env` names it. Its hints spell
+    /// other items as references, which `run --env-ref` takes.
     init(service: String, account: String, group: String?) {
         self.init(itemClass: .genericPassword, attributes: ItemAttributes([.service: .string(service), .account: .string(account)]),
-                  group: group, spelling: .options)
+                  group: group, spelling: .reference)
     }
 
     /// An item of `itemClass` with exactly `attributes`, plus the access group when given.

@@ -130,6 +130,11 @@ struct RunCommandTests {
             #expect(result.outputText == "deploy-key|alice-secret")
             let wrongPath = try keychain(["run", "--env-ref", "KEY", "keychain+ssh://git@\(server)/other", "--", "true"])
             #expect(wrongPath.status == CLIExit.notFound, "\(wrongPath.errorText)")
+            // --env names a generic password; the miss names the internet password as a reference.
+            let generic = try keychain(["run", "--env", "KEY", server, "git", "--", "true"])
+            #expect(generic.status == CLIExit.notFound)
+            #expect(generic.errorText.contains("an internet password of that server and account exists: keychain+ssh://git@\(server)/repo (KEY, from --env KEY)"),
+                    "\(generic.errorText)")
             let bad = try keychain(["run", "--env-ref", "KEY", "keychain+ssh://\(server)", "--", "true"])
             #expect(bad.status == 2 && bad.errorText.contains("--env-ref KEY: the reference has no account"), "\(bad.errorText)")
         }
