@@ -51,7 +51,7 @@ public enum AccessScope: Hashable, Sendable {
     }
 
     /// `item` as it is stored: given this scope's group when it names none.
-    public func stamping(_ item: KeychainItem) -> KeychainItem {
+    package func stamping(_ item: KeychainItem) -> KeychainItem {
         guard !Self.namesGroup(item.attributes), let group = groupForNewItems else { return item }
         var stamped = item
         stamped.attributes[.accessGroup] = .string(group)
@@ -61,7 +61,7 @@ public enum AccessScope: Hashable, Sendable {
     /// An update's `changes` as they are applied: a group spelled as "" stays this scope's
     /// group, so that a program's update cannot turn its item into a shared one, which it could
     /// then neither change nor delete.
-    public func stamping(changes: ItemAttributes) -> ItemAttributes {
+    package func stamping(changes: ItemAttributes) -> ItemAttributes {
         guard changes[.accessGroup] != nil, !Self.namesGroup(changes), let group = groupForNewItems else { return changes }
         var stamped = changes
         stamped[.accessGroup] = .string(group)
@@ -70,7 +70,7 @@ public enum AccessScope: Hashable, Sendable {
 
     /// The backend searches that together answer `query`, in the order their results come:
     /// for a program, its own group and then the shared items.
-    public func searches(_ query: ItemQuery) -> [ItemQuery] {
+    package func searches(_ query: ItemQuery) -> [ItemQuery] {
         var searches: [ItemQuery] = []
         forEachSearch(query) { searches.append($0); return true }
         return searches
@@ -78,7 +78,7 @@ public enum AccessScope: Hashable, Sendable {
 
     /// Calls `body` with each of `searches(query)` in turn, building each only when it is
     /// reached, until `body` returns false (say, once a search has found enough).
-    public func forEachSearch(_ query: ItemQuery, _ body: (ItemQuery) throws -> Bool) rethrows {
+    package func forEachSearch(_ query: ItemQuery, _ body: (ItemQuery) throws -> Bool) rethrows {
         guard !Self.namesGroup(query.constraints) else {
             _ = try body(query)
             return
@@ -95,7 +95,7 @@ public enum AccessScope: Hashable, Sendable {
 
     /// The backend queries of an update or delete, one per group it reaches: the caller's own
     /// groups (`groups`) unless it named one, every group for the operator.
-    public func changeQueries(_ query: ItemQuery) -> [ItemQuery] {
+    package func changeQueries(_ query: ItemQuery) -> [ItemQuery] {
         guard !Self.namesGroup(query.constraints), !groups.isEmpty else { return [query] }
         return groups.map { query.constrained(toGroup: $0) }
     }
@@ -108,7 +108,7 @@ public enum AccessScope: Hashable, Sendable {
 
 extension ItemQuery {
     /// This query limited to items of `group`; "" means the shared items, which have no group.
-    public func constrained(toGroup group: String) -> ItemQuery {
+    package func constrained(toGroup group: String) -> ItemQuery {
         var narrowed = self
         narrowed.constraints[.accessGroup] = .string(group)
         return narrowed

@@ -247,7 +247,7 @@ extension AttributeValue {
 extension String {
     /// Whether both strings are the same sequence of Unicode scalars (the same UTF-8 bytes),
     /// unlike `==`, which also equates canonically equivalent spellings.
-    public func hasSameScalars(as other: String) -> Bool {
+    package func hasSameScalars(as other: String) -> Bool {
         // Compared as contiguous bytes: stepping through two `UTF8View`s costs more than the
         // rest of a query's matching. `withUTF8` copies only a string that is not contiguous.
         var left = self, right = other

@@ -77,7 +77,7 @@ public enum KeychainProgramIdentity: Sendable {
     }
 
     /// The groups `environment` gives (`KEYCHAIN_ACCESS_GROUPS`, else `resolved`'s one).
-    public static func resolvedGroups(environment: [String: String]) -> [String] {
+    package static func resolvedGroups(environment: [String: String]) -> [String] {
         var groups: [String] = []
         for name in (environment[groupsVariable] ?? "").split(separator: ",") {
             let group = name.trimmingCharacters(in: .whitespaces)
@@ -87,13 +87,13 @@ public enum KeychainProgramIdentity: Sendable {
     }
 
     /// The group `environment` gives, else the executable's file name.
-    public static func resolved(environment: [String: String]) -> String {
+    package static func resolved(environment: [String: String]) -> String {
         if let named = environment[variable], !named.isEmpty { return named }
         return executableName
     }
 
     /// The running executable's file name; the first argument's when /proc is not mounted.
-    public static let executableName: String = {
+    package static let executableName: String = {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             let name = URL(fileURLWithPath: withoutDeletedMark(path)).lastPathComponent
             if !name.isEmpty { return name }
