@@ -2,20 +2,9 @@
 /// "delete all my items" away from another program's items and from the operator's.
 ///
 /// The front end applies it before a query reaches a backend, so a backend only ever sees
-/// ordinary `kSecAttrAccessGroup` (`agrp`) constraints and keeps its exact primary-key fast
-/// paths. A query that names a group itself is left as it is, as on Apple platforms, where a
-/// shared group is shared. For a program, an empty group counts as naming none: a primary key
-/// spells "no group" as `""`, and a program's writes must still stay in its own group.
-///
-/// | scope | add without a group | search without a group | update, delete without a group |
-/// |---|---|---|---|
-/// | `program(G)` | stored in G | G first, then shared items | G only |
-/// | `program(G, alsoEntitled: [H…])` | stored in G | G, then each H, then shared items | G and each H |
-/// | `group(G)` | stored in G | G only | G only |
-/// | `everything` | shared (no group) | every group | every group |
-///
-/// Shared items are those stored with no group: written before access groups existed, by the
-/// `linux-keychain` CLI by default, or by other tools (secret-tool, Python keyring, `keyctl`, `bao`).
+/// ordinary `kSecAttrAccessGroup` (`agrp`) constraints. A query that names a group is left as
+/// it is. Shared items are those stored with no group. The table of what each scope adds,
+/// searches and changes is in the "Access groups" article of KeychainCore's documentation.
 public enum AccessScope: Hashable, Sendable {
     /// A program: its own group for adding; its own group, then the other groups it is
     /// entitled to (as an Apple app's `keychain-access-groups`), for updating and deleting;

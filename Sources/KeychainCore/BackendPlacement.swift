@@ -2,21 +2,12 @@ import Foundation
 
 /// Where the backend choice and its settings come from, besides code and `KEYCHAIN_BACKEND`:
 /// the user's configuration file, the machine's, and the choice `auto` recorded at the user's
-/// first write.
+/// first write (paths and rules: docs/placement.md and docs/operators.md).
 ///
-/// - user file: `$XDG_CONFIG_HOME/linux-keychain/config` (default `~/.config/linux-keychain/config`);
-/// - system file: `/etc/linux-keychain/config`, or the file `KEYCHAIN_SYSTEM_CONFIG` names;
-/// - recorded choice: `$XDG_STATE_HOME/linux-keychain/backend` (default
-///   `~/.local/state/linux-keychain/backend`), one line with the backend's name.
-///
-/// The record exists so that `auto` never quietly changes stores: once the user's items are in
-/// one store, a run where that store cannot be reached (a cron job without D-Bus) fails and
-/// says where the items are, instead of answering "not found" from another store.
-///
-/// All three are trust boundaries (docs/operators.md): each is read only when `TrustedFile`'s
-/// owner and mode rules allow it, the record is never followed through a symbolic link and
-/// never echoed, and neither a pin nor the record may name `memory`, which would keep every
-/// program's secrets in that program's memory alone.
+/// The record keeps `auto` from quietly changing stores once the user's items are in one. All
+/// three are trust boundaries: each is read only when `TrustedFile` allows it, the record is
+/// never followed through a symbolic link nor echoed, and neither a pin nor the record may
+/// name `memory`.
 package struct BackendPlacement: Sendable {
     /// The variable that replaces the system file's path (for tests and unusual layouts).
     package static let systemFileVariable = "KEYCHAIN_SYSTEM_CONFIG"

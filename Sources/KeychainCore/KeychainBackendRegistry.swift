@@ -3,21 +3,13 @@ import Foundation
 /// The process-wide list of backends and the choice among them, like swift-log's
 /// `LoggingSystem`.
 ///
-/// Built-in backends and the application's own are registered the same way, so a third-party
-/// backend is selected through `KEYCHAIN_BACKEND` like a built-in one. A program's own
-/// registration always wins over a built-in of the same name, whether it is made before or
-/// after the first keychain call: built-ins are registered with `registerDefault`, which never
-/// replaces anything.
-///
-/// The choice is made on first use, in this order (a successful one is kept for the life of
-/// the process): `use(_:)` in code; `KEYCHAIN_BACKEND` (unless empty or `auto`); the user's
-/// configuration file; the machine's; the backend `auto` recorded at the user's first write;
-/// and last `auto`'s order (`BackendPlacement` has the files). A named, pinned or recorded
-/// backend that cannot run is an error with its reason; the library never falls back to
-/// another one.
-///
-/// Whether the chosen store keeps items past a reboot is the backend's `retention`
-/// (`try registry.current().retention`), for a program to log: the library prints nothing.
+/// Built-in backends and a program's own are registered the same way and selected by name
+/// through `KEYCHAIN_BACKEND`; a program's registration always wins over a built-in of the
+/// same name. The choice is made on first use and kept: `use(_:)`, then `KEYCHAIN_BACKEND`,
+/// the user's and the machine's configuration files, the choice `auto` recorded at the first
+/// write, and last `auto`'s order. A chosen backend that cannot run is an error with its
+/// reason; the library never falls back to another one. (The order in full: the
+/// registry's page in KeychainCore's documentation, and docs/placement.md.)
 public final class KeychainBackendRegistry: Sendable {
     /// The variable that selects the backend.
     public static let selectionVariable = "KEYCHAIN_BACKEND"

@@ -1,26 +1,12 @@
 package import Foundation
 
-/// A configuration file that pins the backend and its settings, for a user or for the machine.
+/// A configuration file that pins the backend and its settings, for a user or for the machine
+/// (format and rules: docs/placement.md).
 ///
-/// One `key = value` per line; blank lines and lines starting with `#` or `;` are ignored, and
-/// an optional `[keychain]` header is allowed (in the spirit of Python keyring's
-/// `keyringrc.cfg`):
-///
-///     [keychain]
-///     backend = file
-///     KEYCHAIN_FILE_DIR = /srv/app/keychain
-///     KEYCHAIN_FILE_PASSPHRASE_FILE = /run/credentials/app.service/keychain
-///
-/// `backend` pins the backend by name. Every other key is a setting named exactly as its
-/// environment variable (`KEYCHAIN_*`, `VAULT_*`, `BAO_*`); the environment still wins over
-/// it. Two kinds of setting come from the environment only and are refused here: secrets
-/// (passphrases, tokens, AppRole ids; name a file that holds one instead), and paths of code
-/// to load (`KEYCHAIN_LIB…_PATH`), since a file that could name a shared object would run
-/// its code in every program that reads it, root's included. A malformed file is
-/// `errSecParam` naming the file and line, and no store is touched.
-///
-/// A file is read only if `TrustedFile`'s rules allow it: owned by the user or root (the
-/// user's file) or by root (the machine's), and writable by nobody else.
+/// One `key = value` per line, `#` and `;` comments, an optional `[keychain]` header. `backend`
+/// pins the backend; every other key is a setting named as its environment variable, which
+/// still wins over it. Secrets and paths of code to load are refused, as is a malformed file
+/// (`errSecParam` naming the file and line). It is read only when `TrustedFile` allows it.
 package struct PlacementFile: Sendable, Equatable {
     /// The key that pins the backend.
     package static let backendKey = "backend"

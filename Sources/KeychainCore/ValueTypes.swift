@@ -1,18 +1,10 @@
 package import Foundation
 
-/// Apple's keychain stores most password attributes as "blobs": `kSecAttrAccount`,
-/// `kSecAttrService`, `kSecAttrServer`, `kSecAttrLabel`, `kSecAttrGeneric` and others take a
-/// String or a Data, return the value as the type it was given, and compare the two by their
-/// UTF-8 bytes (an account given as `Data("bob".utf8)` and one given as `"bob"` are the same
-/// item). SwiftKeychainWrapper and Valet rely on it.
-///
-/// Here each attribute keeps its one storage kind (`AttributeKey.valueKind`), so every backend,
-/// its native search and its item names stay as they are, and items written before stay
-/// readable: a Data value for a string attribute is stored as its text (`storedText(of:)`), a
-/// String for a data attribute as its UTF-8 bytes. The item remembers which attributes were
-/// given as the other type in one more attribute, `AttributeKey.valueTypes`, and the front end
-/// turns those back when it returns the item. Matching compares the stored forms, which are
-/// equal exactly when the UTF-8 bytes are, as on Apple platforms.
+/// Apple's "blob" attributes (account, service, label, generic, ...) accept a String or a Data
+/// and compare the two by their UTF-8 bytes; here each attribute keeps its one storage kind
+/// (`AttributeKey.valueKind`), the other type is converted on the way in (`storedText(of:)`),
+/// and `AttributeKey.valueTypes` records which attributes to turn back on the way out. Why:
+/// the "Storing attributes" article of KeychainCore's documentation.
 package enum ValueTypes: Sendable {
     /// Bytes that are not UTF-8 (or are UTF-8 beginning with this noncharacter) are kept as
     /// this noncharacter followed by their base64, so every Data value round-trips. Only a
