@@ -17,6 +17,8 @@ done
 
 # The same settings as scripts/test.sh, so that after it this build has nothing left to do.
 export LINUX_KEYCHAIN_STRICT="${LINUX_KEYCHAIN_STRICT:-1}"
+LINUX_KEYCHAIN_COMMIT="${LINUX_KEYCHAIN_COMMIT:-$(bash scripts/build-commit.sh)}"
+export LINUX_KEYCHAIN_COMMIT
 swift build --target LinuxKeychainKit
 bin=$(swift build --show-bin-path)
 triple=$(basename "$(dirname "$bin")")
