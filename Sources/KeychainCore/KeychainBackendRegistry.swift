@@ -118,7 +118,9 @@ public final class KeychainBackendRegistry: Sendable {
         state.withLock { $0.chosen = nil }
     }
 
-    /// The backend in use; see `currentSelection()`.
+    /// The backend in use: chosen at the first call in the order the type's documentation
+    /// gives, then kept for the life of the process; a backend `withBackend(_:_:)` set for
+    /// the current task comes first.
     public func current() throws -> any KeychainBackend {
         try currentSelection().backend
     }
