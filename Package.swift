@@ -87,10 +87,13 @@ let package = Package(
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
         // An example third-party backend on KeychainCore's public API alone, and the helper
-        // process it gives the many-process conformance case (docs/backend-authors.md).
-        .target(name: "ExampleBackend", dependencies: ["KeychainCore"], path: "Examples/ExampleBackend"),
+        // process it gives the many-process conformance case (KeychainCore's "Writing a
+        // backend" article). No package access: the compiler refuses any `package` symbol in
+        // them, as it would in another package.
+        .target(name: "ExampleBackend", dependencies: ["KeychainCore"], path: "Examples/ExampleBackend",
+                packageAccess: false),
         .executableTarget(name: "ExampleBackendHelper", dependencies: ["ExampleBackend", "KeychainCore"],
-                          path: "Examples/ExampleBackendHelper"),
+                          path: "Examples/ExampleBackendHelper", packageAccess: false),
 
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainSystemCalls", "CPrctl", "CSodium", "CBuildInfo"]),
         .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
@@ -135,7 +138,8 @@ let package = Package(
                     dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ExampleBackendTests",
-                    dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"]),
+                    dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"],
+                    packageAccess: false),
         .testTarget(name: "KeychainVaultTests",
                     dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls"]),
     ]

@@ -8,27 +8,11 @@ import LinuxKeychain
 ///     let keychain = Keychain(service: "com.example.api")
 ///     try keychain.set("s3cr3t", for: "alice", label: "API token")
 ///     let token = try keychain.string(for: "alice")     // nil when there is no such item
-///     keychain["bob"] = "hunter2"                       // errors go to KeychainLastError
 ///
-///     let github = Keychain(server: "github.com", protocol: .https)
-///     try github.set(Credentials(user: "alice", token: "t0k3n"), for: "alice")   // Codable as JSON
-///     let credentials: Credentials? = try github.value(for: "alice")
-///
-/// Items are the same ones the SecItem functions and the `linux-keychain` CLI see: generic passwords
-/// keyed by (service, account, access group), internet passwords by (server, protocol, port,
-/// path, account, access group). Without `accessGroup`, a keychain writes in the program's own
-/// group and reads that group first, then the shared items, exactly as the SecItem functions do
-/// (`AccessScope.program`). Errors are `KeychainError`s: they carry Apple's status and conform
-/// to `LocalizedError`, so `error.localizedDescription` is the message saying what to do.
-///
-/// **Blocking and async.** Every method here blocks the calling thread while the store works
-/// (a D-Bus round trip, an `fsync`, an HTTP request) and reads the same in async code:
-/// `try keychain.set(...)` compiles everywhere. In async code that must not hold a thread of
-/// the cooperative pool, use the same names on `keychain.async`, which run on a dedicated
-/// queue: `try await keychain.async.set(...)`. The two never share a name, so the compiler never
-/// has to pick one by context.
-///
-/// A value is immutable and safe to share between threads and tasks.
+/// Its items are the ones the SecItem functions and `linux-keychain` see, in the program's
+/// own access group unless `accessGroup` names one. Calls block while the store works; the
+/// same names on `async` do not. Errors are `KeychainError`s. A value is immutable and safe to
+/// share. More in LinuxKeychainKit's "Getting started" article.
 public struct Keychain: Sendable {
     /// The service of this keychain's generic passwords; nil for an internet-password keychain.
     public let service: String?
