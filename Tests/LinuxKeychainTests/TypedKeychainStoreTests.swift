@@ -104,6 +104,15 @@ struct TypedKeychainStoreTests {
             #expect(changed.creationDate == item.creationDate)
             #expect((changed.modificationDate ?? .distantPast) > created)
             #expect(changed.label == "Alice's token", "a set without a label dropped it")
+
+            // Attributes without a property of their own, as Apple-style code stores them.
+            try RealStore.add([kSecClass: kSecClassGenericPassword, kSecAttrService: service, kSecAttrAccount: "carol",
+                               kSecAttrDescription: "deploy key", kSecAttrGeneric: Data([1, 2, 3]),
+                               kSecAttrIsInvisible: true, kSecValueData: Data("c".utf8)], in: backend)
+            let carol = try #require(try keychain.attributes(for: "carol"))
+            #expect(carol.attributes[.itemDescription] == .string("deploy key"))
+            #expect(carol.attributes[.generic] == .data(Data([1, 2, 3])))
+            #expect(carol.attributes.flag(.isInvisible))
         }
     }
 
