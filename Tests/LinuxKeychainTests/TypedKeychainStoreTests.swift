@@ -151,6 +151,15 @@ struct TypedKeychainStoreTests {
             #expect(secItemSecret("alice", kSecAttrAuthenticationTypeHTMLForm, "Staff") == (errSecSuccess, "form-secret"))
             #expect(secItemSecret("alice", kSecAttrAuthenticationTypeHTTPDigest, "Staff").0 == errSecItemNotFound)
             #expect(secItemSecret("alice", kSecAttrAuthenticationTypeHTMLForm, "Other").0 == errSecItemNotFound)
+            let returned = KeychainBackendRegistry.withBackend(backend) {
+                var result: AnyObject?
+                _ = SecItemCopyMatching([kSecClass: kSecClassInternetPassword, kSecAttrServer: server, kSecAttrAccount: "alice",
+                                         kSecAttrAuthenticationType: kSecAttrAuthenticationTypeHTMLForm,
+                                         kSecReturnAttributes: true] as NSDictionary, &result)
+                return result as? [String: Any]
+            }
+            #expect(returned?[kSecAttrAuthenticationType as String] as? String == kSecAttrAuthenticationTypeHTMLForm as String)
+            #expect(returned?[kSecAttrSecurityDomain as String] as? String == "Staff")
 
             // And what SecItem code stored, the typed API finds by the same attributes.
             try RealStore.add([kSecClass: kSecClassInternetPassword, kSecAttrServer: server, kSecAttrAccount: "bob",
