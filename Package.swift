@@ -136,8 +136,12 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ExampleBackendTests",
                     dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"]),
+        // Test-only: checks CCurl's hand-made libcurl ABI against the real <curl/curl.h>
+        // (libcurl4-openssl-dev) at build time. Headers only: nothing links libcurl.
+        .target(name: "CCurlABICheck", path: "Tests/CCurlABICheck"),
         .testTarget(name: "KeychainVaultTests",
-                    dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls"]),
+                    dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls",
+                                   "CCurlABICheck"]),
     ]
 )
 
