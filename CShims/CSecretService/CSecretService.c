@@ -1,7 +1,7 @@
 // libsecret through dlopen: see include/CSecretService.h for the contract.
 //
 // GLib's and libsecret's headers are deliberately not included, so that building needs
-// neither. The few types used are declared here with the layouts GLib documents as stable
+// neither. GLibABI.h declares the few types used, with the layouts GLib documents as stable
 // ABI (GError), and everything else stays an opaque pointer. GLib's functions are
 // looked up through libsecret's handle: dlsym searches a handle's dependencies too, so one
 // dlopen brings GLib, GObject and GIO along and one override of the path switches all of them.

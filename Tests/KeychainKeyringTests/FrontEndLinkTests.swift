@@ -18,6 +18,7 @@ import Testing
 
         let symbols = try OneBackendLinkTests.symbols(of: probe)
         #expect(symbols.contains("19KeychainSystemCalls"), "the scan finds the system-call layer SecRandom uses")
+        #expect(!symbols.contains("22KeychainKernelKeyCalls"), "the keyutils calls are linked into the front end")
         #expect(Self.keyutilsSymbols(in: symbols).isEmpty, "keyutils symbols in the front end: \(Self.keyutilsSymbols(in: symbols))")
         let libraries = try Self.sharedLibraries(of: probe)
         #expect(!libraries.contains("libkeyutils"), "ldd \(probe):\n\(libraries)")
