@@ -32,6 +32,7 @@ typedef void GDBusConnection;
 typedef void GDBusProxy;
 typedef void SecretService;
 typedef void SecretValue;
+typedef void SecretSchema;
 
 // The enums passed as arguments, int here; the check compares their size with the real ones'.
 typedef int GBusType;

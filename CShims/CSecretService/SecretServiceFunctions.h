@@ -11,22 +11,27 @@
 
 #include <stddef.h>
 
-#define CSECRETSERVICE_FUNCTIONS(X) \
+/// GLib's errors, strings and string-keyed tables; the benchmark's baseline
+/// (Benchmarks/CSecretServiceBaseline) looks these up too.
+#define GLIB_TABLE_FUNCTIONS(X) \
     X(void, g_error_free, (GError *)) \
+    X(void, g_free, (void *)) \
+    X(char *, g_strdup, (const char *)) \
+    X(GHashTable *, g_hash_table_new_full, (GHashFunc, GEqualFunc, GDestroyNotify, GDestroyNotify)) \
+    X(int, g_hash_table_insert, (GHashTable *, void *, void *)) \
+    X(void, g_hash_table_unref, (GHashTable *)) \
+    X(unsigned int, g_str_hash, (const void *)) \
+    X(int, g_str_equal, (const void *, const void *))
+
+#define CSECRETSERVICE_FUNCTIONS(X) \
+    GLIB_TABLE_FUNCTIONS(X) \
     X(const char *, g_quark_to_string, (GQuark)) \
     X(GQuark, g_io_error_quark, (void)) \
     X(GQuark, g_dbus_error_quark, (void)) \
     X(int, g_dbus_error_is_remote_error, (const GError *)) \
     X(char *, g_dbus_error_get_remote_error, (const GError *)) \
-    X(void, g_free, (void *)) \
-    X(char *, g_strdup, (const char *)) \
     X(void, g_strfreev, (char **)) \
-    X(GHashTable *, g_hash_table_new_full, (GHashFunc, GEqualFunc, GDestroyNotify, GDestroyNotify)) \
-    X(int, g_hash_table_insert, (GHashTable *, void *, void *)) \
     X(void *, g_hash_table_lookup, (GHashTable *, const void *)) \
-    X(void, g_hash_table_unref, (GHashTable *)) \
-    X(unsigned int, g_str_hash, (const void *)) \
-    X(int, g_str_equal, (const void *, const void *)) \
     X(GVariant *, g_variant_new_string, (const char *)) \
     X(GVariant *, g_variant_new_tuple, (GVariant *const *, size_t)) \
     X(GVariant *, g_variant_get_child_value, (GVariant *, size_t)) \

@@ -34,6 +34,7 @@
 #define GDBusProxy hand_GDBusProxy
 #define SecretService hand_SecretService
 #define SecretValue hand_SecretValue
+#define SecretSchema hand_SecretSchema
 #define GBusType hand_GBusType
 #define GDBusCallFlags hand_GDBusCallFlags
 #define SecretServiceFlags hand_SecretServiceFlags
@@ -43,7 +44,7 @@
 #define SECRET_SERVICE_OPEN_SESSION hand_SECRET_SERVICE_OPEN_SESSION
 #define SECRET_COLLECTION_NONE hand_SECRET_COLLECTION_NONE
 #define SECRET_ITEM_CREATE_NONE hand_SECRET_ITEM_CREATE_NONE
-#include "../../CShims/CSecretService/SecretServiceFunctions.h"
+#include "../../Benchmarks/CSecretServiceBaseline/BaselineFunctions.h"
 #undef GQuark
 #undef GError
 #undef GType
@@ -61,6 +62,7 @@
 #undef GDBusProxy
 #undef SecretService
 #undef SecretValue
+#undef SecretSchema
 #undef GBusType
 #undef GDBusCallFlags
 #undef SecretServiceFlags
@@ -164,6 +166,7 @@ SAME_SIZE(hand_SecretItemCreateFlags, SecretItemCreateFlags);
 #define OPAQUE(name) _Static_assert(sizeof(hand_##name *) == sizeof(name *), #name " pointers differ in size")
 OPAQUE(GVariant); OPAQUE(GVariantType); OPAQUE(GHashTable); OPAQUE(GCancellable); OPAQUE(GAsyncResult);
 OPAQUE(GMainContext); OPAQUE(GDBusConnection); OPAQUE(GDBusProxy); OPAQUE(SecretService); OPAQUE(SecretValue);
+OPAQUE(SecretSchema);
 
 // Every function the shim looks up, its type names GLib's own now: GLibABI.h's int for an
 // enum is the real enum here, the same ABI by the sizes above.
@@ -171,6 +174,8 @@ OPAQUE(GMainContext); OPAQUE(GDBusConnection); OPAQUE(GDBusProxy); OPAQUE(Secret
     _Static_assert(__builtin_types_compatible_p(__typeof__(&name), result(*) parameters), \
                    #name " is not declared as the real headers declare it");
 CSECRETSERVICE_FUNCTIONS(CHECK_PROTOTYPE)
+// And those only the benchmark's baseline looks up (its GLib ones are the shim's, checked above).
+BASELINE_PASSWORD_FUNCTIONS(CHECK_PROTOTYPE)
 #define COUNT(...) +1
 
 int csecretservice_abi_checked_declarations(void) {
@@ -180,7 +185,7 @@ int csecretservice_abi_checked_declarations(void) {
 }
 
 int csecretservice_abi_checked_prototypes(void) {
-    return 0 CSECRETSERVICE_FUNCTIONS(COUNT);
+    return 0 CSECRETSERVICE_FUNCTIONS(COUNT) BASELINE_PASSWORD_FUNCTIONS(COUNT);
 }
 
 #else
