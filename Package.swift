@@ -56,18 +56,22 @@ let package = Package(
         // Apple's OSStatus and errSec codes, shared by every module below.
         .target(name: "KeychainStatusCodes"),
 
-        // The system-call layer every backend uses: Errno, the EINTR-retrying wrapper, the close
-        // rule, the shared keyutils calls and the errno→OSStatus mapping. Internal: no product.
-        .target(name: "KeychainSystemCalls", dependencies: ["KeychainStatusCodes", "CKeyutils"]),
+        // The system-call layer every backend and the front end use: Errno, the EINTR-retrying
+        // wrapper, the close rule and the errno→OSStatus mapping. No C library: the front end
+        // links it for SecRandom. Internal: no product.
+        .target(name: "KeychainSystemCalls", dependencies: ["KeychainStatusCodes"]),
+        // The libkeyutils calls shared by the keyring backend and the file and vault backends'
+        // caches in the kernel keyring; only they link libkeyutils. Internal: no product.
+        .target(name: "KeychainKernelKeyCalls", dependencies: ["KeychainSystemCalls", "CKeyutils"]),
 
         // The model, the backend protocol, the registry and the memory backend. No C.
         .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
 
         // Backends.
-        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "CKeyutils"]),
+        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CKeyutils"]),
         .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "KeychainSystemCalls", "CSecretService"]),
-        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "KeychainSystemCalls", "CSodium", "CKeyutils", "CFileSystem"]),
-        .target(name: "KeychainVault", dependencies: ["KeychainCore", "KeychainSystemCalls", "CCurl", "CKeyutils", "CSodium"]),
+        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CSodium", "CKeyutils", "CFileSystem"]),
+        .target(name: "KeychainVault", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CCurl", "CKeyutils", "CSodium"]),
 
         // Apple's names only: the SecItem front end and the CF stand-ins, depending on no backend.
         // It registers the built-in ones through a weak hook only if LinuxKeychain is linked.
@@ -112,7 +116,7 @@ let package = Package(
         .testTarget(name: "KeychainPlacementTests",
                     dependencies: ["KeychainCore", "LinuxKeychain", "KeychainConformance", "KeychainCLI", "KeychainProbeA", "KeychainProbeB"]),
 
-        .testTarget(name: "KeychainSystemCallsTests", dependencies: ["KeychainSystemCalls", "KeychainStatusCodes", "CKeyutils"]),
+        .testTarget(name: "KeychainSystemCallsTests", dependencies: ["KeychainSystemCalls", "KeychainKernelKeyCalls", "KeychainStatusCodes", "CKeyutils"]),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
         .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainFrontEnd", "LinuxKeychainKit", "KeychainCore"]),
         // Apple-style code of our own, run on every backend.
@@ -122,9 +126,11 @@ let package = Package(
         // for the test that no other backend is linked into it.
         .executableTarget(name: "KeychainOneBackendProbe", dependencies: ["LinuxKeychainFrontEnd", "KeychainKeyring", "KeychainCore"],
                           path: "Tests/OneBackendProbe"),
+        // A program that links LinuxKeychainFrontEnd alone, for the test that libkeyutils is not in it.
+        .executableTarget(name: "KeychainFrontEndProbe", dependencies: ["LinuxKeychainFrontEnd"], path: "Tests/FrontEndProbe"),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
-                                   "KeychainOneBackendProbe"]),
+                                   "KeychainOneBackendProbe", "KeychainFrontEndProbe"]),
         // Test-only: checks CSecretService's hand-made GLib ABI against the real headers at build time.
         // GLib's flags come from pkg-config; libsecret-1's own would add -pthread, which SwiftPM refuses.
         .systemLibrary(name: "CLibsecretHeaders", path: "Tests/CLibsecretHeaders", pkgConfig: "glib-2.0",
@@ -140,8 +146,12 @@ let package = Package(
         .testTarget(name: "ExampleBackendTests",
                     dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"],
                     packageAccess: false),
+        // Test-only: checks CCurl's hand-made libcurl ABI against the real <curl/curl.h>
+        // (libcurl4-openssl-dev) at build time. Headers only: nothing links libcurl.
+        .target(name: "CCurlABICheck", path: "Tests/CCurlABICheck"),
         .testTarget(name: "KeychainVaultTests",
-                    dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls"]),
+                    dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls",
+                                   "CCurlABICheck"]),
     ]
 )
 

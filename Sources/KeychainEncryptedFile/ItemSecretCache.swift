@@ -4,6 +4,7 @@ import Glibc
 import CKeyutils
 import Foundation
 import KeychainCore
+import KeychainKernelKeyCalls
 import KeychainSystemCalls
 
 /// Keeps the secrets of items read by their primary key in the user's kernel keyring, beside

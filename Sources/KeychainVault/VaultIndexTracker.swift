@@ -2,6 +2,7 @@ import KeychainCore
 import CKeyutils
 import Dispatch
 import Foundation
+import KeychainKernelKeyCalls
 import KeychainSystemCalls
 
 /// Read-your-writes across a cluster: remembers the newest `X-Vault-Index` each cluster has
