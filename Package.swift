@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "ExampleBackendTests",
                     dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"]),
         .testTarget(name: "KeychainVaultTests",
-                    dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+                    dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls"]),
     ]
 )
 

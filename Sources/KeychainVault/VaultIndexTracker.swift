@@ -1,5 +1,6 @@
 import KeychainCore
 import CKeyutils
+import Dispatch
 import Foundation
 import KeychainSystemCalls
 
@@ -9,9 +10,9 @@ import KeychainSystemCalls
 ///
 /// Entries are per cluster, shared by the process's backends and, in the keyring where the
 /// token cache lives (the user's keyring even with the cache off: the index is no secret), by
-/// the user's processes. A server not yet seen is sent the newest index of any cluster. Two
-/// processes storing at once may lose one update of the shared entry; each still sends its own
-/// newest index. See docs/vault.md#a-cluster-reading-your-writes-through-any-node.
+/// the user's processes, which update the shared entry one at a time under the user's lock
+/// file `vault-index.lock` (`UserLockFile`). A server not yet seen is sent the newest index of
+/// any cluster. See docs/vault.md#a-cluster-reading-your-writes-through-any-node.
 final class VaultIndexTracker: Sendable {
     private let address: String
     private let location: VaultTokenCacheLocation
@@ -35,6 +36,12 @@ final class VaultIndexTracker: Sendable {
     func observe(_ index: VaultStorageIndex, toWrite: Bool) {
         let advanced = Self.book.withLock { $0.note(index, from: address, toWrite: toWrite) }
         guard advanced, location.keyring != nil else { return }
+        // The kernel has no compare-and-swap: two processes that each load the entry before
+        // the other stores it would lose one update, and a process started after both could
+        // then read around a write. Without the lock (a stuck holder, no private directory)
+        // the entry is still updated, as best it can be.
+        let lock = try? Self.sharedEntryLock.acquire(deadline: .now() + Self.lockTimeout)
+        defer { lock?.release() }
         var shared = load() ?? IndexBook()
         shared.merge(Self.book.withLock { $0 })
         store(shared)
@@ -55,6 +62,12 @@ final class VaultIndexTracker: Sendable {
     private static let book = Locked(IndexBook())
 
     private static let description = "linux-keychain:vault-index"
+    /// Serialises the shared entry's read-modify-write among the user's processes.
+    private static let sharedEntryLock = UserLockFile(
+        named: "vault-index.lock",
+        runtimeDirectory: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 })
+    /// Far longer than an update holds it: a few kernel calls.
+    private static let lockTimeout = DispatchTimeInterval.seconds(2)
     /// How long the shared entry outlives its last update: far longer than any replication lag.
     private static let lifetime: UInt32 = 3600
 
