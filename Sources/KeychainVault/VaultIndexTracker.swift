@@ -6,27 +6,14 @@ import KeychainKernelKeyCalls
 import KeychainSystemCalls
 
 /// Read-your-writes across a cluster: remembers the newest `X-Vault-Index` each cluster has
-/// answered with, and gives the one to send with the next request to a server.
+/// answered with, and gives the one to send with the next request to a server, so a standby
+/// that is behind forwards the request to the active node instead of answering stale.
 ///
-/// With the index, a standby that has not yet applied the write the index follows forwards
-/// the request to the active node (`X-Vault-Inconsistent: forward-active-node`) instead of
-/// answering from its stale copy, so a read after an acknowledged write sees it through any
-/// node. A server that ignores the headers (HashiCorp Vault without replication, a dev server)
-/// is unaffected.
-///
-/// What is remembered is shared by every backend of the process and, in the keyring where
-/// the token cache lives (`VaultTokenCacheLocation`: the user's kernel keyring, or the
-/// session's), by every process of the user, so `linux-keychain set` followed at once by
-/// `linux-keychain get` through another node sees the value. With the token cache off the index
-/// still goes to the user's keyring: it is not a secret, and whether tokens are cached must
-/// not decide whether a command sees the one before it.
-///
-/// Entries are per cluster (OpenBao's index names its cluster ID, and a server ignores an
-/// index of another cluster), with the address each server answered from, so one load
-/// balancer address or three node addresses find the same entry. A server not yet seen is
-/// sent the newest index of any cluster: for the usual single cluster that is the right one,
-/// and for another it is ignored. Processes update the shared entry one at a time, under the
-/// user's lock file `vault-index.lock` (`UserLockFile`).
+/// Entries are per cluster, shared by the process's backends and, in the keyring where the
+/// token cache lives (the user's keyring even with the cache off: the index is no secret), by
+/// the user's processes, which update the shared entry one at a time under the user's lock
+/// file `vault-index.lock` (`UserLockFile`). A server not yet seen is sent the newest index of
+/// any cluster. See docs/vault.md#a-cluster-reading-your-writes-through-any-node.
 final class VaultIndexTracker: Sendable {
     private let address: String
     private let location: VaultTokenCacheLocation
