@@ -46,6 +46,24 @@ struct VaultFailoverTests {
                 unexpected.append("read: \(error)")
             }
         }
+        // A listing of the service's items, which a standby answers from a LIST of metadata.
+        var listingFailures = 0
+        var firstListingError: String?
+        func listBack() {
+            let listing = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string("svc")]),
+                                    limit: .all, includeSecrets: false)
+            do {
+                if try !backend.search(listing).contains(where: { $0.attributes[.account] == .string("before") }) {
+                    unexpected.append("listing: the standing item is missing")
+                }
+            } catch let error as KeychainError {
+                listingFailures += 1
+                if firstListingError == nil { firstListingError = error.message }
+                if error.status != errSecIO && error.status != errSecNotAvailable { unexpected.append("listing: \(error)") }
+            } catch {
+                unexpected.append("listing: \(error)")
+            }
+        }
         var killedAt: Date?
         var resumedAt: Date?
         let started = Date()
@@ -73,15 +91,19 @@ struct VaultFailoverTests {
                     addErrors["\(error.status)", default: 0] += 1
                     if let killedAt, Date().timeIntervalSince(killedAt) > Self.resumeLimit { break }
                     readBack()
+                    listBack()
                     Thread.sleep(forTimeInterval: 0.05)
                 }
             }
             readBack()
+            listBack()
             round += 1
         }
         let seconds = resumedAt.flatMap { resumed in killedAt.map { resumed.timeIntervalSince($0) } }
-        print("failover: writes resumed \(seconds.map { String(format: "%.2f", $0) } ?? "never") s after SIGKILL of the leader; \(readFailures)/\(reads) reads failed; \(acknowledged.count) adds acknowledged; failed add attempts by status: \(addErrors); first read error: \(firstReadError ?? "none")")
+        print("failover: writes resumed \(seconds.map { String(format: "%.2f", $0) } ?? "never") s after SIGKILL of the leader; \(readFailures)/\(reads) reads failed; \(acknowledged.count) adds acknowledged; failed add attempts by status: \(addErrors); first read error: \(firstReadError ?? "none"); \(listingFailures) listings failed, first: \(firstListingError ?? "none")")
         #expect(seconds != nil, "writes did not resume within \(Self.resumeLimit) s")
+        #expect(readFailures == 0, "reads stopped answering during the election: \(readFailures) of \(reads) failed")
+        #expect(listingFailures == 0, "listings stopped answering during the election: \(listingFailures) failed")
         #expect(duplicates.isEmpty, "a retried add reported its own earlier attempt as a duplicate: \(duplicates)")
         #expect(unexpected.isEmpty, "\(unexpected.prefix(5))")
 
