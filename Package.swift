@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(name: "KeychainOneBackendProbe", dependencies: ["LinuxKeychainFrontEnd", "KeychainKeyring", "KeychainCore"],
                           path: "Tests/OneBackendProbe"),
         .testTarget(name: "KeychainKeyringTests",
-                    dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
+                    dependencies: ["KeychainKeyring", "KeychainSystemCalls", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
                                    "KeychainOneBackendProbe"]),
         // Test-only: checks CSecretService's hand-made GLib ABI against the real headers at build time.
         // GLib's flags come from pkg-config; libsecret-1's own would add -pthread, which SwiftPM refuses.
