@@ -60,8 +60,9 @@ let package = Package(
         // rule, the shared keyutils calls and the errno→OSStatus mapping. Internal: no product.
         .target(name: "KeychainSystemCalls", dependencies: ["KeychainStatusCodes", "CKeyutils"]),
 
-        // The model, the backend protocol, the registry and the memory backend. No C.
-        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
+        // The model, the backend protocol, the registry and the memory backend. No C library:
+        // its few file calls go through KeychainSystemCalls' typed errno.
+        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes", "KeychainSystemCalls"]),
 
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "CKeyutils"]),
