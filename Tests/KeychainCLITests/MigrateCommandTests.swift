@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// `linux-keychain migrate` between every ordered pair of real backends (secret-service on the
@@ -24,7 +25,7 @@ struct MigrateCommandTests {
     static let collection = onKeePassXC ? "default" : "session"
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
+        cli = try builtCLI()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-migrate-\(UUID().uuidString.prefix(8))").path
         environment = ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_VAULT_PREFIX": "\(tag)/",
                        "KEYCHAIN_SECRET_SERVICE_COLLECTION": Self.collection, "KEYCHAIN_KEYRING": "session",

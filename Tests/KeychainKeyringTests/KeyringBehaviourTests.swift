@@ -1,9 +1,11 @@
 import CKeyutils
 import Foundation
 import Glibc
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
 import KeychainSystemCalls
+import KeychainTestSupport
 import Testing
 
 /// What the backend does in the kernel, checked in the kernel: where keys go, what they hold,
@@ -44,7 +46,7 @@ struct KeyringBehaviourTests {
     @Test func secretIsTheRawPayloadOfAUserKeyThatGrantsNothingToOthers() throws {
         let service = uniqueService("layout")
         let secret = Data([0, 1, 2, 10, 13, 255]) + Data("tail".utf8)
-        try backend.add(genericItem(service, "al:ice", secret, [.label: .string("Shown label")]))
+        try backend.add(genericItem(service, "al:ice", secret, extra: [.label: .string("Shown label")]))
         defer { _ = try? backend.delete(exactQuery(service, "al:ice", secrets: false)) }
 
         let target = try possessedTarget()
