@@ -89,8 +89,7 @@ struct RunCommandIsolationTests {
     }
 
     static func store(_ backend: String) throws -> Store {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-run-isolation-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeScratchDirectory("lkc-run-isolation")
         let unused = directory.appendingPathComponent("unused-credential").path
         var environment = ["KEYCHAIN_BACKEND": backend, "KEYCHAIN_FILE_CACHE_SECONDS": "0", "KEYCHAIN_VAULT_TOKEN_CACHE": "off"]
         for variable in credentialVariables { environment[variable] = unused }

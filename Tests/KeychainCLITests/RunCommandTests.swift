@@ -65,7 +65,7 @@ struct RunCommandTests {
 
     @Test func aMissingItemFailsBeforeAnythingRuns() throws {
         try withItems {
-            let marker = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-run-\(UUID().uuidString)")
+            let marker = scratchPath("keychain-run")
             defer { try? FileManager.default.removeItem(at: marker) }
             let result = try keychain(["run", "--env", "A", service, "alice", "--env", "B", service, "nobody",
                                        "--", "touch", marker.path])

@@ -42,8 +42,7 @@ struct BundleTests {
 
     init() throws {
         cli = try builtCLI()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-bundle-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try makeScratchDirectory("lkc-bundle").path
     }
 
     /// A fresh file store's environment, and the store.

@@ -18,7 +18,7 @@ struct InterruptedMigrationTests {
 
     @Test func killedMidwayThenRerunCompletesWithNoDuplicates() throws {
         let cli = try builtCLI()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-interrupted-\(UUID().uuidString.prefix(8))").path
+        let directory = scratchPath("lkc-interrupted").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let group = "interrupted-\(UUID().uuidString.prefix(8))"
         let environment = ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_FILE_PASSPHRASE": "interrupted-migration",

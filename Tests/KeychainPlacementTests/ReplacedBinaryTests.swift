@@ -10,8 +10,7 @@ import Testing
 struct ReplacedBinaryTests {
     @Test func theIdentityIsTheProgramsNameAfterItsBinaryWasReplaced() throws {
         let probe = try builtExecutable("KeychainProbeA")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-replaced-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeScratchDirectory("lkc-replaced")
         defer { try? FileManager.default.removeItem(at: directory) }
         let daemon = directory.appendingPathComponent("billing-daemon")
         try FileManager.default.copyItem(atPath: probe, toPath: daemon.path)
