@@ -56,19 +56,23 @@ let package = Package(
         // Apple's OSStatus and errSec codes, shared by every module below.
         .target(name: "KeychainStatusCodes"),
 
-        // The system-call layer every backend uses: Errno, the EINTR-retrying wrapper, the close
-        // rule, the shared keyutils calls and the errno→OSStatus mapping. Internal: no product.
-        .target(name: "KeychainSystemCalls", dependencies: ["KeychainStatusCodes", "CKeyutils"]),
+        // The system-call layer every backend and the front end use: Errno, the EINTR-retrying
+        // wrapper, the close rule and the errno→OSStatus mapping. No C library: the front end
+        // links it for SecRandom. Internal: no product.
+        .target(name: "KeychainSystemCalls", dependencies: ["KeychainStatusCodes"]),
+        // The libkeyutils calls shared by the keyring backend and the file and vault backends'
+        // caches in the kernel keyring; only they link libkeyutils. Internal: no product.
+        .target(name: "KeychainKernelKeyCalls", dependencies: ["KeychainSystemCalls", "CKeyutils"]),
 
         // The model, the backend protocol, the registry and the memory backend. No C library:
         // its few file calls go through KeychainSystemCalls' typed errno.
         .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes", "KeychainSystemCalls"]),
 
         // Backends.
-        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "CKeyutils"]),
+        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CKeyutils"]),
         .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "KeychainSystemCalls", "CSecretService"]),
-        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "KeychainSystemCalls", "CSodium", "CKeyutils", "CFileSystem"]),
-        .target(name: "KeychainVault", dependencies: ["KeychainCore", "KeychainSystemCalls", "CCurl", "CKeyutils", "CSodium"]),
+        .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CSodium", "CKeyutils", "CFileSystem"]),
+        .target(name: "KeychainVault", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CCurl", "CKeyutils", "CSodium"]),
 
         // Apple's names only: the SecItem front end and the CF stand-ins, depending on no backend.
         // It registers the built-in ones through a weak hook only if LinuxKeychain is linked.
@@ -88,10 +92,13 @@ let package = Package(
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
 
         // An example third-party backend on KeychainCore's public API alone, and the helper
-        // process it gives the many-process conformance case (docs/backend-authors.md).
-        .target(name: "ExampleBackend", dependencies: ["KeychainCore"], path: "Examples/ExampleBackend"),
+        // process it gives the many-process conformance case (KeychainCore's "Writing a
+        // backend" article). No package access: the compiler refuses any `package` symbol in
+        // them, as it would in another package.
+        .target(name: "ExampleBackend", dependencies: ["KeychainCore"], path: "Examples/ExampleBackend",
+                packageAccess: false),
         .executableTarget(name: "ExampleBackendHelper", dependencies: ["ExampleBackend", "KeychainCore"],
-                          path: "Examples/ExampleBackendHelper"),
+                          path: "Examples/ExampleBackendHelper", packageAccess: false),
 
         .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainSystemCalls", "CPrctl", "CSodium", "CBuildInfo"]),
         .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
@@ -115,7 +122,7 @@ let package = Package(
         .testTarget(name: "KeychainPlacementTests",
                     dependencies: ["KeychainTestSupport", "KeychainCore", "LinuxKeychain", "KeychainConformance", "KeychainCLI", "KeychainProbeA", "KeychainProbeB"]),
 
-        .testTarget(name: "KeychainSystemCallsTests", dependencies: ["KeychainSystemCalls", "KeychainStatusCodes", "CKeyutils"]),
+        .testTarget(name: "KeychainSystemCallsTests", dependencies: ["KeychainSystemCalls", "KeychainKernelKeyCalls", "KeychainStatusCodes", "CKeyutils"]),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainTestSupport", "KeychainCore", "KeychainConformance"]),
         .testTarget(name: "LinuxKeychainTests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "LinuxKeychainFrontEnd", "LinuxKeychainKit", "KeychainCore"]),
         // Apple-style code of our own, run on every backend.
@@ -125,9 +132,11 @@ let package = Package(
         // for the test that no other backend is linked into it.
         .executableTarget(name: "KeychainOneBackendProbe", dependencies: ["LinuxKeychainFrontEnd", "KeychainKeyring", "KeychainCore"],
                           path: "Tests/OneBackendProbe"),
+        // A program that links LinuxKeychainFrontEnd alone, for the test that libkeyutils is not in it.
+        .executableTarget(name: "KeychainFrontEndProbe", dependencies: ["LinuxKeychainFrontEnd"], path: "Tests/FrontEndProbe"),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainTestSupport", "KeychainKeyring", "KeychainSystemCalls", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
-                                   "KeychainOneBackendProbe"]),
+                                   "KeychainOneBackendProbe", "KeychainFrontEndProbe"]),
         // Test-only: checks CSecretService's hand-made GLib ABI against the real headers at build time.
         // GLib's flags come from pkg-config; libsecret-1's own would add -pthread, which SwiftPM refuses.
         .systemLibrary(name: "CLibsecretHeaders", path: "Tests/CLibsecretHeaders", pkgConfig: "glib-2.0",
@@ -141,9 +150,14 @@ let package = Package(
                     dependencies: ["KeychainTestSupport", "KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ExampleBackendTests",
-                    dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"]),
+                    dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"],
+                    packageAccess: false),
+        // Test-only: checks CCurl's hand-made libcurl ABI against the real <curl/curl.h>
+        // (libcurl4-openssl-dev) at build time. Headers only: nothing links libcurl.
+        .target(name: "CCurlABICheck", path: "Tests/CCurlABICheck"),
         .testTarget(name: "KeychainVaultTests",
-                    dependencies: ["KeychainTestSupport", "KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI"]),
+                    dependencies: ["KeychainTestSupport", "KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls",
+                                   "CCurlABICheck"]),
     ]
 )
 

@@ -34,10 +34,11 @@ case "$purpose" in
         python_tools=() ;;
     test)
         debian_packages=("${build_packages[@]}" "${service_packages[@]}"
-            libsecret-1-dev libsecret-tools     # the ABI check's headers, and secret-tool for interop tests
+            libsecret-1-dev libsecret-tools     # the Secret Service ABI check's headers, and secret-tool for interop tests
             keepassxc                           # the second real provider (keepassxc-cli makes its database)
             passwd                              # useradd and runuser, for the quota test
             libcurl4                            # vault backend (loaded with dlopen, no headers needed)
+            libcurl4-openssl-dev                # the libcurl ABI check's <curl/curl.h> (test-only)
             openssl                             # vault TLS tests make their own CA
             zsh fish groff-base                 # the CLI tests check the generated completions and man page with them
             python3 python3-venv                # .build/python below

@@ -1,6 +1,7 @@
 // libsecret's one-call password functions for the benchmark's baseline: see
-// include/CSecretServiceBaseline.h. The GLib types come from the shim's hand-made declarations,
-// which Tests/CSecretServiceABICheck checks against the real headers.
+// include/CSecretServiceBaseline.h. The GLib types and functions come from the shim's hand-made
+// declarations (BaselineFunctions.h), which Tests/CSecretServiceABICheck checks against the
+// real headers.
 
 #include "CDynamicLibrary.h"
 #include "CSecretServiceBaseline.h"
@@ -9,20 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../../CShims/CSecretService/GLibABI.h"
-
-#define BASELINE_FUNCTIONS(X) \
-    X(void, g_error_free, (GError *)) \
-    X(void, g_free, (void *)) \
-    X(char *, g_strdup, (const char *)) \
-    X(void *, g_hash_table_new_full, (GHashFunc, GEqualFunc, GDestroyNotify, GDestroyNotify)) \
-    X(void, g_hash_table_insert, (void *, void *, void *)) \
-    X(void, g_hash_table_unref, (void *)) \
-    X(unsigned int, g_str_hash, (const void *)) \
-    X(int, g_str_equal, (const void *, const void *)) \
-    X(int, secret_password_storev_sync, (const void *, void *, const char *, const char *, const char *, void *, GError **)) \
-    X(char *, secret_password_lookupv_sync, (const void *, void *, void *, GError **)) \
-    X(void, secret_password_free, (char *))
+#include "BaselineFunctions.h"
 
 BASELINE_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
 

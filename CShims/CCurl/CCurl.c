@@ -1,8 +1,7 @@
 // libcurl through dlopen: see include/CCurl.h for the contract.
 //
-// libcurl's headers are deliberately not included, so that building needs none. The option
-// and info numbers below are libcurl's ABI (curl.h promises never to renumber them); every
-// handle stays an opaque pointer.
+// libcurl's headers are deliberately not included, so that building needs none: CurlABI.h
+// declares the part of libcurl's ABI used here, and Tests/CCurlABICheck checks it.
 
 #include "CCurl.h"
 #include "CDynamicLibrary.h"
@@ -18,70 +17,14 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-// --- The libcurl ABI this file relies on (values from curl/curl.h) ----------------------------
+// --- The libcurl ABI this file relies on: see CurlABI.h ----------------------------------------
+
+#include "CurlABI.h"
 
 enum {
-    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_READDATA = 10009, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
-    OPT_READFUNCTION = 20012, OPT_HEADERDATA = 10029, OPT_HEADERFUNCTION = 20079,
-    OPT_HTTPHEADER = 10023, OPT_SSLCERT = 10025, OPT_CUSTOMREQUEST = 10036,
-    OPT_POST = 47, OPT_FOLLOWLOCATION = 52, OPT_SSL_VERIFYPEER = 64, OPT_CAINFO = 10065, OPT_HTTPGET = 80,
-    OPT_SSL_VERIFYHOST = 81, OPT_SSLKEY = 10087, OPT_CAPATH = 10097, OPT_NOSIGNAL = 99,
-    OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182,
-    OPT_MAXFILESIZE_LARGE = 30117, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_PIPEWAIT = 237, OPT_CONNECT_TO = 10243,
-    OPT_CAINFO_BLOB = 40309, OPT_OPENSOCKETFUNCTION = 20163,
-    MOPT_MAX_HOST_CONNECTIONS = 7,
-    BLOB_COPY = 1,
-    INFO_RESPONSE_CODE = 0x200000 + 2,
-    PROTO_HTTP = 1, PROTO_HTTPS = 2,
-    GLOBAL_DEFAULT = 3,
-    ERROR_BUFFER_SIZE = 256,
-};
-
-enum {
-    E_OK = 0, E_UNSUPPORTED_PROTOCOL = 1, E_COULDNT_RESOLVE_PROXY = 5, E_COULDNT_RESOLVE_HOST = 6,
-    E_COULDNT_CONNECT = 7, E_WRITE_ERROR = 23, E_OPERATION_TIMEDOUT = 28, E_SSL_CONNECT_ERROR = 35,
-    E_GOT_NOTHING = 52, E_SSL_ENGINE_NOTFOUND = 53, E_SSL_ENGINE_SETFAILED = 54, E_SEND_ERROR = 55,
-    E_RECV_ERROR = 56, E_SSL_CERTPROBLEM = 58, E_SSL_CIPHER = 59, E_PEER_FAILED_VERIFICATION = 60,
-    E_FILESIZE_EXCEEDED = 63, E_SEND_FAIL_REWIND = 65, E_SSL_ENGINE_INITFAILED = 66, E_SSL_CACERT_BADFILE = 77,
-    E_SSL_SHUTDOWN_FAILED = 80, E_SSL_CRL_BADFILE = 82, E_SSL_ISSUER_ERROR = 83,
-    E_SSL_PINNEDPUBKEYNOTMATCH = 90, E_SSL_INVALIDCERTSTATUS = 91, E_SSL_CLIENTCERT = 98,
-    E_FAILED_INIT = 2, E_OUT_OF_MEMORY = 27,
-    MSG_DONE = 1,
     /// Not a CURLcode: a transfer on a lane that libcurl never reported finished.
     UNFINISHED = -1,
 };
-
-struct curl_slist;
-struct curl_blob { void *data; size_t len; unsigned int flags; };
-/// The start of struct curl_sockaddr: what the socket to open is for.
-struct curl_sockaddr_start { int family; int socktype; int protocol; };
-typedef int (*OpenSocketCallback)(void *context, int purpose, struct curl_sockaddr_start *address);
-/// CURLMsg: which transfer finished, and its CURLcode.
-typedef struct CurlMessage { int msg; void *easy_handle; union { void *whatever; int result; }; } CurlMessage;
-typedef size_t (*WriteCallback)(char *data, size_t size, size_t count, void *context);
-typedef size_t (*HeaderCallback)(char *data, size_t size, size_t count, void *context);
-typedef size_t (*ReadCallback)(char *buffer, size_t size, size_t count, void *context);
-
-#define CCURL_FUNCTIONS(X) \
-    X(int, curl_global_init, (long)) \
-    X(void *, curl_easy_init, (void)) \
-    X(void, curl_easy_cleanup, (void *)) \
-    X(void, curl_easy_reset, (void *)) \
-    X(int, curl_easy_setopt, (void *, int, ...)) \
-    X(int, curl_easy_perform, (void *)) \
-    X(int, curl_easy_getinfo, (void *, int, ...)) \
-    X(const char *, curl_easy_strerror, (int)) \
-    X(struct curl_slist *, curl_slist_append, (struct curl_slist *, const char *)) \
-    X(void, curl_slist_free_all, (struct curl_slist *)) \
-    X(void *, curl_multi_init, (void)) \
-    X(int, curl_multi_setopt, (void *, int, ...)) \
-    X(int, curl_multi_add_handle, (void *, void *)) \
-    X(int, curl_multi_remove_handle, (void *, void *)) \
-    X(int, curl_multi_perform, (void *, int *)) \
-    X(int, curl_multi_poll, (void *, void *, unsigned int, int, int *)) \
-    X(CurlMessage *, curl_multi_info_read, (void *, int *)) \
-    X(int, curl_multi_cleanup, (void *)) \
-    X(const char *, curl_multi_strerror, (int))
 
 CCURL_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
 
@@ -137,7 +80,7 @@ void ccurl_handle_free(void *handle) {
 
 /// Opens libcurl's sockets with SOCK_CLOEXEC, atomically, so no fork in another thread sees one
 /// without it. libcurl (7.88, Debian 12) opens its own without the flag.
-static int open_socket(void *context, int purpose, struct curl_sockaddr_start *address) {
+static CurlSocket open_socket(void *context, CurlSocketPurpose purpose, struct curl_sockaddr_start *address) {
     (void)context;
     (void)purpose;
     return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
@@ -293,7 +236,7 @@ typedef struct Transfer {
     CCurlResponse *response;
     struct curl_slist *headers;
     struct curl_slist *connect_to;
-    struct curl_blob ca_blob;
+    CurlBlob ca_blob;
     /// How much of the request body has been handed to libcurl.
     size_t body_sent;
     Sink sink;
@@ -395,7 +338,7 @@ static int prepare(Transfer *transfer) {
     }
     if (request->ca_file != NULL) SET(OPT_CAINFO, request->ca_file);
     if (request->ca_path != NULL) SET(OPT_CAPATH, request->ca_path);
-    transfer->ca_blob = (struct curl_blob){ (void *)request->ca_pem, request->ca_pem_length, BLOB_COPY };
+    transfer->ca_blob = (CurlBlob){ (void *)request->ca_pem, request->ca_pem_length, BLOB_COPY };
     if (request->ca_pem != NULL) SET(OPT_CAINFO_BLOB, &transfer->ca_blob);
     if (request->client_cert != NULL) SET(OPT_SSLCERT, request->client_cert);
     if (request->client_key != NULL) SET(OPT_SSLKEY, request->client_key);

@@ -1,7 +1,7 @@
 // libsecret through dlopen: see include/CSecretService.h for the contract.
 //
 // GLib's and libsecret's headers are deliberately not included, so that building needs
-// neither. The few types used are declared here with the layouts GLib documents as stable
+// neither. GLibABI.h declares the few types used, with the layouts GLib documents as stable
 // ABI (GError), and everything else stays an opaque pointer. GLib's functions are
 // looked up through libsecret's handle: dlsym searches a handle's dependencies too, so one
 // dlopen brings GLib, GObject and GIO along and one override of the path switches all of them.
@@ -14,77 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-// --- The GLib ABI this file relies on: see GLibABI.h ------------------------------------------
+// --- The GLib ABI this file relies on, and the functions, looked up once ----------------------
+//
+// See GLibABI.h and SecretServiceFunctions.h; Tests/CSecretServiceABICheck checks both.
 
-#include "GLibABI.h"
-
-// --- The functions, looked up once -----------------------------------------------------------
-
-#define CSECRETSERVICE_FUNCTIONS(X) \
-    X(void, g_error_free, (GError *)) \
-    X(const char *, g_quark_to_string, (GQuark)) \
-    X(GQuark, g_io_error_quark, (void)) \
-    X(GQuark, g_dbus_error_quark, (void)) \
-    X(int, g_dbus_error_is_remote_error, (const GError *)) \
-    X(char *, g_dbus_error_get_remote_error, (const GError *)) \
-    X(void, g_free, (void *)) \
-    X(char *, g_strdup, (const char *)) \
-    X(void, g_strfreev, (char **)) \
-    X(void *, g_hash_table_new_full, (GHashFunc, GEqualFunc, GDestroyNotify, GDestroyNotify)) \
-    X(void, g_hash_table_insert, (void *, void *, void *)) \
-    X(void *, g_hash_table_lookup, (void *, const void *)) \
-    X(void, g_hash_table_unref, (void *)) \
-    X(unsigned int, g_str_hash, (const void *)) \
-    X(int, g_str_equal, (const void *, const void *)) \
-    X(void *, g_variant_new_string, (const char *)) \
-    X(void *, g_variant_new_tuple, (void *const *, size_t)) \
-    X(void *, g_variant_get_child_value, (void *, size_t)) \
-    X(void *, g_variant_get_variant, (void *)) \
-    X(int, g_variant_is_of_type, (void *, const void *)) \
-    X(int, g_variant_get_boolean, (void *)) \
-    X(const char *, g_variant_get_string, (void *, size_t *)) \
-    X(void *, g_variant_new_variant, (void *)) \
-    X(void *, g_variant_new_dict_entry, (void *, void *)) \
-    X(void *, g_variant_new_array, (const void *, void *const *, size_t)) \
-    X(void *, g_variant_ref_sink, (void *)) \
-    X(size_t, g_variant_n_children, (void *)) \
-    X(void, g_variant_get_child, (void *, size_t, const char *, ...)) \
-    X(void *, g_variant_lookup_value, (void *, const char *, const void *)) \
-    X(void, g_variant_unref, (void *)) \
-    X(void, g_object_unref, (void *)) \
-    X(void *, g_cancellable_new, (void)) \
-    X(void, g_cancellable_cancel, (void *)) \
-    X(void, g_dbus_proxy_set_default_timeout, (void *, int)) \
-    X(void *, g_dbus_proxy_get_connection, (void *)) \
-    X(void, g_dbus_connection_set_exit_on_close, (void *, int)) \
-    X(const char *, g_dbus_proxy_get_name, (void *)) \
-    X(char *, g_dbus_proxy_get_name_owner, (void *)) \
-    X(void *, g_bus_get_sync, (int, void *, GError **)) \
-    X(void *, g_dbus_connection_call_sync, (void *, const char *, const char *, const char *, const char *, void *, \
-                                            const void *, int, int, void *, GError **)) \
-    X(void, g_dbus_connection_call, (void *, const char *, const char *, const char *, const char *, void *, \
-                                     const void *, int, int, void *, GAsyncReadyCallback, void *)) \
-    X(void *, g_dbus_connection_call_finish, (void *, void *, GError **)) \
-    X(void *, g_main_context_new, (void)) \
-    X(void, g_main_context_push_thread_default, (void *)) \
-    X(void, g_main_context_pop_thread_default, (void *)) \
-    X(int, g_main_context_iteration, (void *, int)) \
-    X(void, g_main_context_unref, (void *)) \
-    X(GQuark, secret_error_get_quark, (void)) \
-    X(GType, secret_service_get_type, (void)) \
-    X(void *, secret_service_open_sync, (GType, const char *, int, void *, GError **)) \
-    X(void *, g_malloc0, (size_t)) \
-    X(void *, secret_service_encode_dbus_secret, (void *, void *)) \
-    X(void *, secret_service_decode_dbus_secret, (void *, void *)) \
-    X(const char *, secret_service_get_session_dbus_path, (void *)) \
-    X(void *, g_variant_new_object_path, (const char *)) \
-    X(int, g_variant_is_object_path, (const char *)) \
-    X(char *, secret_service_create_item_dbus_path_sync, (void *, const char *, void *, void *, int, void *, GError **)) \
-    X(int, secret_service_delete_item_dbus_path_sync, (void *, const char *, void *, GError **)) \
-    X(void *, secret_value_new, (const char *, long, const char *)) \
-    X(void *, secret_value_ref, (void *)) \
-    X(const char *, secret_value_get, (void *, size_t *)) \
-    X(void, secret_value_unref, (void *))
+#include "SecretServiceFunctions.h"
 
 CSECRETSERVICE_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
 

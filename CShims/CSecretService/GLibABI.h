@@ -6,7 +6,8 @@
 //
 // Private to the shim (not under include/). Tests/CSecretServiceABICheck compiles this file
 // beside the real <glib.h> and <libsecret/secret.h> and checks every size, offset and value
-// here with static assertions, so a wrong declaration fails the build of the tests.
+// here, and every prototype in SecretServiceFunctions.h, with static assertions, so a wrong
+// declaration fails the build of the tests.
 
 #include <stdint.h>
 
@@ -17,6 +18,27 @@ typedef unsigned int (*GHashFunc)(const void *key);
 typedef int (*GEqualFunc)(const void *a, const void *b);
 typedef void (*GDestroyNotify)(void *data);
 typedef void (*GAsyncReadyCallback)(void *source, void *result, void *user_data);
+
+// GLib's, GIO's and libsecret's objects, opaque here: void, so any pointer converts to and from
+// them as it did before, yet named so that the ABI check can compare each prototype in
+// SecretServiceFunctions.h with the real one, where they are distinct structs.
+typedef void GVariant;
+typedef void GVariantType;
+typedef void GHashTable;
+typedef void GCancellable;
+typedef void GAsyncResult;
+typedef void GMainContext;
+typedef void GDBusConnection;
+typedef void GDBusProxy;
+typedef void SecretService;
+typedef void SecretValue;
+typedef void SecretSchema;
+
+// The enums passed as arguments, int here; the check compares their size with the real ones'.
+typedef int GBusType;
+typedef int GDBusCallFlags;
+typedef int SecretServiceFlags;
+typedef int SecretItemCreateFlags;
 
 // Values from gioenums.h (GIOErrorEnum, GDBusError) and secret-types.h; they are ABI.
 enum {

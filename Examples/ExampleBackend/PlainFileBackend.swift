@@ -3,7 +3,8 @@ public import KeychainCore
 
 /// An example of a third-party backend: what an author outside this package writes, using only
 /// `KeychainCore`'s public API, and proves with the whole `KeychainConformance` suite, the
-/// many-process case included (through `ExampleBackendHelper`; see docs/backend-authors.md).
+/// many-process case included (through `ExampleBackendHelper`; see KeychainCore's "Writing a
+/// backend" article).
 ///
 /// **It is an example of the contract, not a place for real secrets:** every item, secret
 /// included, is kept as plain JSON in one file (`PlainFileStore`), protected only by the

@@ -26,11 +26,11 @@ struct AttributeName: Sendable {
 
     static func named(_ name: String) -> AttributeName? { all.first { $0.name == name } }
 
-    /// `text` as the value `key` holds; a usage error when it cannot be one.
-    func value(parsing text: String) throws -> AttributeValue {
+    /// `text` as the value `key` holds; a usage error of `command` when it cannot be one.
+    func value(parsing text: String, command: String) throws -> AttributeValue {
         switch key {
-        case .protocol: return .string(try ProtocolNames.code(for: text))
-        case .port: return .integer(try Self.port(text))
+        case .protocol: return .string(try ProtocolNames.code(for: text, command: command))
+        case .port: return .integer(try Self.port(text, command: command))
         default: return .string(text)
         }
     }
@@ -47,9 +47,10 @@ struct AttributeName: Sendable {
         }
     }
 
-    static func port(_ text: String) throws -> Int64 {
+    /// `text` as a port; a usage error pointing at the help of `command` when it is none.
+    static func port(_ text: String, command: String?) throws -> Int64 {
         guard let port = Int64(text), (0...65535).contains(port) else {
-            throw UsageError("'\(text)' is not a port number (0 to 65535)")
+            throw UsageError("'\(text)' is not a port number (0 to 65535)", command: command)
         }
         return port
     }

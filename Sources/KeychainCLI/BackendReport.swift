@@ -3,41 +3,99 @@ import KeychainCore
 import LinuxKeychain
 
 /// `linux-keychain backends`: every registered backend, whether it is usable here and why not, and
-/// what `auto` (or the current selection) resolves to. Exits `CLIStatus.unavailable` when no
+/// what `auto` (or the current selection) resolves to; a table, or with `--json` one object
+/// (its fields are in `linux-keychain help backends`). Exits `CLIStatus.unavailable` when no
 /// backend the command can use is usable, so a script can test for a working store.
-enum BackendReport {
+struct BackendReport {
+    struct Backend {
+        let name: String
+        /// "usable", "not usable" or "refused" (memory, which the command never uses).
+        let state: String
+        let usable: Bool
+        let explanation: String
+        /// For a usable store that loses its items at reboot: what happens and how to avoid it.
+        let warning: String?
+        let chosenByAuto: Bool
+    }
+
+    /// What `auto` picks: a backend (perhaps locked), or nothing, and why.
+    struct AutomaticChoice {
+        let backend: String?
+        let locked: Bool
+        let explanation: String?
+    }
+
+    let backends: [Backend]
+    let automatic: AutomaticChoice
+    let inEffect: Placement.EffectiveChoice
+
     static func run(_ parsed: ParsedCommand) throws {
+        let report = BackendReport(selection: parsed.backendName)
+        Terminal.write(parsed.has(.json) ? report.json : report.table)
+        if !report.backends.contains(where: \.usable) {
+            throw KeychainError(errSecNotAvailable, "no backend is usable here; see the reasons above")
+        }
+    }
+
+    init(selection: String?) {
         let registry = KeychainBackendRegistry.withBuiltIns
-        var lines: [String] = []
-        var anyUsable = false
-        let width = registry.names.map(\.count).max() ?? 8
         // One availability check per backend: a check can take a whole timeout.
         let survey = registry.survey()
-        for (name, availability) in survey.backends {
+        backends = survey.backends.map { name, availability in
             let refused = name == MemoryBackend.backendName
-            let state = refused ? "refused    " : availability.isAvailable ? "usable     " : "not usable "
-            var explanation = refused ? "keeps secrets only inside one process; programs may use it, this command may not"
-                                      : availability.explanation
-            if !refused, availability.isAvailable, let warning = VolatileStoreNotice.warning(forBackendNamed: name, in: registry) {
-                explanation += "; \(warning)"
-            }
-            let automatic = registry.automaticNames.contains(name) || refused ? "" : " [never chosen by auto]"
-            anyUsable = anyUsable || (availability.isAvailable && !refused)
-            lines.append("\(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(state) \(explanation)\(automatic)")
+            let usable = availability.isAvailable && !refused
+            return Backend(name: name, state: refused ? "refused" : availability.isAvailable ? "usable" : "not usable", usable: usable,
+                           explanation: refused ? "keeps secrets only inside one process; programs may use it, this command may not"
+                                                : availability.explanation,
+                           warning: usable ? VolatileStoreNotice.warning(forBackendNamed: name, in: registry) : nil,
+                           chosenByAuto: registry.automaticNames.contains(name))
         }
         switch survey.automaticChoice {
         case .success(let backend):
-            let warning = backend.retention.warning.map { " (\($0); \(VolatileStoreNotice.howToKeepItems))" } ?? ""
-            lines.append("auto picks: \(backend.name)\(warning)")
+            automatic = AutomaticChoice(backend: backend.name, locked: false, explanation: backend.retention.warning)
         case .failure(let error) where error.status == errSecInteractionNotAllowed:
             // A store that is there but locked is auto's answer all the same.
-            lines.append("auto picks: \(error.backend ?? "?"), which is locked (\(error.message))")
-        case .failure(let error): lines.append("auto picks: nothing (\(error.message))")
+            automatic = AutomaticChoice(backend: error.backend ?? "?", locked: true, explanation: error.message)
+        case .failure(let error):
+            automatic = AutomaticChoice(backend: nil, locked: false, explanation: error.message)
         }
-        lines += Placement.effectiveChoice(selection: parsed.backendName, survey: survey)
-        Terminal.write(lines.joined(separator: "\n") + "\n")
-        if !anyUsable {
-            throw KeychainError(errSecNotAvailable, "no backend is usable here; see the reasons above")
+        inEffect = Placement.effectiveChoice(selection: selection, survey: survey)
+    }
+
+    var table: String {
+        let width = backends.map(\.name.count).max() ?? 8
+        var lines = backends.map { backend in
+            let refused = backend.state == "refused"
+            let explanation = backend.explanation + (backend.warning.map { "; \($0)" } ?? "")
+            let automatic = backend.chosenByAuto || refused ? "" : " [never chosen by auto]"
+            return "\(backend.name.padding(toLength: width, withPad: " ", startingAt: 0))  "
+                + "\(backend.state.padding(toLength: 11, withPad: " ", startingAt: 0)) \(explanation)\(automatic)"
         }
+        switch (automatic.backend, automatic.locked) {
+        case (let name?, true): lines.append("auto picks: \(name), which is locked (\(automatic.explanation ?? ""))")
+        case (let name?, false):
+            let warning = automatic.explanation.map { " (\($0); \(VolatileStoreNotice.howToKeepItems))" } ?? ""
+            lines.append("auto picks: \(name)\(warning)")
+        case (nil, _): lines.append("auto picks: nothing (\(automatic.explanation ?? ""))")
+        }
+        lines.append(inEffect.line)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    var json: String {
+        func optional(_ text: String?) -> Any { text ?? NSNull() }
+        let object: [String: Any] = [
+            "backends": backends.map { backend -> [String: Any] in
+                var fields: [String: Any] = ["name": backend.name, "state": backend.state, "usable": backend.usable,
+                                             "explanation": backend.explanation, "chosen-by-auto": backend.chosenByAuto]
+                if let warning = backend.warning { fields["warning"] = warning }
+                return fields
+            },
+            "auto": ["backend": optional(automatic.backend), "locked": automatic.locked, "explanation": optional(automatic.explanation)],
+            "in-effect": ["backend": optional(inEffect.backend), "source": optional(inEffect.source),
+                          "explanation": optional(inEffect.explanation)],
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: ItemJSON.options)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

@@ -2,24 +2,13 @@ import CSodium
 import Foundation
 import KeychainCore
 
-/// The layout of a `linux-keychain export` bundle, version 1, pinned by
-/// Tests/KeychainCLITests/Fixtures/bundle-v1.lkb. Never change it in place: a new layout gets
-/// a new version byte, and readers keep reading the old one.
-///
-///     offset  size  field
-///     0       8     magic "LKBUNDLE"
-///     8       1     format version: 1
-///     9       1     key derivation: 1 = Argon2id v1.3 (crypto_pwhash_ALG_ARGON2ID13)
-///     10      8     Argon2id opslimit, little-endian
-///     18      8     Argon2id memlimit in bytes, little-endian
-///     26      16    salt
-///     42      24    crypto_secretstream_xchacha20poly1305 header
-///     66      ...   messages: a 4-byte little-endian length, then that many bytes of
-///                   secretstream ciphertext; each message's additional data is bytes 0..<66
-///
-/// Message plaintexts: one per item (tag MESSAGE, `BundleItemCoding`), then one last message
-/// (tag FINAL) of "END1" and the item count as 8 bytes little-endian. A bundle without that
-/// last message, or with bytes after it, is truncated or damaged, and refused whole.
+/// The layout of a `linux-keychain export` bundle, version 1: a header (magic "LKBUNDLE",
+/// version, Argon2id parameters, salt, secretstream header; bytes 0..<66, every message's
+/// additional data), then length-prefixed secretstream messages, one per item, and a FINAL
+/// message "END1" with the item count; a bundle without it, or with bytes after it, is refused
+/// whole. Laid out byte by byte in docs/pinned-formats.md#the-export-bundle-version-1, pinned by
+/// Tests/KeychainEncryptedFileTests/Fixtures/bundle-v1.lkb. Never change it in place: a new
+/// layout gets a new version byte, and readers keep reading the old one.
 enum BundleFormat {
     static let magic = Data("LKBUNDLE".utf8)
     static let version: UInt8 = 1

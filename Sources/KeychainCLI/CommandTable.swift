@@ -5,18 +5,19 @@
 /// `OptionSpec`), summary, details and the function that runs it.
 enum CommandTable {
     static let commands: [CommandSpec] = [
-        CommandSpec("set", aliases: ["store"], operands: itemOperands, options: [.label, .comment, .group] + OptionSpec.internetNaming,
+        CommandSpec("set", aliases: ["store"], operands: itemOperands, options: [.label, .comment, .writeGroup, .allowEmpty] + OptionSpec.internetNaming,
                     summary: "store the secret read from standard input (add or replace)",
                     details: [
-                        "Reads the secret from standard input to its end and keeps every byte, so binary secrets and trailing newlines survive. On a terminal it prompts and reads one line without echo.",
+                        "Reads the secret from standard input to its end and keeps every byte, so binary secrets and trailing newlines survive. On a terminal it prompts and reads one line without echo. An empty secret is refused (exit 1, nothing stored) unless --allow-empty is given: an empty input is almost always a broken pipeline upstream, such as $(cat missing-file).",
                         "With --internet (or --protocol, --port, --path) the item is an internet password named by SERVER ACCOUNT and those options, as Apple's kSecClassInternetPassword.",
                     ]) { try ItemCommands.set($0, addOnly: false) },
-        CommandSpec("add", operands: itemOperands, options: [.label, .comment, .group] + OptionSpec.internetNaming,
+        CommandSpec("add", operands: itemOperands, options: [.label, .comment, .writeGroup, .allowEmpty] + OptionSpec.internetNaming,
                     summary: "like set, but fail (exit 4) if the item exists",
                     details: ["Two racing adds of one item: exactly one succeeds."]) { try ItemCommands.set($0, addOnly: true) },
-        CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: [.group] + OptionSpec.internetNaming,
+        CommandSpec("get", aliases: ["lookup"], operands: itemOperands, options: [.group, .itemJSON] + OptionSpec.internetNaming,
                     summary: "write the secret's exact bytes to standard output",
-                    details: ["No newline is added. A missing item is one line on standard error and exit status 3."]) {
+                    details: ["A newline follows them only when standard output is a terminal, as with secret-tool lookup: a pipe or a file gets the exact bytes. A missing item is one line on standard error and exit status 3; when an item of the other class has that name (an internet password of that server), the line names it and the options that reach it.",
+                              "With --json, one object with the fields of list --json plus the secret, which get prints anyway: \"secret\" holds the bytes as text when they are UTF-8 and in base64 otherwise, as \"secret-encoding\" (utf-8 or base64) says. Errors never carry it."]) {
                         try ItemCommands.get($0)
                     },
         CommandSpec("delete", aliases: ["del", "clear"], operands: itemOperands, options: [.group] + OptionSpec.internetNaming,
@@ -31,15 +32,20 @@ enum CommandTable {
                     details: [
                         "Like 'secret-tool search': every item whose attribute NAME equals VALUE, for each pair given. Names: \(AttributeName.all.map(\.name).joined(separator: ", ")). Secrets are never shown; use get.",
                     ]) { try ListCommands.search($0) },
-        CommandSpec("run", options: [.env, .group, .keepCredentials], takesCommandAfterSeparator: true,
+        CommandSpec("run", options: [.env, .envRef, .envFile, .group, .keepCredentials], takesCommandAfterSeparator: true,
                     summary: "run COMMAND with secrets in its environment",
                     details: [
-                        "Usage: linux-keychain run --env VAR SERVICE ACCOUNT [--env VAR SERVICE ACCOUNT ...] [--keep-credentials] -- COMMAND [ARGS...]",
+                        "Usage: linux-keychain run [--env VAR SERVICE ACCOUNT] [--env-ref VAR REFERENCE] [--env-file FILE] ... [--keep-credentials] -- COMMAND [ARGS...]",
+                        "A REFERENCE names a generic password as keychain:SERVICE/ACCOUNT (the service runs to the last /) or an internet password as keychain+PROTOCOL://ACCOUNT@SERVER[:PORT][/PATH] (the account runs to the last @; PROTOCOL as --protocol takes it, or 'internet' for any).",
+                        "An env file has one NAME=REFERENCE a line, e.g. DB_PASSWORD=keychain:myapp/db. Blank lines and lines starting with # are skipped, and in an unquoted value a # after a blank starts a comment; 'export NAME=...' is allowed; a value in single or double quotes is taken as written, without escapes. A plain value (not a reference) and a NAME given twice are refused, naming the line and never the value. The file must be owned by you and writable by nobody else.",
                         "Reads every secret first: a missing item is an error and COMMAND does not run. Then linux-keychain becomes COMMAND (exec), whose environment is linux-keychain's (without the stores' credentials, below) plus exactly those variables and whose exit status is the run's. Secrets never appear on a command line. A command that cannot be found exits 127, one that cannot run 126.",
                         "COMMAND does not get the stores' credentials unless --keep-credentials is given: \(StoreCredentials.variables.joined(separator: ", ")) are removed from its environment (a variable named by --env is set all the same). It inherits the file descriptors linux-keychain was started with, and none that linux-keychain opened (no connection to Vault, no lock, no D-Bus socket).",
                     ]) { try RunCommand.run($0) },
-        CommandSpec("backends", summary: "show each backend, whether it is usable here, and what auto picks",
-                    details: ["Exits 6 when no backend the linux-keychain command can use is usable here."]) { try BackendReport.run($0) },
+        CommandSpec("backends", options: [.json], summary: "show each backend, whether it is usable here, and what auto picks",
+                    details: [
+                        "Exits 6 when no backend the linux-keychain command can use is usable here.",
+                        "With --json, one object: \"backends\", each with \"name\", \"state\" (usable, not usable or refused), \"usable\", \"explanation\", \"chosen-by-auto\" and, for a store that loses its items at reboot, \"warning\"; \"auto\" with the \"backend\" auto picks (null for none), whether it is \"locked\" and why; and \"in-effect\" with the \"backend\" in effect (null for none) and where it was chosen (\"source\") or why nothing is usable (\"explanation\").",
+                    ]) { try BackendReport.run($0) },
         CommandSpec("pin", operands: [.init("NAME", completion: .backendNames)],
                     summary: "pin the backend NAME in the user's configuration file",
                     details: ["Later runs without --backend or KEYCHAIN_BACKEND use NAME; where it cannot run they say so and never fall back. 'linux-keychain pin auto' is 'linux-keychain unpin'."]) {
@@ -73,7 +79,7 @@ enum CommandTable {
         CommandSpec("completion", operands: [.init("SHELL", completion: .shells)],
                     summary: "print a completion script for bash, zsh or fish",
                     details: [
-                        "bash: linux-keychain completion bash > /etc/bash_completion.d/linux-keychain",
+                        "bash: linux-keychain completion bash | sudo tee /usr/share/bash-completion/completions/linux-keychain >/dev/null",
                         "zsh: linux-keychain completion zsh > \"${fpath[1]}/_linux-keychain\"",
                         "fish: linux-keychain completion fish > ~/.config/fish/completions/linux-keychain.fish",
                     ]) { try CompletionScripts.run($0) },

@@ -16,7 +16,7 @@ struct ItemListing {
     static let columns: [Column] = [
         Column(header: "CLASS") { $0.itemClass == .genericPassword ? "generic" : "internet" },
         Column(header: "SERVICE/SERVER") { item in
-            item.itemClass == .genericPassword ? item.attributes.string(.service) : internetLocation(item.attributes)
+            item.itemClass == .genericPassword ? item.attributes.string(.service) : InternetLocation(item.attributes).text
         },
         Column(header: "ACCOUNT") { $0.attributes.string(.account) },
         Column(header: "GROUP") { item in
@@ -62,35 +62,14 @@ struct ItemListing {
         Terminal.write(lines.joined(separator: "\n") + "\n")
     }
 
-    /// An array of objects, one per item: `class`, every attribute `AttributeName` knows that
-    /// the item has, `group` ("" for a shared item), and `created`/`modified` in ISO 8601.
+    /// An array of `ItemJSON` objects, one per item.
     private func jsonText() -> String {
-        let objects: [[String: Any]] = items.map { item in
-            var object: [String: Any] = ["class": item.itemClass == .genericPassword ? "generic" : "internet"]
-            for name in AttributeName.all {
-                guard let text = name.text(in: item.attributes) else { continue }
-                object[name.name] = name.key == .port ? Int(text) ?? text : text
-            }
-            // Always present: "" marks a shared item, which every program reads.
-            object["group"] = item.attributes.string(.accessGroup) ?? ""
-            if let created = Self.date(.creationDate, in: item.attributes) { object["created"] = created }
-            if let modified = Self.date(.modificationDate, in: item.attributes) { object["modified"] = modified }
-            return object
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data("[]".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: items.map(ItemJSON.object(for:)), options: ItemJSON.options))
+            ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// `https://example.com:8443/path`, or as much of it as the item has.
-    private static func internetLocation(_ attributes: ItemAttributes) -> String {
-        var text = attributes.string(.server) ?? ""
-        if let code = attributes.string(.protocol), !code.isEmpty { text = ProtocolNames.name(for: code) + "://" + text }
-        if case .integer(let port)? = attributes[.port], port != 0 { text += ":\(port)" }
-        if let path = attributes.string(.path), !path.isEmpty { text += path.hasPrefix("/") ? path : "/" + path }
-        return text
-    }
-
-    private static func date(_ key: AttributeKey, in attributes: ItemAttributes) -> String? {
+    static func date(_ key: AttributeKey, in attributes: ItemAttributes) -> String? {
         guard case .date(let date)? = attributes[key] else { return nil }
         return ISO8601DateFormatter().string(from: date)
     }
@@ -118,7 +97,7 @@ enum ListCommands {
                 let known = AttributeName.all.map(\.name).joined(separator: ", ")
                 throw UsageError("search knows no attribute '\(word)'; use one of \(known)", command: "search")
             }
-            attributes[name.key] = try name.value(parsing: parsed.operands[index + 1])
+            attributes[name.key] = try name.value(parsing: parsed.operands[index + 1], command: "search")
         }
         var constraints: [ItemClass: ItemAttributes] = [:]
         for itemClass in ItemClass.allCases {

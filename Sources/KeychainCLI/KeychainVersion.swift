@@ -6,6 +6,8 @@ import CBuildInfo
 /// Releases are tagged `vMAJOR.MINOR.PATCH` (semantic versioning); see CHANGELOG.md.
 enum KeychainVersion {
     static let current = "0.1.0"
+    /// The date of `current`, as the man page's header shows it; set with `current` at each release.
+    static let date = "2026-12-02"
     /// Not `keychain`: Debian's ssh-agent manager is installed as /usr/bin/keychain and keychain(1).
     static let command = "linux-keychain"
     /// The git commit of the build (Package.swift's buildCommit), or "unknown".

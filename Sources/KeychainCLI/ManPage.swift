@@ -22,9 +22,20 @@ enum ManPage {
         ("KEYCHAIN_VAULT_MOUNT, KEYCHAIN_VAULT_PREFIX", "vault: the KV v2 mount (default secret) and the folder of every item (default linux-keychain)."),
     ]
 
+    /// The files the command reads and writes, for the FILES section.
+    static let files: [(path: String, meaning: String)] = [
+        ("$XDG_CONFIG_HOME/linux-keychain/config (default ~/.config/linux-keychain/config)",
+         "the user's configuration: the backend linux-keychain pin wrote, and settings. Refused when others could write it."),
+        ("/etc/linux-keychain/config", "the machine's configuration (KEYCHAIN_SYSTEM_CONFIG names another); the user's pin comes first."),
+        ("$XDG_STATE_HOME/linux-keychain/backend (default ~/.local/state/linux-keychain/backend)",
+         "the backend auto chose at this user's first write, kept so later runs use the same store."),
+        ("$XDG_DATA_HOME/linux-keychain (default ~/.local/share/linux-keychain)",
+         "file: the encrypted store (KEYCHAIN_FILE_DIR names another)."),
+    ]
+
     static var text: String {
         var out: [String] = [
-            ".TH \(KeychainVersion.command.uppercased()) 1 \"\" \"\(KeychainVersion.command) \(KeychainVersion.current)\" \"User Commands\"",
+            ".TH \(KeychainVersion.command.uppercased()) 1 \"\(KeychainVersion.date)\" \"\(KeychainVersion.command) \(KeychainVersion.current)\" \"User Commands\"",
             ".SH NAME", "\(escape(KeychainVersion.command)) \\- \(HelpText.tagline)",
             ".SH SYNOPSIS",
             ".B " + escape(KeychainVersion.command), "[\\fB\\-\\-backend\\fR \\fINAME\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIOPERANDS\\fR]",
@@ -45,6 +56,8 @@ enum ManPage {
         for option in CommandTable.globalOptions { out += [".TP", ".B " + escape(option.synopsis), escape(option.summary)] }
         out.append(".SH ENVIRONMENT")
         for variable in environment { out += [".TP", ".B " + escape(variable.name), escape(variable.meaning)] }
+        out.append(".SH FILES")
+        for file in files { out += [".TP", ".I " + escape(file.path), escape(file.meaning)] }
         out.append(".SH EXIT STATUS")
         for status in CLIStatus.documented { out += [".TP", ".B \(status.status)", escape(status.meaning)] }
         out += [

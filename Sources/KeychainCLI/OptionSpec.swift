@@ -53,6 +53,8 @@ extension OptionSpec {
     static let backend = OptionSpec("backend", values: ["NAME"], completion: .backendNames,
                                     "use the backend NAME instead of $KEYCHAIN_BACKEND (default: auto)")
     static let json = OptionSpec("json", "print JSON instead of a table")
+    /// `--json` on `get`.
+    static let itemJSON = OptionSpec("json", "print the item's attributes and its secret as one JSON object")
     static let internet = OptionSpec("internet", short: "i",
                                      "an internet password: the first operand is a SERVER, not a SERVICE")
     static let `protocol` = OptionSpec("protocol", values: ["PROTOCOL"], completion: .protocols,
@@ -61,10 +63,19 @@ extension OptionSpec {
     static let path = OptionSpec("path", values: ["PATH"], "internet password's path (implies --internet)")
     static let label = OptionSpec("label", values: ["TEXT"], "a label for people, as Seahorse and Keychain Access show it")
     static let comment = OptionSpec("comment", values: ["TEXT"], "a comment stored with the item")
-    static let group = OptionSpec("group", values: ["GROUP"],
-                                  "only items of access group GROUP (default: every group; set and add write a shared item, with no group)")
+    /// `--group` on the commands that read, list or move items.
+    static let group = OptionSpec("group", values: ["GROUP"], "only items of access group GROUP (default: every group)")
+    /// `--group` on `set` and `add`: the same option, described as what it writes.
+    static let writeGroup = OptionSpec("group", values: ["GROUP"],
+                                       "write the item into access group GROUP (default: a shared item, with no group)")
     static let env = OptionSpec("env", values: ["VAR", "SERVICE", "ACCOUNT"], repeatable: true,
                                 "put the secret of SERVICE/ACCOUNT into the variable VAR")
+
+    static let envRef = OptionSpec("env-ref", values: ["VAR", "REFERENCE"], repeatable: true,
+                                   "put the secret REFERENCE names into VAR: keychain:SERVICE/ACCOUNT or keychain+PROTOCOL://ACCOUNT@SERVER[:PORT][/PATH]")
+    static let envFile = OptionSpec("env-file", values: ["FILE"], repeatable: true, completion: .files,
+                                    "set the variables FILE names, one NAME=REFERENCE a line")
+    static let allowEmpty = OptionSpec("allow-empty", "store an empty secret, which is refused otherwise")
 
     static let keepCredentials = OptionSpec("keep-credentials",
                                             "leave the stores' credentials (passphrase, tokens, AppRole ids) in COMMAND's environment")

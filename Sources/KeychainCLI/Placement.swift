@@ -29,20 +29,35 @@ enum Placement {
         }
     }
 
-    /// The lines `linux-keychain backends` adds: the backend in effect and where it was chosen.
-    static func effectiveChoice(selection: String?, survey: BackendSurvey) -> [String] {
+    /// The backend in effect and where it was chosen, or why there is none.
+    struct EffectiveChoice {
+        let backend: String?
+        /// Where it was chosen: "from --backend", "pinned in ...", "automatic: ...".
+        let source: String?
+        /// Why nothing is usable, when `backend` is nil.
+        let explanation: String?
+
+        /// The line `linux-keychain backends` ends with.
+        var line: String {
+            if let backend { return "in effect: \(backend) (\(source ?? ""))" }
+            return "in effect: nothing usable" + (explanation.map { " (\($0))" } ?? "")
+        }
+    }
+
+    /// What `linux-keychain backends` reports as in effect.
+    static func effectiveChoice(selection: String?, survey: BackendSurvey) -> EffectiveChoice {
         let registry = KeychainBackendRegistry.withBuiltIns
         if let selection, selection != KeychainBackendRegistry.automaticName {
-            return ["in effect: \(selection) (from --backend)"]
+            return EffectiveChoice(backend: selection, source: "from --backend", explanation: nil)
         }
         do {
             let chosen = try selection == nil ? registry.resolveSelection(reusing: survey)
                                               : registry.automaticSelection()
-            return ["in effect: \(chosen.backend.name) (\(chosen.source))"]
+            return EffectiveChoice(backend: chosen.backend.name, source: "\(chosen.source)", explanation: nil)
         } catch let error as KeychainError {
-            return ["in effect: nothing usable (\(CLIStatus.describe(error)))"]
+            return EffectiveChoice(backend: nil, source: nil, explanation: CLIStatus.describe(error))
         } catch {
-            return ["in effect: nothing usable"]
+            return EffectiveChoice(backend: nil, source: nil, explanation: nil)
         }
     }
 }

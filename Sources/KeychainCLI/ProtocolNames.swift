@@ -15,12 +15,13 @@ enum ProtocolNames {
     /// The names `--protocol` completes to.
     static var names: [String] { codesByName.map(\.key) }
 
-    /// The stored code for `text`: a known name, or a code given as is (four characters).
-    static func code(for text: String) throws -> String {
+    /// The stored code for `text`: a known name, or a code given as is (four characters); a
+    /// usage error pointing at the help of `command` when it is neither.
+    static func code(for text: String, command: String?) throws -> String {
         let lowered = text.lowercased()
         if let code = codesByName.first(where: { $0.key == lowered })?.value { return code }
         if codesByName.contains(where: { $0.value == text }) || text.count == 4 { return text }
-        throw UsageError("unknown protocol '\(text)'; use a name such as https, ssh or imaps, or a four-character code")
+        throw UsageError("unknown protocol '\(text)'; use a name such as https, ssh or imaps, or a four-character code", command: command)
     }
 
     /// The name to show for a stored code: the first name that maps to it, else the code.

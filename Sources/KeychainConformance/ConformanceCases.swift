@@ -196,11 +196,11 @@ func matchesAllWithAttributes(_ backend: any KeychainBackend, _ context: Conform
 
 func roundTripsInternetPassword(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
     let server = context.service("host.example")
-    func item(_ port: Int64, _ path: String, _ secret: String) -> KeychainItem {
+    func item(_ port: Int64, _ path: String, _ secret: String, type: String = "dflt", domain: String = "realm") -> KeychainItem {
         KeychainItem(itemClass: .internetPassword, attributes: ItemAttributes([
             .server: .string(server), .account: .string("alice"), .protocol: .string("htps"),
-            .port: .integer(port), .path: .string(path), .authenticationType: .string("dflt"),
-            .securityDomain: .string("realm"),
+            .port: .integer(port), .path: .string(path), .authenticationType: .string(type),
+            .securityDomain: .string(domain),
         ]), secret: SecretBytes(Data(secret.utf8)))
     }
     try backend.add(item(443, "/a", "first"))
@@ -214,6 +214,22 @@ func roundTripsInternetPassword(_ backend: any KeychainBackend, _ context: Confo
     try expect(found.first?.secret?.makeData() == Data("second".utf8), "internet password secret is wrong")
     try expect(found.first?.attributes[.protocol] == .string("htps"), "protocol was not kept")
     try expect(found.first?.attributes[.path] == .string("/a"), "path was not kept")
+    try expect(found.first?.attributes[.authenticationType] == .string("dflt"), "authentication type was not kept")
+    try expect(found.first?.attributes[.securityDomain] == .string("realm"), "security domain was not kept")
+
+    // The authentication type and the security domain are part of the identity, and narrow a search.
+    try backend.add(item(443, "/a", "form", type: "form"))
+    try backend.add(item(443, "/a", "staff", domain: "staff"))
+    func secrets(_ constraints: [AttributeKey: AttributeValue]) throws -> [String] {
+        let query = ItemQuery(itemClass: .internetPassword,
+                              constraints: ItemAttributes(constraints.merging([.server: .string(server)]) { _, new in new }),
+                              limit: .all, includeSecrets: true)
+        return try backend.search(query).map { String(decoding: $0.secret?.makeData() ?? Data(), as: UTF8.self) }.sorted()
+    }
+    try expect(try secrets([.authenticationType: .string("form")]) == ["form"], "search by authentication type found other items")
+    try expect(try secrets([.securityDomain: .string("staff")]) == ["staff"], "search by security domain found other items")
+    let byBoth = try secrets([.port: .integer(443), .authenticationType: .string("dflt"), .securityDomain: .string("realm")])
+    try expect(byBoth == ["first"], "search by port, authentication type and security domain found \(byBoth)")
     let generic = try backend.search(ItemQuery(itemClass: .genericPassword,
                                                constraints: ItemAttributes([.service: .string(server)])))
     try expect(generic.isEmpty, "a generic-password query found internet passwords")

@@ -1,20 +1,15 @@
 import Foundation
 
 /// How the many-process case ("processes") starts other processes that use the backend under
-/// test: this package's `linux-keychain` CLI for the built-in backends, or for a third-party backend,
-/// which that CLI cannot load, a helper executable or a closure its author supplies.
+/// test: the `linux-keychain` CLI for the built-in backends, else a helper executable or a
+/// closure the backend's author supplies. Each process does one operation and follows the CLI:
 ///
-/// Each process does one operation on one item and follows the `linux-keychain` CLI's conventions:
+/// - `set SERVICE ACCOUNT`: stores the secret read from stdin until end of file; exits 0.
+/// - `get SERVICE ACCOUNT`: writes the secret's exact bytes to stdout; exits 0, or 3 (`CLIExit.notFound`).
+/// - `add SERVICE ACCOUNT`: adds the item with the secret from stdin; exits 0, or 4 (`CLIExit.duplicate`).
 ///
-/// - `set SERVICE ACCOUNT`: reads the secret from stdin until end of file, stores it (adding
-///   the item or replacing its secret), exits 0.
-/// - `get SERVICE ACCOUNT`: writes the exact bytes of the secret to stdout, exits 0; exits
-///   `CLIExit.notFound` (3) when there is no such item.
-/// - `add SERVICE ACCOUNT`: reads the secret from stdin, adds the item, exits 0; exits
-///   `CLIExit.duplicate` (4) when the item already exists.
-///
-/// A process should open its backend *before* it reads stdin: the case holds stdin open while
-/// all racers start, then releases them together, so that their adds collide.
+/// Open the backend *before* reading stdin: the case holds stdin open until all racers have
+/// started, then releases them together so that their adds collide. See docs/backend-authors.md.
 public struct ConformanceProcesses: Sendable {
     /// One process's job.
     public struct Request: Sendable {

@@ -98,6 +98,28 @@ func matchesAnySynchronizableOnlyWhenAsked(_ backend: any KeychainBackend, _ con
     try expect(left.first?.attributes.string(.label) == nil, "an update without kSecAttrSynchronizableAny changed the synchronizable item")
     let deletedAny = try backend.delete(everything)
     try expect(deletedAny == 1, "a delete with kSecAttrSynchronizableAny removed \(deletedAny) items, expected 1")
+
+    // An update can change the flag, which moves the item to another primary key (the typed
+    // API's set relies on it); onto an existing item of that flag it is a duplicate.
+    func flagged(_ flag: Bool) -> ItemQuery {
+        ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([
+            .service: .string(service), .account: .string("acct"), .synchronizable: .bool(flag),
+        ]), includeSecrets: true)
+    }
+    try backend.add(genericItem(service, "acct", Data("moving".utf8), extra: [.synchronizable: .bool(true)]))
+    let moved = try backend.update(flagged(true), with: ItemChanges(attributes: ItemAttributes([.synchronizable: .bool(false)]),
+                                                                    secret: SecretBytes(Data("moved".utf8))))
+    try expect(moved == 1, "an update of the synchronizable flag changed \(moved) items, expected 1")
+    let afterMove = try secrets([:], any: true)
+    try expect(afterMove == ["moved"], "an update of the synchronizable flag left \(afterMove)")
+    try expect(try backend.search(flagged(false)).first?.attributes.flag(.synchronizable) == false,
+               "the moved item does not read back as not synchronizable")
+    try backend.add(genericItem(service, "acct", Data("synced".utf8), extra: [.synchronizable: .bool(true)]))
+    try expectStatus(errSecDuplicateItem, "moving an item onto one of the other synchronizable flag") {
+        _ = try backend.update(flagged(false), with: ItemChanges(attributes: ItemAttributes([.synchronizable: .bool(true)])))
+    }
+    try expect(try secrets([:], any: true) == ["moved", "synced"], "a refused move changed the items")
+    _ = try backend.delete(everything)
 }
 
 func keepsSecretsOutOfErrors(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {

@@ -2,20 +2,9 @@
 /// "delete all my items" away from another program's items and from the operator's.
 ///
 /// The front end applies it before a query reaches a backend, so a backend only ever sees
-/// ordinary `kSecAttrAccessGroup` (`agrp`) constraints and keeps its exact primary-key fast
-/// paths. A query that names a group itself is left as it is, as on Apple platforms, where a
-/// shared group is shared. For a program, an empty group counts as naming none: a primary key
-/// spells "no group" as `""`, and a program's writes must still stay in its own group.
-///
-/// | scope | add without a group | search without a group | update, delete without a group |
-/// |---|---|---|---|
-/// | `program(G)` | stored in G | G first, then shared items | G only |
-/// | `program(G, alsoEntitled: [H…])` | stored in G | G, then each H, then shared items | G and each H |
-/// | `group(G)` | stored in G | G only | G only |
-/// | `everything` | shared (no group) | every group | every group |
-///
-/// Shared items are those stored with no group: written before access groups existed, by the
-/// `linux-keychain` CLI by default, or by other tools (secret-tool, Python keyring, `keyctl`, `bao`).
+/// ordinary `kSecAttrAccessGroup` (`agrp`) constraints. A query that names a group is left as
+/// it is. Shared items are those stored with no group. The table of what each scope adds,
+/// searches and changes is in the "Access groups" article of KeychainCore's documentation.
 public enum AccessScope: Hashable, Sendable {
     /// A program: its own group for adding; its own group, then the other groups it is
     /// entitled to (as an Apple app's `keychain-access-groups`), for updating and deleting;
@@ -51,7 +40,7 @@ public enum AccessScope: Hashable, Sendable {
     }
 
     /// `item` as it is stored: given this scope's group when it names none.
-    public func stamping(_ item: KeychainItem) -> KeychainItem {
+    package func stamping(_ item: KeychainItem) -> KeychainItem {
         guard !Self.namesGroup(item.attributes), let group = groupForNewItems else { return item }
         var stamped = item
         stamped.attributes[.accessGroup] = .string(group)
@@ -61,7 +50,7 @@ public enum AccessScope: Hashable, Sendable {
     /// An update's `changes` as they are applied: a group spelled as "" stays this scope's
     /// group, so that a program's update cannot turn its item into a shared one, which it could
     /// then neither change nor delete.
-    public func stamping(changes: ItemAttributes) -> ItemAttributes {
+    package func stamping(changes: ItemAttributes) -> ItemAttributes {
         guard changes[.accessGroup] != nil, !Self.namesGroup(changes), let group = groupForNewItems else { return changes }
         var stamped = changes
         stamped[.accessGroup] = .string(group)
@@ -70,7 +59,7 @@ public enum AccessScope: Hashable, Sendable {
 
     /// The backend searches that together answer `query`, in the order their results come:
     /// for a program, its own group and then the shared items.
-    public func searches(_ query: ItemQuery) -> [ItemQuery] {
+    package func searches(_ query: ItemQuery) -> [ItemQuery] {
         var searches: [ItemQuery] = []
         forEachSearch(query) { searches.append($0); return true }
         return searches
@@ -78,7 +67,7 @@ public enum AccessScope: Hashable, Sendable {
 
     /// Calls `body` with each of `searches(query)` in turn, building each only when it is
     /// reached, until `body` returns false (say, once a search has found enough).
-    public func forEachSearch(_ query: ItemQuery, _ body: (ItemQuery) throws -> Bool) rethrows {
+    package func forEachSearch(_ query: ItemQuery, _ body: (ItemQuery) throws -> Bool) rethrows {
         guard !Self.namesGroup(query.constraints) else {
             _ = try body(query)
             return
@@ -95,7 +84,7 @@ public enum AccessScope: Hashable, Sendable {
 
     /// The backend queries of an update or delete, one per group it reaches: the caller's own
     /// groups (`groups`) unless it named one, every group for the operator.
-    public func changeQueries(_ query: ItemQuery) -> [ItemQuery] {
+    package func changeQueries(_ query: ItemQuery) -> [ItemQuery] {
         guard !Self.namesGroup(query.constraints), !groups.isEmpty else { return [query] }
         return groups.map { query.constrained(toGroup: $0) }
     }
@@ -108,7 +97,7 @@ public enum AccessScope: Hashable, Sendable {
 
 extension ItemQuery {
     /// This query limited to items of `group`; "" means the shared items, which have no group.
-    public func constrained(toGroup group: String) -> ItemQuery {
+    package func constrained(toGroup group: String) -> ItemQuery {
         var narrowed = self
         narrowed.constraints[.accessGroup] = .string(group)
         return narrowed

@@ -1,40 +1,31 @@
-public import Foundation
+import Foundation
 import KeychainSystemCalls
 
 /// Where the backend choice and its settings come from, besides code and `KEYCHAIN_BACKEND`:
 /// the user's configuration file, the machine's, and the choice `auto` recorded at the user's
-/// first write.
+/// first write (paths and rules: docs/placement.md and docs/operators.md).
 ///
-/// - user file: `$XDG_CONFIG_HOME/linux-keychain/config` (default `~/.config/linux-keychain/config`);
-/// - system file: `/etc/linux-keychain/config`, or the file `KEYCHAIN_SYSTEM_CONFIG` names;
-/// - recorded choice: `$XDG_STATE_HOME/linux-keychain/backend` (default
-///   `~/.local/state/linux-keychain/backend`), one line with the backend's name.
-///
-/// The record exists so that `auto` never quietly changes stores: once the user's items are in
-/// one store, a run where that store cannot be reached (a cron job without D-Bus) fails and
-/// says where the items are, instead of answering "not found" from another store.
-///
-/// All three are trust boundaries (docs/operators.md): each is read only when `TrustedFile`'s
-/// owner and mode rules allow it, the record is never followed through a symbolic link and
-/// never echoed, and neither a pin nor the record may name `memory`, which would keep every
-/// program's secrets in that program's memory alone.
-public struct BackendPlacement: Sendable {
+/// The record keeps `auto` from quietly changing stores once the user's items are in one. All
+/// three are trust boundaries: each is read only when `TrustedFile` allows it, the record is
+/// never followed through a symbolic link nor echoed, and neither a pin nor the record may
+/// name `memory`.
+package struct BackendPlacement: Sendable {
     /// The variable that replaces the system file's path (for tests and unusual layouts).
-    public static let systemFileVariable = "KEYCHAIN_SYSTEM_CONFIG"
+    package static let systemFileVariable = "KEYCHAIN_SYSTEM_CONFIG"
     /// The machine's file when `KEYCHAIN_SYSTEM_CONFIG` is unset.
-    public static let defaultSystemFile = "/etc/linux-keychain/config"
+    package static let defaultSystemFile = "/etc/linux-keychain/config"
 
     /// The environment the paths were read from.
-    public let environment: [String: String]
+    package let environment: [String: String]
     /// The user's configuration file; nil without an absolute `HOME` or `XDG_CONFIG_HOME`.
-    public let userFilePath: String?
+    package let userFilePath: String?
     /// The machine's configuration file.
-    public let systemFilePath: String
+    package let systemFilePath: String
     /// Where `auto`'s first write records its choice; nil without an absolute `HOME` or `XDG_STATE_HOME`.
-    public let recordPath: String?
+    package let recordPath: String?
 
     /// The files as `environment` places them (XDG variables, `HOME`, `KEYCHAIN_SYSTEM_CONFIG`).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
         let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         func base(_ variable: String, _ fallback: String) -> String? {
@@ -54,14 +45,14 @@ public struct BackendPlacement: Sendable {
     /// The user's file then the system's, those that exist. Malformed, or not trusted (the
     /// user's owned by someone other than this user or root, the machine's by anyone but
     /// root, either writable by others): `errSecParam`.
-    public func files() throws -> (user: PlacementFile?, system: PlacementFile?) {
+    package func files() throws -> (user: PlacementFile?, system: PlacementFile?) {
         (try userFilePath.flatMap { try PlacementFile.load($0, owners: TrustedFile.currentUserOrRoot) },
          try PlacementFile.load(systemFilePath, owners: [0]))
     }
 
     /// Why `name` may not be pinned in a file or recorded, or nil when it may: `memory` keeps
     /// items in one process, and a name must be a short run of letters, digits, `.`, `_`, `-`.
-    public static func refusalToKeep(_ name: String) -> String? {
+    package static func refusalToKeep(_ name: String) -> String? {
         if name == MemoryBackend.backendName {
             return "names 'memory', which keeps items only in the memory of the process that wrote them, so every later run would find nothing; it can only be chosen per process, with \(KeychainBackendRegistry.selectionVariable)=memory"
         }
@@ -79,7 +70,7 @@ public struct BackendPlacement: Sendable {
     /// The settings backends read: the system file's, overridden by the user file's,
     /// overridden by the environment. A malformed file contributes nothing here; selection
     /// reports it.
-    public var effectiveEnvironment: [String: String] {
+    package var effectiveEnvironment: [String: String] {
         guard let (user, system) = try? files() else { return environment }
         var merged = system?.settings ?? [:]
         merged.merge(user?.settings ?? [:]) { _, user in user }
@@ -91,7 +82,7 @@ public struct BackendPlacement: Sendable {
     /// line holding a name `refusalToKeep` allows, other than `auto`, or that `TrustedFile`
     /// does not trust (a symbolic link among them), is `errSecParam`; its content is never
     /// part of the message, since a record planted as a link could point at any file.
-    public func recordedBackend() throws -> String? {
+    package func recordedBackend() throws -> String? {
         guard let recordPath else { return nil }
         let file = TrustedFile(role: "The recorded keychain backend", path: recordPath, owners: TrustedFile.currentUserOrRoot,
                                followsSymbolicLinks: false, maximumSize: Self.maximumRecordSize)
@@ -114,7 +105,7 @@ public struct BackendPlacement: Sendable {
     /// other learns the winner's name. A record that cannot be written is an `errSecIO` error,
     /// because a write that went ahead unrecorded could be followed, in another environment,
     /// by a run that picks another store and answers "not found".
-    public func claim(_ name: String) throws -> String {
+    package func claim(_ name: String) throws -> String {
         guard let recordPath else {
             throw KeychainError(errSecIO, "There is no home directory to record the keychain backend in; set HOME or XDG_STATE_HOME, or choose a backend with KEYCHAIN_BACKEND.")
         }
@@ -149,7 +140,7 @@ public struct BackendPlacement: Sendable {
     }
 
     /// Forgets the recorded choice.
-    public func forgetRecord() throws {
+    package func forgetRecord() throws {
         guard let recordPath, FileManager.default.fileExists(atPath: recordPath) else { return }
         do {
             try FileManager.default.removeItem(atPath: recordPath)
@@ -159,7 +150,7 @@ public struct BackendPlacement: Sendable {
     }
 
     /// Pins `name` in the user's file (nil removes the pin), keeping its settings.
-    public func pin(_ name: String?) throws {
+    package func pin(_ name: String?) throws {
         guard let userFilePath else {
             throw KeychainError(errSecNotAvailable, "No home directory for the keychain configuration; set HOME or XDG_CONFIG_HOME.")
         }
@@ -180,7 +171,7 @@ public struct BackendPlacement: Sendable {
 }
 
 /// Where the backend in use was chosen.
-public enum BackendSource: Hashable, Sendable, CustomStringConvertible {
+package enum BackendSource: Hashable, Sendable, CustomStringConvertible {
     /// `KeychainBackendRegistry.use(_:)`.
     case code
     /// `KEYCHAIN_BACKEND` (or the CLI's `--backend`).
@@ -195,7 +186,7 @@ public enum BackendSource: Hashable, Sendable, CustomStringConvertible {
     case automatic
 
     /// How `linux-keychain backends` names the source, e.g. `pinned in the user's file PATH`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .code: return "chosen in code"
         case .environment: return "from \(KeychainBackendRegistry.selectionVariable)"
@@ -208,14 +199,14 @@ public enum BackendSource: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A backend together with where its choice came from.
-public struct BackendSelection: Sendable {
+package struct BackendSelection: Sendable {
     /// The backend in use.
-    public let backend: any KeychainBackend
+    package let backend: any KeychainBackend
     /// Where its choice came from.
-    public let source: BackendSource
+    package let source: BackendSource
 
     /// `backend`, chosen by `source`.
-    public init(backend: any KeychainBackend, source: BackendSource) {
+    package init(backend: any KeychainBackend, source: BackendSource) {
         self.backend = backend
         self.source = source
     }

@@ -50,7 +50,8 @@ public enum AttributeKey: String, CaseIterable, Hashable, Sendable, Comparable {
     case creationDate = "cdat"
     case modificationDate = "mdat"
     /// Not Apple's: which attributes the caller gave as the other type Apple accepts for them
-    /// (`AttributeKey.acceptsStringOrData`), so that they come back as given. See `ValueTypes`.
+    /// (a Data account, a String label), so that they come back as given. A backend stores it
+    /// like any other string attribute (<doc:StoringAttributes>).
     case valueTypes = "lk-value-types"
 
     /// The kind of value this attribute holds.
@@ -190,7 +191,7 @@ public struct ItemAttributes: Hashable, Sendable, Sequence {
     }
 
     /// These attributes with every key of `changes` overwritten. Each attribute `changes` sets
-    /// takes its given type from `changes` too (`ValueTypes`).
+    /// takes its given type from `changes` too (`AttributeKey.valueTypes`).
     public func merging(_ changes: ItemAttributes) -> ItemAttributes {
         var merged = ItemAttributes(values.merging(changes.values) { _, new in new })
         // Nearly every item has no record of value types; then there is nothing to reconcile.
@@ -247,7 +248,7 @@ extension AttributeValue {
 extension String {
     /// Whether both strings are the same sequence of Unicode scalars (the same UTF-8 bytes),
     /// unlike `==`, which also equates canonically equivalent spellings.
-    public func hasSameScalars(as other: String) -> Bool {
+    package func hasSameScalars(as other: String) -> Bool {
         // Compared as contiguous bytes: stepping through two `UTF8View`s costs more than the
         // rest of a query's matching. `withUTF8` copies only a string that is not contiguous.
         var left = self, right = other

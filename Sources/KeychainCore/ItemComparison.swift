@@ -4,12 +4,12 @@
 /// A value that is absent and the value a store fills in for it compare equal: a missing flag
 /// is false, and a missing primary-key attribute is what `PrimaryKey` fills in (empty, 0), so a
 /// store that leaves out an internet password's empty path still holds the same item.
-public enum ItemComparison: Sendable {
+package enum ItemComparison: Sendable {
     /// What differs between `source` and `copy`: the attribute names (Apple's, e.g. `labl`)
     /// and `secret` when the bytes differ; empty when they are the same item. Both must carry
     /// their secrets. Dates are compared only `includingDates` (a copy that already existed
     /// before a move has its own dates, and is still the same item).
-    public static func differences(between source: KeychainItem, and copy: KeychainItem, includingDates: Bool) -> [String] {
+    package static func differences(between source: KeychainItem, and copy: KeychainItem, includingDates: Bool) -> [String] {
         var found: [String] = []
         for key in AttributeKey.allCases where includingDates || !key.isMaintainedByLibrary {
             if normalized(source.attributes[key], key, source.itemClass) != normalized(copy.attributes[key], key, copy.itemClass) {

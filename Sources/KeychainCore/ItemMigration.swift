@@ -1,29 +1,12 @@
 /// Moves items from one store to another: the one copy engine behind `linux-keychain migrate`,
 /// `linux-keychain import` and the typed API.
 ///
-/// Contract:
-///
-/// - **Everything in scope, exactly.** Every item of both classes that `scope` sees in the
-///   source (the operator's `.everything`, or one program's `.group(G)`), shared items and items
-///   other tools wrote included, is copied with its secret's exact bytes and every attribute,
-///   its creation and modification dates among them (the backend protocol keeps dates as given).
-/// - **Verified.** Each copy is read back from the target and compared with the source
-///   (`ItemComparison`, dates included) before it counts as copied. A copy that differs is
-///   deleted again and reported as failed.
-/// - **Never overwrites by surprise.** A target item with the same primary key and the same
-///   secret and attributes is `alreadyPresent` (so a rerun after an interruption finishes the
-///   job with no duplicates and no errors); one that differs is a `conflict` and is left alone,
-///   unless `overwrite` is set.
-/// - **Whole items only.** The target only ever gains whole items (each add is atomic in every
-///   backend), so a process killed at any point leaves the source intact and the target with
-///   whole items, and the same move run again completes.
-/// - **The source last.** With `deleteSource`, source items are deleted only after every item
-///   is in the target (`MigrationReport.isComplete`), and each only if it is unchanged since
-///   it was copied.
-/// - **No secrets out.** Progress, outcomes and errors name items, never secret bytes.
-///
-/// Placement (the record or pin that says where a user's items are) is the caller's: the CLI
-/// moves it after a complete move; a program moving its own group leaves it alone.
+/// Contract, in full in the "Moving items between stores" article of KeychainCore's
+/// documentation: every item in `scope` is copied with its exact secret and attributes, and
+/// read back and compared before it counts; a differing target item is a conflict, left alone
+/// unless `overwrite`; the target only gains whole items, so a rerun completes an interrupted
+/// move; with `deleteSource` the source is emptied only after every item is in the target; no
+/// secret appears in progress, outcomes or errors. Placement (pin, record) is the caller's.
 public struct ItemMigration: Sendable {
     /// The store items are read from.
     public let source: any KeychainBackend

@@ -1,36 +1,14 @@
 /// A store that holds keychain items: the seam between the SecItem front end and the places
 /// where secrets live, in the spirit of swift-log's `LogHandler`.
 ///
-/// Implement it to add a backend, register it with `KeychainBackendRegistry`, and run
-/// `KeychainConformance` against it. Every built-in backend keeps this contract:
-///
-/// - **Typed input only.** Queries arrive parsed and validated by the front end; a backend
-///   never sees an Apple dictionary. It may still reject what it cannot store (a value over
-///   its size limit) with a clear error and without storing anything.
-/// - **Atomic add.** `add` stores the item only if no item with the same `PrimaryKey` exists,
-///   and that check and the insert are one step, across threads and across processes using
-///   this library. Exactly one of several racing adds succeeds; the others throw
-///   `errSecDuplicateItem`.
-/// - **Not found means not there.** `search` returns an empty array, and `update` and
-///   `delete` return 0, only when no matching item exists. A locked, unreadable, corrupt or
-///   inaccessible item is an error (`errSecInteractionNotAllowed`, `errSecDecode`,
-///   `errSecAuthFailed`, ...), never an empty result.
-/// - **Matching** is `ItemQuery.matches`; a backend may narrow natively but must filter with it.
-///   Results are in a stable order and respect `query.limit`. Secrets are loaded only when
-///   `query.includeSecrets` is true. When `query.includeAttributes` is false, attributes that
-///   cost extra work to read and that the query does not constrain may be left out; the
-///   primary-key attributes never are.
-/// - **Update** applies `changes` to every matching item. If the result would collide with
-///   another item's primary key it throws `errSecDuplicateItem` and changes nothing
-///   (the built-in backends share `UpdatePlan`, a package type, for that bookkeeping). No reader
-///   ever sees the item missing mid-update.
-/// - **No lost writes.** A call that returns has made its write visible to every later call in
-///   any process; one that throws leaves the previous value intact.
-/// - **Thread safety.** Every method may be called from many threads at once.
-/// - **No secrets in errors.** Thrown errors are `KeychainError`s whose text names items and
-///   failing calls, never secret bytes. Buffers that held secrets are zeroed.
-/// - **Availability is cheap and honest.** `availability()` answers in bounded time (about a
-///   second at most) and, when the backend cannot run here, says why and what to do.
+/// Implement it, register it with `KeychainBackendRegistry`, and run `KeychainConformance`
+/// against it. The contract, in full in the "Writing a backend" article of KeychainCore's
+/// documentation: typed input only; `add` is atomic across threads and processes; empty
+/// results mean no such item (a locked or unreadable one is an error); matching is
+/// `ItemQuery.matches`, results come in `ResultOrder` within `query.limit`, with secrets only
+/// when asked for; an update that would collide changes nothing; a returned write is visible
+/// everywhere; every method is thread-safe; errors never hold a secret; `availability()` is
+/// quick and says why not.
 public protocol KeychainBackend: AnyObject, Sendable {
     /// The name users give in `KEYCHAIN_BACKEND`, e.g. `keyring`.
     var name: String { get }

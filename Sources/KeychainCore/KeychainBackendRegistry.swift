@@ -3,21 +3,13 @@ import Foundation
 /// The process-wide list of backends and the choice among them, like swift-log's
 /// `LoggingSystem`.
 ///
-/// Built-in backends and the application's own are registered the same way, so a third-party
-/// backend is selected through `KEYCHAIN_BACKEND` like a built-in one. A program's own
-/// registration always wins over a built-in of the same name, whether it is made before or
-/// after the first keychain call: built-ins are registered with `registerDefault`, which never
-/// replaces anything.
-///
-/// The choice is made on first use, in this order (a successful one is kept for the life of
-/// the process): `use(_:)` in code; `KEYCHAIN_BACKEND` (unless empty or `auto`); the user's
-/// configuration file; the machine's; the backend `auto` recorded at the user's first write;
-/// and last `auto`'s order (`BackendPlacement` has the files). A named, pinned or recorded
-/// backend that cannot run is an error with its reason; the library never falls back to
-/// another one.
-///
-/// Whether the chosen store keeps items past a reboot is the backend's `retention`
-/// (`try registry.current().retention`), for a program to log: the library prints nothing.
+/// Built-in backends and a program's own are registered the same way and selected by name
+/// through `KEYCHAIN_BACKEND`; a program's registration always wins over a built-in of the
+/// same name. The choice is made on first use and kept: `use(_:)`, then `KEYCHAIN_BACKEND`,
+/// the user's and the machine's configuration files, the choice `auto` recorded at the first
+/// write, and last `auto`'s order. A chosen backend that cannot run is an error with its
+/// reason; the library never falls back to another one. (The order in full: the
+/// registry's page in KeychainCore's documentation, and docs/placement.md.)
 public final class KeychainBackendRegistry: Sendable {
     /// The variable that selects the backend.
     public static let selectionVariable = "KEYCHAIN_BACKEND"
@@ -30,7 +22,7 @@ public final class KeychainBackendRegistry: Sendable {
 
     /// Where pins, settings and the recorded choice come from; nil for none (a registry that
     /// only knows what is registered in it and `KEYCHAIN_BACKEND`).
-    public var placement: BackendPlacement? { placementSource() }
+    package var placement: BackendPlacement? { placementSource() }
     private let placementSource: @Sendable () -> BackendPlacement?
 
     /// Everything registered, made, chosen and recorded: the registry's only mutable state.
@@ -62,9 +54,14 @@ public final class KeychainBackendRegistry: Sendable {
 
     private let state = Locked(State())
 
-    /// An empty registry, for tests and programs that manage their own, with `placement`'s
-    /// pins and record, or none.
-    public init(placement: BackendPlacement? = nil) {
+    /// An empty registry, for tests and programs that manage their own: it knows only what
+    /// is registered in it, `use(_:)` and `KEYCHAIN_BACKEND`, and no configuration file.
+    public convenience init() {
+        self.init(placement: nil)
+    }
+
+    /// An empty registry with `placement`'s pins and record, or none.
+    package init(placement: BackendPlacement?) {
         placementSource = { placement }
     }
 
@@ -121,7 +118,9 @@ public final class KeychainBackendRegistry: Sendable {
         state.withLock { $0.chosen = nil }
     }
 
-    /// The backend in use; see `currentSelection()`.
+    /// The backend in use: chosen at the first call in the order the type's documentation
+    /// gives, then kept for the life of the process; a backend `withBackend(_:_:)` set for
+    /// the current task comes first.
     public func current() throws -> any KeychainBackend {
         try currentSelection().backend
     }
@@ -129,7 +128,7 @@ public final class KeychainBackendRegistry: Sendable {
     /// The backend in use and where its choice came from, resolved in the order the type's
     /// documentation gives and then kept for the life of the process.
     /// A backend that `withBackend` set for the current task comes first, as chosen in code.
-    public func currentSelection() throws -> BackendSelection {
+    package func currentSelection() throws -> BackendSelection {
         if let scoped = Self.scopedBackend { return BackendSelection(backend: scoped, source: .code) }
         if let chosen = state.withLock({ $0.chosen }) { return chosen }
         let selection = try resolveSelection()
@@ -141,7 +140,7 @@ public final class KeychainBackendRegistry: Sendable {
 
     /// Resolves the choice afresh, without keeping it (for `linux-keychain backends`). With `survey`,
     /// the availabilities it found are reused instead of being checked again.
-    public func resolveSelection(reusing survey: BackendSurvey? = nil) throws -> BackendSelection {
+    package func resolveSelection(reusing survey: BackendSurvey? = nil) throws -> BackendSelection {
         let availability: (any KeychainBackend) -> BackendAvailability = { backend in
             survey?.availability(of: backend) ?? backend.availability()
         }
@@ -156,7 +155,7 @@ public final class KeychainBackendRegistry: Sendable {
     /// What `auto` means wherever it is named (`KEYCHAIN_BACKEND=auto`, the CLI's
     /// `--backend auto`): the user's file, the machine's, the recorded choice, and only then
     /// `auto`'s order. A file that says `backend = auto` pins nothing, so the next source applies.
-    public func automaticSelection() throws -> BackendSelection {
+    package func automaticSelection() throws -> BackendSelection {
         try automaticSelection { $0.availability() }
     }
 
@@ -203,7 +202,7 @@ public final class KeychainBackendRegistry: Sendable {
     /// Throws `errSecIO`, and the write must not go ahead, when the record cannot be written,
     /// or when another process recorded a different backend first; in that case the choice is
     /// forgotten, so the next call follows the record.
-    public func claimAutomaticChoice(_ backend: any KeychainBackend) throws {
+    package func claimAutomaticChoice(_ backend: any KeychainBackend) throws {
         guard let placement else { return }
         let registeredName: String? = state.withLock { state in
             guard !state.recorded else { return nil }
@@ -246,14 +245,14 @@ public final class KeychainBackendRegistry: Sendable {
     /// put the user's secrets in another store than the one they expect; or an error listing
     /// every backend tried and why each could not be used. It moves past a backend only when
     /// that backend is absent here (any other reason).
-    public func automaticChoice() -> Result<any KeychainBackend, KeychainError> {
+    package func automaticChoice() -> Result<any KeychainBackend, KeychainError> {
         automaticChoice { $0.availability() }
     }
 
     /// Every registered backend with its availability, and what `auto` picks, checking each
     /// backend's availability once (a check can take a backend's whole timeout, such as a
     /// Secret Service provider that does not answer). For `linux-keychain backends`.
-    public func survey() -> BackendSurvey {
+    package func survey() -> BackendSurvey {
         var found: [(name: String, backend: any KeychainBackend, availability: BackendAvailability)] = []
         for name in names {
             guard let backend = try? backend(named: name) else { continue }
@@ -290,11 +289,11 @@ public final class KeychainBackendRegistry: Sendable {
 }
 
 /// What `KeychainBackendRegistry.survey()` found.
-public struct BackendSurvey: Sendable {
+package struct BackendSurvey: Sendable {
     /// Every registered backend, in registration order, with its availability.
-    public let backends: [(name: String, availability: BackendAvailability)]
+    package let backends: [(name: String, availability: BackendAvailability)]
     /// What `auto` picks, from those same availabilities.
-    public let automaticChoice: Result<any KeychainBackend, KeychainError>
+    package let automaticChoice: Result<any KeychainBackend, KeychainError>
     let checked: [(backend: any KeychainBackend, availability: BackendAvailability)]
 
     init(backends: [(name: String, availability: BackendAvailability)],
@@ -306,7 +305,7 @@ public struct BackendSurvey: Sendable {
     }
 
     /// The availability found for `backend`, or nil when it was not part of the survey.
-    public func availability(of backend: any KeychainBackend) -> BackendAvailability? {
+    package func availability(of backend: any KeychainBackend) -> BackendAvailability? {
         checked.first { $0.backend === backend }?.availability
     }
 }

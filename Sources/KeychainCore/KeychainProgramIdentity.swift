@@ -1,25 +1,12 @@
 import Foundation
 
 /// The program's identity for the keychain: its own access group, like an Apple app's
-/// application access group.
+/// application access group, and the other groups it is entitled to.
 ///
-/// Items the program adds without `kSecAttrAccessGroup` are stored in this group, and its
-/// queries without a group see this group first, then the shared items (those with no group).
-/// Its updates and deletes without a group touch this group only (`AccessScope.program`).
-///
-/// The group is, in order: the one set in code with `use(accessGroup:)`; the environment
-/// variable `KEYCHAIN_ACCESS_GROUP`; the file name of the running executable
-/// (`/proc/self/exe`), so that two programs get two groups with no configuration and one
-/// program keeps its group however it is started. The last two are resolved once, at the
-/// process's first keychain call, and kept for its life: a binary upgraded in place while it
-/// runs (a new file renamed over it, as dpkg does) keeps its name.
-///
-/// A program may also be entitled to several groups, as an Apple app is through its
-/// `keychain-access-groups` entitlement and app groups: `use(accessGroups:)` in code, or
-/// `KEYCHAIN_ACCESS_GROUPS` (comma-separated), either of which wins over the single group.
-/// The first is its own (adds without a group go there); searches, updates and deletes that
-/// name no group reach every one of them, and searches the shared items after them. There is
-/// no entitlement check on Linux: the list says what a program wants to reach, not what it may.
+/// The own group is the one set with `use(accessGroup:)`, else `KEYCHAIN_ACCESS_GROUP`, else
+/// the running executable's file name (resolved once per process); `use(accessGroups:)` or
+/// `KEYCHAIN_ACCESS_GROUPS` name several, the own first. How scopes use them is in the
+/// "Access groups" article of KeychainCore's documentation.
 public enum KeychainProgramIdentity: Sendable {
     /// The variable that names the program's access group.
     public static let variable = "KEYCHAIN_ACCESS_GROUP"
@@ -77,7 +64,7 @@ public enum KeychainProgramIdentity: Sendable {
     }
 
     /// The groups `environment` gives (`KEYCHAIN_ACCESS_GROUPS`, else `resolved`'s one).
-    public static func resolvedGroups(environment: [String: String]) -> [String] {
+    package static func resolvedGroups(environment: [String: String]) -> [String] {
         var groups: [String] = []
         for name in (environment[groupsVariable] ?? "").split(separator: ",") {
             let group = name.trimmingCharacters(in: .whitespaces)
@@ -87,13 +74,13 @@ public enum KeychainProgramIdentity: Sendable {
     }
 
     /// The group `environment` gives, else the executable's file name.
-    public static func resolved(environment: [String: String]) -> String {
+    package static func resolved(environment: [String: String]) -> String {
         if let named = environment[variable], !named.isEmpty { return named }
         return executableName
     }
 
     /// The running executable's file name; the first argument's when /proc is not mounted.
-    public static let executableName: String = {
+    package static let executableName: String = {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             let name = URL(fileURLWithPath: withoutDeletedMark(path)).lastPathComponent
             if !name.isEmpty { return name }

@@ -22,7 +22,7 @@ public enum KeychainLastError: Sendable {
     ///
     /// Every successful call records nil, so that path must cost next to nothing: a thread
     /// that has never failed reads one null slot and stops.
-    public static func record(_ error: KeychainError?) {
+    package static func record(_ error: KeychainError?) {
         guard let key = slotKey else {
             Thread.current.threadDictionary[fallbackKey] = error
             return

@@ -1,31 +1,17 @@
 package import Foundation
 
-/// A configuration file that pins the backend and its settings, for a user or for the machine.
+/// A configuration file that pins the backend and its settings, for a user or for the machine
+/// (format and rules: docs/placement.md).
 ///
-/// One `key = value` per line; blank lines and lines starting with `#` or `;` are ignored, and
-/// an optional `[keychain]` header is allowed (in the spirit of Python keyring's
-/// `keyringrc.cfg`):
-///
-///     [keychain]
-///     backend = file
-///     KEYCHAIN_FILE_DIR = /srv/app/keychain
-///     KEYCHAIN_FILE_PASSPHRASE_FILE = /run/credentials/app.service/keychain
-///
-/// `backend` pins the backend by name. Every other key is a setting named exactly as its
-/// environment variable (`KEYCHAIN_*`, `VAULT_*`, `BAO_*`); the environment still wins over
-/// it. Two kinds of setting come from the environment only and are refused here: secrets
-/// (passphrases, tokens, AppRole ids; name a file that holds one instead), and paths of code
-/// to load (`KEYCHAIN_LIB…_PATH`), since a file that could name a shared object would run
-/// its code in every program that reads it, root's included. A malformed file is
-/// `errSecParam` naming the file and line, and no store is touched.
-///
-/// A file is read only if `TrustedFile`'s rules allow it: owned by the user or root (the
-/// user's file) or by root (the machine's), and writable by nobody else.
-public struct PlacementFile: Sendable, Equatable {
+/// One `key = value` per line, `#` and `;` comments, an optional `[keychain]` header. `backend`
+/// pins the backend; every other key is a setting named as its environment variable, which
+/// still wins over it. Secrets and paths of code to load are refused, as is a malformed file
+/// (`errSecParam` naming the file and line). It is read only when `TrustedFile` allows it.
+package struct PlacementFile: Sendable, Equatable {
     /// The key that pins the backend.
-    public static let backendKey = "backend"
+    package static let backendKey = "backend"
     /// Settings that would hold a secret, refused in a file.
-    public static let secretKeys: Set<String> = [
+    package static let secretKeys: Set<String> = [
         "KEYCHAIN_FILE_PASSPHRASE", "VAULT_TOKEN", "BAO_TOKEN", "KEYCHAIN_VAULT_ROLE_ID", "KEYCHAIN_VAULT_SECRET_ID",
     ]
     /// The largest configuration file read; a longer one is refused unread.
@@ -33,19 +19,19 @@ public struct PlacementFile: Sendable, Equatable {
     /// Settings read from the environment alone, refused in a file rather than ignored: a
     /// program's identity belongs to that program (one in a file would give all of a user's or
     /// a machine's programs one group), and the system file's path cannot come from a file.
-    public static let environmentOnlyKeys: Set<String> = [
+    package static let environmentOnlyKeys: Set<String> = [
         KeychainProgramIdentity.variable, KeychainProgramIdentity.groupsVariable, BackendPlacement.systemFileVariable,
     ]
 
     /// The file's path, for messages.
-    public let path: String
+    package let path: String
     /// The pinned backend, or nil when the file pins none.
-    public var backend: String?
+    package var backend: String?
     /// Settings by variable name.
-    public var settings: [String: String]
+    package var settings: [String: String]
 
     /// A file at `path` that pins `backend` (or none) with `settings`.
-    public init(path: String, backend: String? = nil, settings: [String: String] = [:]) {
+    package init(path: String, backend: String? = nil, settings: [String: String] = [:]) {
         self.path = path
         self.backend = backend
         self.settings = settings
@@ -64,12 +50,12 @@ public struct PlacementFile: Sendable, Equatable {
     }
 
     /// Whether `key` names code to load (`KEYCHAIN_LIBSECRET_PATH` and any later `KEYCHAIN_LIB…_PATH`).
-    public static func isLibraryPath(_ key: String) -> Bool {
+    package static func isLibraryPath(_ key: String) -> Bool {
         key.hasPrefix("KEYCHAIN_LIB") && key.hasSuffix("_PATH")
     }
 
     /// Parses `text`, reporting errors as `path:line`.
-    public init(path: String, parsing text: String) throws {
+    package init(path: String, parsing text: String) throws {
         self.init(path: path)
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
@@ -107,7 +93,7 @@ public struct PlacementFile: Sendable, Equatable {
     }
 
     /// The file's text, for writing it back after a change.
-    public var text: String {
+    package var text: String {
         var lines = ["# linux-keychain configuration: see docs/placement.md", "[keychain]"]
         if let backend { lines.append("\(Self.backendKey) = \(backend)") }
         lines += settings.keys.sorted().map { "\($0) = \(settings[$0]!)" }

@@ -5,7 +5,7 @@ extension BackendPlacement {
     /// user's items are all in `name`. The new record is written beside the old one and renamed
     /// over it, so a crash leaves either the old record or the new, never none: a run in
     /// between never picks a store afresh. `memory` and malformed names are refused (`errSecParam`).
-    public func replaceRecord(with name: String) throws {
+    package func replaceRecord(with name: String) throws {
         guard let recordPath else {
             throw KeychainError(errSecIO, "There is no home directory to record the keychain backend in; set HOME or XDG_STATE_HOME.")
         }

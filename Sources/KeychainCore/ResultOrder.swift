@@ -9,7 +9,7 @@ public import Foundation
 /// and the same on every read.
 public enum ResultOrder: Sendable {
     /// Whether the item with `lhsCreated` and `lhsKey` comes before the other one.
-    public static func precedes(created lhsCreated: Date?, key lhsKey: PrimaryKey,
+    package static func precedes(created lhsCreated: Date?, key lhsKey: PrimaryKey,
                                 created rhsCreated: Date?, key rhsKey: PrimaryKey) -> Bool {
         let lhsDate = lhsCreated ?? .distantPast
         let rhsDate = rhsCreated ?? .distantPast

@@ -2,15 +2,15 @@
 /// is zeroed whenever it is let go: when it grows, the old storage is zeroed before it is
 /// freed, unlike a growing `Data` or `Array`, whose reallocation leaves the earlier copy in
 /// the heap.
-public final class SecretAccumulator {
+package final class SecretAccumulator {
     private var storage: UnsafeMutableRawBufferPointer
     /// How many bytes have been filled.
-    public private(set) var count = 0
+    package private(set) var count = 0
     private let release: (UnsafeMutableRawBufferPointer) -> Void
 
     /// `release` frees storage after it was zeroed; tests observe it, everyone else keeps the
     /// default, which deallocates.
-    public init(initialCapacity: Int = 4096,
+    package init(initialCapacity: Int = 4096,
                 release: @escaping (UnsafeMutableRawBufferPointer) -> Void = { $0.deallocate() }) {
         storage = .allocate(byteCount: max(initialCapacity, 1), alignment: 1)
         self.release = release
@@ -23,7 +23,7 @@ public final class SecretAccumulator {
 
     /// Room for at least `minimum` more bytes at the end, for `fill` to write into; `fill`
     /// returns how many it wrote (or a negative number, passed through, for a failed read).
-    public func append(atLeast minimum: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> Int {
+    package func append(atLeast minimum: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> Int {
         if storage.count - count < minimum { grow(toHold: count + minimum) }
         let free = UnsafeMutableRawBufferPointer(rebasing: storage[count...])
         let written = try fill(free)
@@ -32,7 +32,7 @@ public final class SecretAccumulator {
     }
 
     /// The bytes collected so far, copied into `SecretBytes`.
-    public func makeSecretBytes() -> SecretBytes {
+    package func makeSecretBytes() -> SecretBytes {
         SecretBytes(copying: UnsafeRawBufferPointer(rebasing: storage[0..<count]))
     }
 

@@ -1,19 +1,11 @@
-public import Foundation
+package import Foundation
 
-/// Apple's keychain stores most password attributes as "blobs": `kSecAttrAccount`,
-/// `kSecAttrService`, `kSecAttrServer`, `kSecAttrLabel`, `kSecAttrGeneric` and others take a
-/// String or a Data, return the value as the type it was given, and compare the two by their
-/// UTF-8 bytes (an account given as `Data("bob".utf8)` and one given as `"bob"` are the same
-/// item). SwiftKeychainWrapper and Valet rely on it.
-///
-/// Here each attribute keeps its one storage kind (`AttributeKey.valueKind`), so every backend,
-/// its native search and its item names stay as they are, and items written before stay
-/// readable: a Data value for a string attribute is stored as its text (`storedText(of:)`), a
-/// String for a data attribute as its UTF-8 bytes. The item remembers which attributes were
-/// given as the other type in one more attribute, `AttributeKey.valueTypes`, and the front end
-/// turns those back when it returns the item. Matching compares the stored forms, which are
-/// equal exactly when the UTF-8 bytes are, as on Apple platforms.
-public enum ValueTypes: Sendable {
+/// Apple's "blob" attributes (account, service, label, generic, ...) accept a String or a Data
+/// and compare the two by their UTF-8 bytes; here each attribute keeps its one storage kind
+/// (`AttributeKey.valueKind`), the other type is converted on the way in (`storedText(of:)`),
+/// and `AttributeKey.valueTypes` records which attributes to turn back on the way out. Why:
+/// the "Storing attributes" article of KeychainCore's documentation.
+package enum ValueTypes: Sendable {
     /// Bytes that are not UTF-8 (or are UTF-8 beginning with this noncharacter) are kept as
     /// this noncharacter followed by their base64, so every Data value round-trips. Only a
     /// String value that itself begins with U+FDD0 could then match a Data value it differs from.
@@ -26,7 +18,7 @@ public enum ValueTypes: Sendable {
     /// (the Secret Service's) would cut them at the NUL, so that the item could not be found by
     /// its own value and would collide with the shorter one. A String with a NUL then no longer
     /// matches the same bytes given as Data.
-    public static func storedText(of data: Data) -> String {
+    package static func storedText(of data: Data) -> String {
         if !data.contains(0), let text = String(validating: data, as: UTF8.self), !text.hasPrefix(String(notTextMarker)) {
             return text
         }
@@ -34,7 +26,7 @@ public enum ValueTypes: Sendable {
     }
 
     /// The bytes a string attribute's stored text stands for; the inverse of `storedText(of:)`.
-    public static func data(ofStoredText text: String) -> Data {
+    package static func data(ofStoredText text: String) -> Data {
         if text.first == notTextMarker, let bytes = Data(base64Encoded: String(text.dropFirst())) {
             return bytes
         }
@@ -44,7 +36,7 @@ public enum ValueTypes: Sendable {
 
 extension AttributeKey {
     /// Whether Apple accepts both a String and a Data for this attribute (its blob attributes).
-    public var acceptsStringOrData: Bool {
+    package var acceptsStringOrData: Bool {
         switch self {
         case .service, .account, .server, .path, .authenticationType, .securityDomain,
              .label, .itemDescription, .comment, .generic:
@@ -57,7 +49,7 @@ extension AttributeKey {
 
 extension ItemAttributes {
     /// The attributes whose value the caller gave as the other type Apple accepts for them.
-    public var keysGivenAsOtherType: Set<AttributeKey> {
+    package var keysGivenAsOtherType: Set<AttributeKey> {
         get {
             guard let list = string(.valueTypes) else { return [] }
             return Set(list.split(separator: ",").compactMap { AttributeKey(rawValue: String($0)) })

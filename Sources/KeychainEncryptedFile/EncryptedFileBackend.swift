@@ -5,20 +5,11 @@ import Synchronization
 /// The `file` backend: a directory of item files, each sealed with XChaCha20-Poly1305 under a
 /// random master key that is wrapped with an Argon2id key from the user's passphrase.
 ///
-/// Layout of the store directory (`KEYCHAIN_FILE_DIR`, mode 0700):
-///
-///     store-header            KDF settings, salt, store id, wrapped master key (`StoreHeader`)
-///     lock                    empty; `flock`ed by writers (exclusive) and readers (shared)
-///     rename-journal          only while an update moves items to new keys (`RenameJournal`)
-///     items/<bucket>/<file>   one sealed file per item (`ItemLocation`, `StoreKeys`)
-///
 /// Every write is a temporary file, fsync, rename and directory fsync under the store lock, so
-/// an item is always at its old or its new value, and costs the same however many items the
-/// store holds. The passphrase is stretched once per unlock: the master key then stays in
-/// guarded memory for the life of the backend and, for other processes, in the kernel keyring
-/// for `cacheLifetime` seconds. The opened store is kept between calls and re-validated at
-/// each (`StoreSession`). Secrets read by primary key are kept in the kernel keyring beside
-/// the unlock, for as long (`ItemSecretCache`). Thread-safe and multi-process-safe.
+/// an item is always at its old or its new value. The passphrase is stretched once per unlock;
+/// the master key then stays in guarded memory and, for other processes, in the kernel keyring
+/// for `cacheLifetime` seconds. Thread-safe and multi-process-safe. Layout and guarantees:
+/// docs/file.md.
 public final class EncryptedFileBackend: KeychainBackend, Sendable {
     /// The name it is registered under: `file`.
     public static let backendName = "file"

@@ -4,33 +4,19 @@ import Glibc
 import CKeyutils
 import Foundation
 import KeychainCore
+import KeychainKernelKeyCalls
 import KeychainSystemCalls
 
 /// Keeps the secrets of items read by their primary key in the user's kernel keyring, beside
-/// the unlock cache (`MasterKeyCache`), so that the next read of the same item, in this process
-/// or another, costs a few kernel calls instead of the store's lock, a directory walk and a
-/// decryption: the file store at kernel-keyring speed, with the file as the truth.
+/// the unlock cache (`MasterKeyCache`), so the next read of the same item, in any process of
+/// the user, costs a few kernel calls instead of the lock, a directory walk and a decryption.
 ///
-/// An entry is a `user` key whose payload is exactly the secret, so `keyctl pipe` prints it,
-/// named `linux-keychain:file:<store id>:<item>:<file identity>` (`entryDescription`), with
-/// possessor-only permissions and the unlock cache's lifetime as its kernel timeout. Entries
-/// sit in one keyring per store, `linux-keychain:file:<store id>:items`, linked into `@u`.
-///
-/// Why an entry is never stale:
-///
-/// - Its name carries the identity (device, inode, size, change time) of the item file it was
-///   decrypted from, and a read looks up only the entry for the file there now (one `fstatat`).
-///   Every writer replaces a file by a rename, so a write by any process, this release or an
-///   older one, from any keyring namespace, leaves the old entry unreachable.
-/// - Writers of this release also invalidate the entry of a file before they replace or
-///   remove it, under the store's exclusive lock (`invalidate`): that covers a new file that
-///   reuses a freed inode within one change-time tick.
-/// - Entries are made only under the store's shared lock, after the file was read under it,
-///   so no writer runs between the read and the entry's creation.
-///
-/// A write is still acknowledged only once the file is durable: the cache is filled by reads
-/// only. Like the unlock cache it is an optimisation: where the keyring is unusable, or the
-/// quota is full, every method quietly does nothing and reads go to the files.
+/// An entry's payload is exactly the secret; its name (`entryDescription`) carries the identity
+/// of the item file it was read from, so a file replaced by any writer leaves it unreachable.
+/// Entries are made only under the store's shared lock, after the file was read under it, and
+/// writers invalidate them under the exclusive lock (`invalidate`). Filled by reads only; where
+/// the keyring is unusable or full, every method quietly does nothing.
+/// See docs/file.md#the-secret-cache.
 struct ItemSecretCache: Sendable {
     /// Seconds an entry lives; 0 disables filling and reading (invalidation still runs).
     let lifetime: UInt32

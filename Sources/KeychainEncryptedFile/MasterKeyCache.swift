@@ -1,5 +1,6 @@
 import CKeyutils
 import Foundation
+import KeychainKernelKeyCalls
 import KeychainSystemCalls
 
 /// Keeps an unlocked master key in the user's kernel keyring for a while, so that the next

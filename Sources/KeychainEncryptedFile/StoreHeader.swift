@@ -3,20 +3,15 @@ import Foundation
 import KeychainCore
 
 /// The store header, the file `store-header`: the versioned KDF settings and the master key
-/// wrapped under the passphrase.
+/// wrapped under the passphrase, 191 bytes, integers big-endian:
 ///
-/// Layout (integers big-endian), 191 bytes:
-///
-///     "LKCS"  u16 format version (1)  u8 KDF algorithm (2 = Argon2id 1.3)
-///     u64 Argon2 passes  u64 Argon2 memory in bytes  16 salt  16 store id
-///     32 key commitment = BLAKE2b(key: master key, "LinuxKeychain key commitment" || store id)
+///     "LKCS"  u16 version (1)  u8 KDF (2 = Argon2id 1.3)  u64 passes  u64 memory  16 salt
+///     16 store id  32 key commitment = BLAKE2b(key: master key, "LinuxKeychain key commitment" || store id)
 ///     24 nonce  48 master key sealed with XChaCha20-Poly1305, associated data = all of the above
 ///     32 BLAKE2b-256 checksum of everything before it
 ///
-/// The checksum tells accidental damage (`errSecDecode`) from a wrong passphrase
-/// (`errSecAuthFailed`). It is no protection against a deliberate change; the associated data
-/// is: any changed byte of the authenticated part makes the unwrap fail, so an attacker cannot,
-/// for example, lower the KDF cost of the real wrapped key.
+/// The checksum tells damage (`errSecDecode`) from a wrong passphrase (`errSecAuthFailed`); the
+/// associated data stops deliberate changes, such as a lowered KDF cost. See docs/file.md#format-version-1.
 struct StoreHeader {
     static let fileName = "store-header"
     static let magic = Data("LKCS".utf8)

@@ -6,29 +6,14 @@ import Musl
 import Foundation
 
 /// An opened, unlocked store that a backend keeps between calls, so that a call does not
-/// re-open the directory, re-parse the header and re-check the key against it each time
-/// (together a large share of what a get costs).
+/// re-open the directory, re-parse the header and re-check the key against it each time.
 ///
-/// Before each reuse, `isCurrent(at:)` checks that the store at the path is still this one;
-/// anything else sends the caller down the full open path, which makes a new session or
-/// reports what is wrong exactly as a first call would:
-///
-/// - `lstat` of the path: the same directory (device and inode) as the descriptor, still
-///   owned by this user and not writable by others. A store moved away, deleted and made
-///   anew, replaced by a symlink or opened up with chmod is noticed at the next call.
-/// - `store-header`, read through the descriptor, byte for byte the header this session
-///   was opened with. A deleted directory has no header left, so a descriptor to it never
-///   passes; a new store in the same place has another store id. The bytes are compared
-///   rather than the file's inode and times, because file times tick only every few
-///   milliseconds: an edit in place within one tick, or a new header that reuses a freed
-///   inode, could keep them all.
-///
-/// A passphrase change by another process rewrites the header but keeps the master key: the
-/// full path then finds the same store id and key commitment and keeps the keys without a KDF.
-///
-/// Immutable, so threads share it freely. After `fork` the child shares the descriptor,
-/// which is harmless: it is only used with `*at` calls, never for its file offset, and locks
-/// are taken on descriptors opened per call.
+/// Before each reuse, `isCurrent(at:)` checks that the path is still the same directory
+/// (device and inode, owner, mode) holding byte for byte the same `store-header`; anything else
+/// sends the caller down the full open path, which reports what is wrong as a first call would.
+/// Immutable, so threads share it; after `fork` the child shares the descriptor harmlessly (it
+/// is used only with `*at` calls, and locks are taken on descriptors opened per call).
+/// See docs/file.md#durability-and-concurrency.
 final class StoreSession: Sendable {
     let files: ItemFiles
     private let device: UInt64

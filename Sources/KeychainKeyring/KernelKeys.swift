@@ -6,6 +6,7 @@ import Musl
 #endif
 import Foundation
 import KeychainCore
+import KeychainKernelKeyCalls
 import KeychainSystemCalls
 
 /// A libkeyutils call that failed: the call's name and the errno it left.

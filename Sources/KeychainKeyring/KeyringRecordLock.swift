@@ -12,15 +12,11 @@ import KeychainSystemCalls
 /// target, built from kernel keys alone, which a holder that dies cannot leave taken. Writers
 /// of the records take it around their read-modify-write: the kernel has no compare-and-swap.
 ///
-/// The lock is held exactly while the target `T` holds a `user` key `linux-keychain:lock:T`
-/// (`lockDescription`). Each thread has its own lock key, kept in its thread keyring
-/// (`ThreadLockKeys`) and naming that keyring's serial; taking the lock is one exclusive
-/// `keyctl_move` of it into `T`, letting go the move back. A waiter that finds the named
-/// thread keyring gone invalidates that lock key (`takeFromDeadHolder`); it waits at most
-/// `timeout` for a live holder. docs/keyring.md ("The record lock") gives the contract and the
-/// reasons. The body runs on the calling thread and must not take the same lock again; if the
-/// lock was taken from the thread meanwhile, `withLock` throws `errSecIO` instead of returning
-/// the body's result (a body that threw keeps its own error).
+/// Held exactly while the target `T` holds the `user` key `linux-keychain:lock:T`; each thread
+/// moves its own lock key (`ThreadLockKeys`) in exclusively and back, and a waiter that finds
+/// the holder's thread keyring gone invalidates that key (`takeFromDeadHolder`). See
+/// docs/keyring.md#the-record-lock. The body must not take the same lock again; if the lock was
+/// taken from the thread meanwhile, `withLock` throws `errSecIO` instead of the body's result.
 struct KeyringRecordLock: Sendable {
     let kernel: KernelKeys
     /// How long `withLock` waits for a live holder.

@@ -1,6 +1,7 @@
 import CSecretService
 import Dispatch
 import KeychainCore
+import KeychainSystemCalls
 
 /// Hands jobs to the libsecret thread (`LibsecretActor`) from synchronous callers on any
 /// thread, and waits for each up to a deadline.

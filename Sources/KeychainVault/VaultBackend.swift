@@ -4,30 +4,14 @@ public import KeychainCore
 /// The `vault` backend: items in an OpenBao or HashiCorp Vault KV version 2 engine, shared by
 /// every machine that uses the same server, mount and prefix.
 ///
-/// Each item is one KV secret at the path `VaultItemLayout` gives it, with its secret and
-/// attributes as fields (`VaultItemFields`). Atomicity comes from KV check-and-set:
-///
-/// - **add** writes with `cas=0`, which Vault accepts only when the path has no live version,
-///   so of many machines adding one item exactly one succeeds and the others get
-///   `errSecDuplicateItem`.
-/// - **update** of the one item a query names by its whole primary key, asking nothing else
-///   of it and keeping its key, is one `PATCH` (`VaultPatchableUpdate`): the server merges the
-///   changed fields into the current version under its own lock, so no concurrent change is
-///   lost, and refuses a path without a live version. Where the server refuses `PATCH`
-///   (`cas_required`, a policy without `patch`, an old server), and for every other update,
-///   it writes with `cas=<version read>` and, when another writer got there first,
-///   reads again, re-checks the query and reapplies the changes. An update that moves an item
-///   to a new primary key first creates the new path with `cas=0`, then deletes the old one:
-///   interrupted in between, both copies remain and nothing is lost; a collision rolls back the
-///   new paths already created, so a failed update changes nothing. Vault has no transactions
-///   across paths, so a concurrent update of the old item during a move may be lost.
-/// - **delete** removes the item's metadata and every version, so nothing can be recovered
-///   with `bao kv undelete` and a later add starts afresh.
-///
-/// A generic-password item whose service is `kv:<path>` is instead a field of a secret that
-/// operators manage at that path (`VaultOperatorSecrets`).
-///
-/// It is never chosen by `auto`: sending secrets to a server must be a decision.
+/// Each item is one KV secret at the path `VaultItemLayout` gives it, its secret and attributes
+/// as fields (`VaultItemFields`). Atomicity comes from KV check-and-set: an add is `cas=0`, so
+/// of racing adds exactly one succeeds; an update by primary key is one `PATCH`
+/// (`VaultPatchableUpdate`), any other a `cas=<version read>` write retried on conflict; a
+/// rename creates the new path before deleting the old, so nothing is lost if interrupted; a
+/// delete removes every version. A service `kv:<path>` names a field of a secret operators
+/// manage (`VaultOperatorSecrets`). Never chosen by `auto`: sending secrets to a server must be
+/// a decision. See docs/vault.md#consistency-across-machines.
 public final class VaultBackend: KeychainBackend {
     /// The name it is registered under: `vault`.
     public static let backendName = "vault"

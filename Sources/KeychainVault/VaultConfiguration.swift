@@ -98,21 +98,10 @@ public struct VaultConfiguration: Sendable {
         self.tls = tls
     }
 
-    /// Reads the settings from `environment`:
-    ///
-    /// - the address from `BAO_ADDR`, else `VAULT_ADDR` (there is no default: sending secrets
-    ///   to a server must be configured on purpose);
-    /// - the token from `BAO_TOKEN`, else `VAULT_TOKEN`, else the file `~/.vault-token` that
-    ///   `bao login` and `vault login` write;
-    /// - the namespace from `BAO_NAMESPACE`, else `VAULT_NAMESPACE`;
-    /// - `VAULT_AGENT_ADDR`, which replaces the address; without a token the agent adds its own;
-    /// - the login settings (`VaultAuthentication.fromEnvironment`) and `KEYCHAIN_VAULT_TOKEN_CACHE`;
-    /// - `KEYCHAIN_VAULT_MOUNT`, `KEYCHAIN_VAULT_PREFIX`, `KEYCHAIN_VAULT_TIMEOUT` and
-    ///   `KEYCHAIN_VAULT_PROBE_TIMEOUT`.
-    ///
-    /// - the TLS settings `VAULT_CACERT`, `VAULT_CAPATH`, `VAULT_CLIENT_CERT`,
-    ///   `VAULT_CLIENT_KEY`, `VAULT_TLS_SERVER_NAME` and `VAULT_SKIP_VERIFY` (and their `BAO_`
-    ///   twins), with the CLI's meanings (see `VaultTLSSettings.fromEnvironment`).
+    /// Reads the settings from `environment`, as the `bao` and `vault` CLIs read theirs: each
+    /// `BAO_` variable before its `VAULT_` twin, the token from `~/.vault-token` when no
+    /// variable gives one, and no default address (sending secrets to a server must be
+    /// configured on purpose). Every variable is listed in docs/environment.md#vault.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> VaultConfiguration {
         // The variable that sets `name`, BAO_ first as the bao CLI reads them, and its value.
         func source(_ name: String) -> (variable: String, value: String)? {

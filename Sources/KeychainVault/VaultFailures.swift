@@ -9,6 +9,7 @@ import KeychainCore
 /// | bad or expired token, policy refusal (403)  | `errSecAuthFailed`    |
 /// | 5xx answer, timeout during an operation     | `errSecIO`            |
 /// | request rejected as malformed (400)         | `errSecParam`         |
+/// | item larger than the server's limits        | `errSecDataTooLarge`  |
 ///
 /// Messages name the server and paths (never the token) and say what to do.
 struct VaultFailures: Sendable {
@@ -48,6 +49,8 @@ struct VaultFailures: Sendable {
             return make(errSecNotAvailable, "The Vault server has no mount '\(configuration.mount)' (\(detail)). Enable a KV version 2 engine there, or set KEYCHAIN_VAULT_MOUNT.", call)
         case 307, 308:
             return make(errSecNotAvailable, "The Vault server redirected \(action) '\(path)' (\(detail)): a standby node with no active node to pass it to, during a leader election or with request forwarding off. Retry in a few seconds, or set VAULT_ADDR to the active node.", call)
+        case 413, 500 where response.errorText.localizedCaseInsensitiveContains("too large"):
+            return make(errSecDataTooLarge, "The Vault server refused \(action) '\(path)' as too large (\(detail)). Store a smaller item: the server's limits are its max_request_size and, on raft storage, max_entry_size.", call)
         case 400:
             return make(errSecParam, "Vault rejected \(action) '\(path)' (\(detail)).", call)
         default:

@@ -56,20 +56,13 @@ enum VaultLimits {
     static let maximumResponseBytes = 80 << 20
 }
 
-/// Talks HTTP to one server through libcurl's easy interface.
+/// Talks HTTP to one server through libcurl.
 ///
-/// Each request runs synchronously on the calling thread, so callers on GCD worker threads,
-/// Swift's cooperative pool or plain threads are all answered the same way: nothing waits on
-/// a thread that some other caller may be occupying. libcurl is loaded at the first request
-/// (`CCurl`), so a program that never talks to Vault never maps it. Requests run on pooled
-/// lanes (`CurlLanePool`), each holding one connection open to the server, so one server's
-/// requests reuse it, also those sent side by side.
-///
-/// Every request carries the newest storage index `indexes` knows for the server, and every
-/// answer's index is noted there (`VaultIndexTracker`): read-your-writes through any node of
-/// a cluster. A node that has not caught up and will not forward answers 429 (OpenBao's
-/// `fail`) or 412 (Vault Enterprise); nothing was done, so the request is sent again, after a
-/// short pause, until its timeout has passed.
+/// Each request runs synchronously on the calling thread (no thread some other caller may
+/// occupy is waited on), on a pooled lane (`CurlLanePool`) that keeps one connection open to
+/// the server. Every request carries the newest storage index `indexes` knows, and a node that
+/// is behind and will not forward (429 or 412: nothing was done) is asked again after a short
+/// pause until the request's timeout. See docs/vault.md#requests-per-operation.
 final class VaultHTTPClient: Sendable {
     private let address: String
     fileprivate let namespace: String?

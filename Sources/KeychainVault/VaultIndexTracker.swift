@@ -1,30 +1,19 @@
 import KeychainCore
 import CKeyutils
+import Dispatch
 import Foundation
+import KeychainKernelKeyCalls
 import KeychainSystemCalls
 
 /// Read-your-writes across a cluster: remembers the newest `X-Vault-Index` each cluster has
-/// answered with, and gives the one to send with the next request to a server.
+/// answered with, and gives the one to send with the next request to a server, so a standby
+/// that is behind forwards the request to the active node instead of answering stale.
 ///
-/// With the index, a standby that has not yet applied the write the index follows forwards
-/// the request to the active node (`X-Vault-Inconsistent: forward-active-node`) instead of
-/// answering from its stale copy, so a read after an acknowledged write sees it through any
-/// node. A server that ignores the headers (HashiCorp Vault without replication, a dev server)
-/// is unaffected.
-///
-/// What is remembered is shared by every backend of the process and, in the keyring where
-/// the token cache lives (`VaultTokenCacheLocation`: the user's kernel keyring, or the
-/// session's), by every process of the user, so `linux-keychain set` followed at once by
-/// `linux-keychain get` through another node sees the value. With the token cache off the index
-/// still goes to the user's keyring: it is not a secret, and whether tokens are cached must
-/// not decide whether a command sees the one before it.
-///
-/// Entries are per cluster (OpenBao's index names its cluster ID, and a server ignores an
-/// index of another cluster), with the address each server answered from, so one load
-/// balancer address or three node addresses find the same entry. A server not yet seen is
-/// sent the newest index of any cluster: for the usual single cluster that is the right one,
-/// and for another it is ignored. Two processes storing at once may lose one update of the
-/// shared entry; each still sends its own newest index, so its own writes stay visible to it.
+/// Entries are per cluster, shared by the process's backends and, in the keyring where the
+/// token cache lives (the user's keyring even with the cache off: the index is no secret), by
+/// the user's processes, which update the shared entry one at a time under the user's lock
+/// file `vault-index.lock` (`UserLockFile`). A server not yet seen is sent the newest index of
+/// any cluster. See docs/vault.md#a-cluster-reading-your-writes-through-any-node.
 final class VaultIndexTracker: Sendable {
     private let address: String
     private let location: VaultTokenCacheLocation
@@ -48,6 +37,12 @@ final class VaultIndexTracker: Sendable {
     func observe(_ index: VaultStorageIndex, toWrite: Bool) {
         let advanced = Self.book.withLock { $0.note(index, from: address, toWrite: toWrite) }
         guard advanced, location.keyring != nil else { return }
+        // The kernel has no compare-and-swap: two processes that each load the entry before
+        // the other stores it would lose one update, and a process started after both could
+        // then read around a write. Without the lock (a stuck holder, no private directory)
+        // the entry is still updated, as best it can be.
+        let lock = try? Self.sharedEntryLock.acquire(deadline: .now() + Self.lockTimeout)
+        defer { lock?.release() }
         var shared = load() ?? IndexBook()
         shared.merge(Self.book.withLock { $0 })
         store(shared)
@@ -68,6 +63,12 @@ final class VaultIndexTracker: Sendable {
     private static let book = Locked(IndexBook())
 
     private static let description = "linux-keychain:vault-index"
+    /// Serialises the shared entry's read-modify-write among the user's processes.
+    private static let sharedEntryLock = UserLockFile(
+        named: "vault-index.lock",
+        runtimeDirectory: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 })
+    /// Far longer than an update holds it: a few kernel calls.
+    private static let lockTimeout = DispatchTimeInterval.seconds(2)
     /// How long the shared entry outlives its last update: far longer than any replication lag.
     private static let lifetime: UInt32 = 3600
 

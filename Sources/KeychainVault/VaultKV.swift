@@ -149,7 +149,7 @@ struct VaultKV: Sendable {
     private func sizeChecked(_ body: VaultRequestBody, path: String, call: String) throws -> SecretBytes {
         let serialized = body.serialized()
         guard serialized.count <= VaultLimits.maximumRequestBytes else {
-            throw failures.make(errSecParam, "The item for '\(path)' is \(serialized.count >> 20) MiB as a Vault request; Vault accepts at most \(VaultLimits.maximumRequestBytes >> 20) MiB (its max_request_size).", call)
+            throw failures.make(errSecDataTooLarge, "The item for '\(path)' is too large: \(serialized.count >> 20) MiB as a Vault request, and Vault accepts at most \(VaultLimits.maximumRequestBytes >> 20) MiB (its max_request_size).", call)
         }
         return serialized
     }

@@ -2,20 +2,12 @@ import KeychainCore
 
 /// An update that one KV version 2 `PATCH` can apply, without reading the item first.
 ///
-/// That holds when the query leads to exactly one path and asks nothing of the item beyond
-/// being there: it fixes the whole primary key (the front end adds a program's own access
-/// group, so an application's `SecItemUpdate` by service and account qualifies) and constrains
-/// no other attribute, which only a read could check. The changes must also keep the primary
-/// key, since a rename moves the item to another path, and set none of the attributes Apple
-/// takes as a String or a Data (`AttributeKey.acceptsStringOrData`: label, comment, ...): the
-/// item's record of which of those were given as the other type (`ValueTypes`) is one field,
-/// the stored list merged with the changed ones, and a patch that does not read it could
-/// only overwrite it. Changes without such attributes leave that record as stored, which is
-/// what the merge gives. Every other update reads first.
-///
-/// Given those, the path holding a live version is the whole match (the path decides an
-/// item's primary key, see `VaultItemFields`), and the server's answer to the `PATCH` says
-/// which case it is: merged, or no live version there.
+/// Holds when the query fixes the whole primary key and constrains no other attribute (only a
+/// read could check one), and the changes keep that key (a rename moves the item) and set no
+/// attribute Apple takes as a String or a Data (`AttributeKey.acceptsStringOrData`), whose
+/// record (`ValueTypes`) is one field a patch could only overwrite, not merge. Then a live
+/// version at the path is the whole match, and the server's answer says which case it is:
+/// merged, or nothing there. See docs/vault.md#consistency-across-machines.
 struct VaultPatchableUpdate {
     /// The primary key of the one item the update can reach.
     let key: PrimaryKey

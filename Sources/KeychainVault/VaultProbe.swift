@@ -3,16 +3,9 @@ import KeychainCore
 /// The checks behind `availability()`: the server answers, is unsealed, accepts the token,
 /// and has a KV version 2 engine at the mount.
 ///
-/// A healthy server is told apart with one request, for the mount (a login, when the session
-/// needs one, comes before it; the lookup of a given token the session does not know yet travels
-/// beside it): it answers only when the server is reachable and unsealed and the token is good
-/// for the mount. Only when
-/// that request fails do the separate checks run, in order (health, then the token, then the
-/// mount), so the error names the first thing that is wrong, as when each was checked every
-/// time. A token whose policies refuse its own lookup but allow the mount is used as it is, as
-/// `VaultSession` does. Each request waits at most `configuration.probeTimeout` seconds (1 by
-/// default), and an unreachable or silent server ends the probe at its first request, so it is
-/// reported within about that time.
+/// One request for the mount tells a healthy server; only when it fails do the separate checks
+/// run (health, token, mount), so the error names the first fault. Each request waits at most
+/// `configuration.probeTimeout`. See docs/vault.md#errors.
 struct VaultProbe: Sendable {
     let kv: VaultKV
 

@@ -1,6 +1,7 @@
 import CKeyutils
 import Foundation
 import KeychainCore
+import KeychainKernelKeyCalls
 import KeychainSystemCalls
 
 /// Where tokens are kept between processes.

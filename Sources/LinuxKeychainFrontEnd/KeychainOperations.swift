@@ -131,27 +131,52 @@ package struct KeychainOperations: Sendable {
 
     /// Stores `secret` for the item `primaryKey` names: updates it if it exists, else adds it.
     ///
+    /// With `claimingOtherSynchronizable`, an item that differs from `primaryKey` only in its
+    /// synchronizable flag counts as the same item when `primaryKey`'s own does not exist: it is
+    /// updated and given `primaryKey`'s flag, so that writes keyed by account alone (the typed
+    /// API, as KeychainAccess) keep one item per account instead of adding a second.
+    ///
     /// Safe against a concurrent writer: if the item appears between the update and the add,
     /// or vanishes between them, it tries again, a bounded number of times.
-    package func set(_ secret: SecretBytes, for primaryKey: PrimaryKey, attributes: ItemAttributes = ItemAttributes()) throws {
-        let query = ItemQuery(primaryKey: primaryKey)
+    package func set(_ secret: SecretBytes, for primaryKey: PrimaryKey, attributes: ItemAttributes = ItemAttributes(),
+                     claimingOtherSynchronizable: Bool = false) throws {
+        let changes = ItemChanges(attributes: attributes, secret: secret)
         for _ in 0..<8 {
             do {
-                try update(query, with: ItemChanges(attributes: attributes, secret: secret))
+                try update(ItemQuery(primaryKey: primaryKey), with: changes)
                 return
-            } catch KeychainError.itemNotFound {
-                let item = KeychainItem(itemClass: primaryKey.itemClass,
-                                        attributes: primaryKey.attributes.merging(attributes), secret: secret)
+            } catch KeychainError.itemNotFound {}
+            if claimingOtherSynchronizable {
                 do {
-                    try add(item)
+                    try claimOtherSynchronizable(of: primaryKey, with: changes)
                     return
+                } catch KeychainError.itemNotFound {
                 } catch KeychainError.duplicateItem {
-                    continue
+                    continue  // `primaryKey`'s own item appeared meanwhile: update that one.
                 }
+            }
+            let item = KeychainItem(itemClass: primaryKey.itemClass,
+                                    attributes: primaryKey.attributes.merging(attributes), secret: secret)
+            do {
+                try add(item)
+                return
+            } catch KeychainError.duplicateItem {
+                continue
             }
         }
         throw record(KeychainError(errSecIO, "The item kept changing under concurrent writers; try again.",
                                    backend: backend.name))
+    }
+
+    /// Applies `changes` to the item that differs from `primaryKey` only in its synchronizable
+    /// flag, moving it to `primaryKey`'s flag; `errSecItemNotFound` when there is none.
+    private func claimOtherSynchronizable(of primaryKey: PrimaryKey, with changes: ItemChanges) throws {
+        var other = primaryKey.attributes
+        let flag = other.flag(.synchronizable)
+        other[.synchronizable] = .bool(!flag)
+        var moving = changes
+        moving.attributes[.synchronizable] = .bool(flag)
+        try update(ItemQuery(primaryKey: PrimaryKey(itemClass: primaryKey.itemClass, attributes: other)), with: moving)
     }
 
     /// Records `auto`'s choice before the first write through it, so that later runs, in any

@@ -2,18 +2,11 @@ import Foundation
 import KeychainCore
 
 /// Builds what the SecItem functions hand back through their `result` pointer, in the shape
-/// Apple documents for each combination of return keys and match limit:
-///
-/// - one return key and `kSecMatchLimitOne`: that object alone (`Data` for data and for a
-///   persistent reference, a dictionary for attributes, a `SecKeychainItem` for a reference);
-/// - several return keys: a dictionary with the attributes (if asked) plus `kSecValueData`,
-///   `kSecValueRef` and `kSecValuePersistentRef` entries;
-/// - any other limit: an array of those, even when one item matched;
-/// - no return key: nothing.
-///
-/// Objects are Foundation classes (`NSData`, `NSString`, `NSNumber`, `NSDate`), as Core
-/// Foundation returns them, so `as? Data`, `as? [String: Any]` and `as? [CFString: AnyObject]`
-/// all work on the result. Secrets are copied out only when `kSecReturnData` asked for them.
+/// Apple documents: one return key with `kSecMatchLimitOne` gives that object alone; several
+/// give a dictionary of the attributes plus `kSecValueData`/`kSecValueRef`/`kSecValuePersistentRef`;
+/// any other limit an array of those, even for one item; no return key nothing. Objects are
+/// Foundation classes, as Core Foundation returns them, so `as? Data` and `as? [String: Any]`
+/// work. Secrets are copied out only when `kSecReturnData` asked. See docs/apple-api.md.
 enum SecItemResultBuilder {
     static func result(for items: [KeychainItem], returns: SecItemReturns, limit: MatchLimit) throws -> CFTypeRef? {
         guard !returns.isEmpty else { return nil }

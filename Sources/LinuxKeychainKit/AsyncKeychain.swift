@@ -37,6 +37,11 @@ public struct AsyncKeychain: Sendable {
         try await offloaded { try keychain.contains(account) }
     }
 
+    /// `Keychain.attributes(for:)`, off the caller's thread.
+    public func attributes(for account: String) async throws -> Keychain.Item? {
+        try await offloaded { try keychain.attributes(for: account) }
+    }
+
     /// `Keychain.allAccounts()`, off the caller's thread.
     public func allAccounts() async throws -> [String] {
         try await offloaded { try keychain.allAccounts() }

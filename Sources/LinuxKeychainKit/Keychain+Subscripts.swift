@@ -25,4 +25,11 @@ extension Keychain {
             if let newValue { try? set(newValue, for: account) } else { _ = try? remove(account) }
         }
     }
+
+    /// The attributes of the item for `account`, never its secret, as KeychainAccess's
+    /// `keychain[attributes: "key"]`; nil when there is none or on a failure, whose error is
+    /// in `KeychainLastError.current`. `attributes(for:)` throws instead.
+    public subscript(attributes account: String) -> Item? {
+        try? attributes(for: account)
+    }
 }

@@ -8,27 +8,11 @@ import LinuxKeychain
 ///     let keychain = Keychain(service: "com.example.api")
 ///     try keychain.set("s3cr3t", for: "alice", label: "API token")
 ///     let token = try keychain.string(for: "alice")     // nil when there is no such item
-///     keychain["bob"] = "hunter2"                       // errors go to KeychainLastError
 ///
-///     let github = Keychain(server: "github.com", protocol: .https)
-///     try github.set(Credentials(user: "alice", token: "t0k3n"), for: "alice")   // Codable as JSON
-///     let credentials: Credentials? = try github.value(for: "alice")
-///
-/// Items are the same ones the SecItem functions and the `linux-keychain` CLI see: generic passwords
-/// keyed by (service, account, access group), internet passwords by (server, protocol, port,
-/// path, account, access group). Without `accessGroup`, a keychain writes in the program's own
-/// group and reads that group first, then the shared items, exactly as the SecItem functions do
-/// (`AccessScope.program`). Errors are `KeychainError`s: they carry Apple's status and conform
-/// to `LocalizedError`, so `error.localizedDescription` is the message saying what to do.
-///
-/// **Blocking and async.** Every method here blocks the calling thread while the store works
-/// (a D-Bus round trip, an `fsync`, an HTTP request) and reads the same in async code:
-/// `try keychain.set(...)` compiles everywhere. In async code that must not hold a thread of
-/// the cooperative pool, use the same names on `keychain.async`, which run on a dedicated
-/// queue: `try await keychain.async.set(...)`. The two never share a name, so the compiler never
-/// has to pick one by context.
-///
-/// A value is immutable and safe to share between threads and tasks.
+/// Its items are the ones the SecItem functions and `linux-keychain` see, in the program's
+/// own access group unless `accessGroup` names one. Calls block while the store works; the
+/// same names on `async` do not. Errors are `KeychainError`s. A value is immutable and safe to
+/// share. More in LinuxKeychainKit's "Getting started" article.
 public struct Keychain: Sendable {
     /// The service of this keychain's generic passwords; nil for an internet-password keychain.
     public let service: String?
@@ -40,8 +24,16 @@ public struct Keychain: Sendable {
     public let port: Int?
     /// The path of this keychain's internet passwords, if it names one.
     public let path: String?
+    /// The authentication type of this keychain's internet passwords, if it names one.
+    public let authenticationType: AuthenticationType?
+    /// The security domain (an HTTP realm, say) of this keychain's internet passwords, if it
+    /// names one.
+    public let securityDomain: String?
     /// The access group items are stored in and looked up in; nil for the program's default.
     public let accessGroup: String?
+    /// Whether what this keychain writes is marked synchronizable (`kSecAttrSynchronizable`);
+    /// see `synchronizable(_:)`.
+    public private(set) var isSynchronizable = false
     private let chosenBackend: (any KeychainBackend)?
 
     /// A keychain of generic passwords for `service`.
@@ -54,20 +46,26 @@ public struct Keychain: Sendable {
         self.protocol = nil
         self.port = nil
         self.path = nil
+        self.authenticationType = nil
+        self.securityDomain = nil
         self.accessGroup = accessGroup
         self.chosenBackend = backend
     }
 
     /// A keychain of internet passwords for `server` (a host name such as `github.com`), as
-    /// Apple's `kSecClassInternetPassword` items. `protocol`, `port` and `path` narrow which
-    /// items it reads and are stored with what it writes.
+    /// Apple's `kSecClassInternetPassword` items. `protocol`, `port`, `path`,
+    /// `authenticationType` and `securityDomain` narrow which items it reads and are stored
+    /// with what it writes.
     public init(server: String, protocol: InternetProtocol? = nil, port: Int? = nil, path: String? = nil,
+                authenticationType: AuthenticationType? = nil, securityDomain: String? = nil,
                 accessGroup: String? = nil, backend: (any KeychainBackend)? = nil) {
         self.service = nil
         self.server = server
         self.protocol = `protocol`
         self.port = port
         self.path = path
+        self.authenticationType = authenticationType
+        self.securityDomain = securityDomain
         self.accessGroup = accessGroup
         self.chosenBackend = backend
     }
@@ -75,6 +73,22 @@ public struct Keychain: Sendable {
     /// The same calls, as `async` functions that run on a dedicated queue instead of blocking
     /// the caller's thread: `try await keychain.async.string(for: "alice")`.
     public var async: AsyncKeychain { AsyncKeychain(self) }
+
+    /// This keychain, writing items marked synchronizable (`true`) or not (`false`), as
+    /// KeychainAccess's modifier of that name:
+    ///
+    ///     try keychain.synchronizable(true).set("s3cr3t", for: "alice")
+    ///
+    /// Reads, `remove` and `removeAll` find items of either flag whatever this is set to
+    /// (`kSecAttrSynchronizableAny`), so items Apple-style code marked synchronizable are never
+    /// hidden. `set` keeps one item per account: an existing item of the other flag is updated
+    /// and given this keychain's. Linux stores sync nothing; the flag is kept for code that
+    /// reads it back (`Item.isSynchronizable`) and for items shared with Apple platforms.
+    public func synchronizable(_ synchronizable: Bool) -> Keychain {
+        var copy = self
+        copy.isSynchronizable = synchronizable
+        return copy
+    }
 
     // MARK: Reading
 
@@ -127,6 +141,17 @@ public struct Keychain: Sendable {
         }
     }
 
+    /// The attributes of the item for `account` (its label, comment, dates and the names that
+    /// place it, never its secret), or nil when there is none; does not read the secret.
+    /// KeychainAccess's `keychain[attributes: "key"]`, which `subscript(attributes:)` also is.
+    public func attributes(for account: String) throws -> Item? {
+        do {
+            return try operations().search(accountQuery(account, includeSecrets: false)).first.map(Item.init)
+        } catch KeychainError.itemNotFound {
+            return nil
+        }
+    }
+
     /// Every account stored in this keychain, sorted, each once (an account can be both the
     /// program's own and shared).
     public func allAccounts() throws -> [String] {
@@ -157,7 +182,8 @@ public struct Keychain: Sendable {
         if let comment { attributes[.comment] = .string(comment) }
         if let accessibility { attributes[.accessible] = .string(accessibility.rawValue) }
         let operations = try operations()
-        try operations.set(SecretBytes(data), for: primaryKey(account, in: operations.scope), attributes: attributes)
+        try operations.set(SecretBytes(data), for: primaryKey(account, in: operations.scope), attributes: attributes,
+                           claimingOtherSynchronizable: true)
     }
 
     /// Stores `text` as UTF-8 for `account`; see `set(_:for:label:comment:accessibility:)`
@@ -228,6 +254,8 @@ public struct Keychain: Sendable {
         if let `protocol` { attributes[.protocol] = .string(`protocol`.rawValue) }
         if let port { attributes[.port] = .integer(Int64(port)) }
         if let path { attributes[.path] = .string(path) }
+        if let authenticationType { attributes[.authenticationType] = .string(authenticationType.rawValue) }
+        if let securityDomain { attributes[.securityDomain] = .string(securityDomain) }
         if let account { attributes[.account] = .string(account) }
         if let accessGroup { attributes[.accessGroup] = .string(accessGroup) }
         return attributes
@@ -237,16 +265,18 @@ public struct Keychain: Sendable {
     private func primaryKey(_ account: String, in scope: AccessScope) -> PrimaryKey {
         var attributes = identity(account: account)
         if attributes[.accessGroup] == nil, let group = scope.groupForNewItems { attributes[.accessGroup] = .string(group) }
+        attributes[.synchronizable] = .bool(isSynchronizable)
         return PrimaryKey(itemClass: itemClass, attributes: attributes)
     }
 
     /// The item for `account`; without `accessGroup`, the program's own group's first, then the
-    /// shared one (`AccessScope`).
+    /// shared one (`AccessScope`). Of either synchronizable flag, as every query here.
     private func accountQuery(_ account: String, includeSecrets: Bool) -> ItemQuery {
-        ItemQuery(itemClass: itemClass, constraints: identity(account: account), limit: .one, includeSecrets: includeSecrets)
+        ItemQuery(itemClass: itemClass, constraints: identity(account: account), limit: .one, includeSecrets: includeSecrets,
+                  matchesAnySynchronizable: true)
     }
 
     private func scopeQuery() -> ItemQuery {
-        ItemQuery(itemClass: itemClass, constraints: identity(account: nil), limit: .all)
+        ItemQuery(itemClass: itemClass, constraints: identity(account: nil), limit: .all, matchesAnySynchronizable: true)
     }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-import KeychainCore
+public import KeychainCore
 
 extension Keychain {
     /// One stored item as `allItems()` returns it: its names and attributes, never its secret.
@@ -30,6 +30,14 @@ extension Keychain {
         public let creationDate: Date?
         /// When it was last changed, if the store knows.
         public let modificationDate: Date?
+        /// The internet password's authentication type, if it has one.
+        public let authenticationType: AuthenticationType?
+        /// The internet password's security domain (an HTTP realm, say), if it has one.
+        public let securityDomain: String?
+        /// Every attribute as stored, for those without a property here (`kSecAttrDescription`
+        /// is `attributes[.itemDescription]`, `kSecAttrGeneric` is `attributes[.generic]`).
+        /// Attributes only: an item never carries its secret.
+        public let attributes: ItemAttributes
 
         init(_ item: KeychainItem) {
             let attributes = item.attributes
@@ -54,6 +62,9 @@ extension Keychain {
             isSynchronizable = attributes.flag(.synchronizable)
             creationDate = date(.creationDate)
             modificationDate = date(.modificationDate)
+            authenticationType = text(.authenticationType).map(AuthenticationType.init(rawValue:))
+            securityDomain = text(.securityDomain)
+            self.attributes = attributes
         }
     }
 }

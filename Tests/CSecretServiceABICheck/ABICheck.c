@@ -1,8 +1,11 @@
 // Compiles the shim's hand-made GLib ABI (GLibABI.h) beside the real headers and asserts, at
-// compile time, that every size, offset and value it declares is the real one.
+// compile time, that every size, offset and value it declares is the real one, and that every
+// function in SecretServiceFunctions.h has the real function's type.
 //
-// Both declare the same names (GError, SECRET_ERROR_IS_LOCKED, ...), so the hand-made ones are
-// renamed to hand_* with macros while GLibABI.h is read, and the real headers come after.
+// Both declare the same names (GError, GVariant, SECRET_ERROR_IS_LOCKED, ...), so the hand-made
+// ones are renamed to hand_* with macros while GLibABI.h is read, and the real headers come
+// after. A name left off the renaming collides with the real one and fails the build too.
+// The function list is expanded last, when its type names are GLib's own.
 //
 // Without the headers (libsecret-1-dev not installed) nothing is checked and the count is 0, so
 // that `swift build` still works there; the Swift test then skips, or fails in CI.
@@ -21,12 +24,27 @@
 #define GEqualFunc hand_GEqualFunc
 #define GDestroyNotify hand_GDestroyNotify
 #define GAsyncReadyCallback hand_GAsyncReadyCallback
+#define GVariant hand_GVariant
+#define GVariantType hand_GVariantType
+#define GHashTable hand_GHashTable
+#define GCancellable hand_GCancellable
+#define GAsyncResult hand_GAsyncResult
+#define GMainContext hand_GMainContext
+#define GDBusConnection hand_GDBusConnection
+#define GDBusProxy hand_GDBusProxy
+#define SecretService hand_SecretService
+#define SecretValue hand_SecretValue
+#define SecretSchema hand_SecretSchema
+#define GBusType hand_GBusType
+#define GDBusCallFlags hand_GDBusCallFlags
+#define SecretServiceFlags hand_SecretServiceFlags
+#define SecretItemCreateFlags hand_SecretItemCreateFlags
 #define SECRET_ERROR_IS_LOCKED hand_SECRET_ERROR_IS_LOCKED
 #define SECRET_ERROR_NO_SUCH_OBJECT hand_SECRET_ERROR_NO_SUCH_OBJECT
 #define SECRET_SERVICE_OPEN_SESSION hand_SECRET_SERVICE_OPEN_SESSION
 #define SECRET_COLLECTION_NONE hand_SECRET_COLLECTION_NONE
 #define SECRET_ITEM_CREATE_NONE hand_SECRET_ITEM_CREATE_NONE
-#include "../../CShims/CSecretService/GLibABI.h"
+#include "../../Benchmarks/CSecretServiceBaseline/BaselineFunctions.h"
 #undef GQuark
 #undef GError
 #undef GType
@@ -34,6 +52,21 @@
 #undef GEqualFunc
 #undef GDestroyNotify
 #undef GAsyncReadyCallback
+#undef GVariant
+#undef GVariantType
+#undef GHashTable
+#undef GCancellable
+#undef GAsyncResult
+#undef GMainContext
+#undef GDBusConnection
+#undef GDBusProxy
+#undef SecretService
+#undef SecretValue
+#undef SecretSchema
+#undef GBusType
+#undef GDBusCallFlags
+#undef SecretServiceFlags
+#undef SecretItemCreateFlags
 #undef SECRET_ERROR_IS_LOCKED
 #undef SECRET_ERROR_NO_SUCH_OBJECT
 #undef SECRET_SERVICE_OPEN_SESSION
@@ -42,11 +75,14 @@
 
 #include <glib.h>
 #include <gio/gio.h>
+// The secret_service_*_dbus_* functions are in libsecret's unstable API.
+#define SECRET_API_SUBJECT_TO_CHANGE 1
 #include <libsecret/secret.h>
 
 #define SAME_SIZE(hand, real) _Static_assert(sizeof(hand) == sizeof(real), "size of " #hand " differs from " #real)
 #define SAME_OFFSET(hand, real, field) \
     _Static_assert(offsetof(hand, field) == offsetof(real, field), "offset of " #hand "." #field " differs")
+#define SAME_TYPE(hand, real) _Static_assert(__builtin_types_compatible_p(hand, real), #hand " is not " #real)
 #define SAME_VALUE(hand, real) _Static_assert((long long)(hand) == (long long)(real), #hand " is not " #real)
 
 // Types.
@@ -61,9 +97,10 @@ SAME_OFFSET(hand_GError, GError, message);
 SAME_SIZE(((hand_GError *)0)->domain, ((GError *)0)->domain);
 SAME_SIZE(((hand_GError *)0)->code, ((GError *)0)->code);
 SAME_SIZE(((hand_GError *)0)->message, ((GError *)0)->message);
-SAME_SIZE(hand_GHashFunc, GHashFunc);
-SAME_SIZE(hand_GEqualFunc, GEqualFunc);
-SAME_SIZE(hand_GDestroyNotify, GDestroyNotify);
+SAME_TYPE(hand_GHashFunc, GHashFunc);
+SAME_TYPE(hand_GEqualFunc, GEqualFunc);
+SAME_TYPE(hand_GDestroyNotify, GDestroyNotify);
+// Its parameters are GObject * and GAsyncResult * there, void * here: the same ABI.
 SAME_SIZE(hand_GAsyncReadyCallback, GAsyncReadyCallback);
 // gboolean, which the hand-made signatures spell int, and gsize, spelled size_t.
 SAME_SIZE(int, gboolean);
@@ -120,14 +157,40 @@ SAME_VALUE(hand_SECRET_SERVICE_OPEN_SESSION, SECRET_SERVICE_OPEN_SESSION);
 SAME_VALUE(hand_SECRET_COLLECTION_NONE, SECRET_COLLECTION_NONE);
 SAME_VALUE(hand_SECRET_ITEM_CREATE_NONE, SECRET_ITEM_CREATE_NONE);
 
+// The enums the functions take, which GLibABI.h spells int.
+SAME_SIZE(hand_GBusType, GBusType);
+SAME_SIZE(hand_GDBusCallFlags, GDBusCallFlags);
+SAME_SIZE(hand_SecretServiceFlags, SecretServiceFlags);
+SAME_SIZE(hand_SecretItemCreateFlags, SecretItemCreateFlags);
+// The objects, void here: each real one is a struct, so a pointer to it is an object pointer.
+#define OPAQUE(name) _Static_assert(sizeof(hand_##name *) == sizeof(name *), #name " pointers differ in size")
+OPAQUE(GVariant); OPAQUE(GVariantType); OPAQUE(GHashTable); OPAQUE(GCancellable); OPAQUE(GAsyncResult);
+OPAQUE(GMainContext); OPAQUE(GDBusConnection); OPAQUE(GDBusProxy); OPAQUE(SecretService); OPAQUE(SecretValue);
+OPAQUE(SecretSchema);
+
+// Every function the shim looks up, its type names GLib's own now: GLibABI.h's int for an
+// enum is the real enum here, the same ABI by the sizes above.
+#define CHECK_PROTOTYPE(result, name, parameters) \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(&name), result(*) parameters), \
+                   #name " is not declared as the real headers declare it");
+CSECRETSERVICE_FUNCTIONS(CHECK_PROTOTYPE)
+// And those only the benchmark's baseline looks up (its GLib ones are the shim's, checked above).
+BASELINE_PASSWORD_FUNCTIONS(CHECK_PROTOTYPE)
+#define COUNT(...) +1
+
 int csecretservice_abi_checked_declarations(void) {
     // Types 15 (GError with its 3 offsets and 3 field sizes), GIO 3, GDBus 16 (and the
     // spawn range's 10 members), call flags 2, bus type 1, libsecret 5.
     return 42;
 }
 
+int csecretservice_abi_checked_prototypes(void) {
+    return 0 CSECRETSERVICE_FUNCTIONS(COUNT) BASELINE_PASSWORD_FUNCTIONS(COUNT);
+}
+
 #else
 
 int csecretservice_abi_checked_declarations(void) { return 0; }
+int csecretservice_abi_checked_prototypes(void) { return 0; }
 
 #endif

@@ -55,7 +55,7 @@ struct CLITests {
     }
 
     @Test(arguments: [[], ["get", "only-service"], ["frobnicate"], ["set", "a", "b", "c"], ["--bogus", "list"],
-                      ["get", "a", "b", "--json"], ["set", "--label"], ["run", "--env", "X", "s", "a"], ["search", "colour", "red"],
+                      ["delete", "a", "b", "--json"], ["set", "--label"], ["run", "--env", "X", "s", "a"], ["search", "colour", "red"],
                       ["set", "--port", "http", "server", "account"]])
     func usageErrorsAreOneLineAndAHintWithStatusTwo(_ arguments: [String]) throws {
         let result = try keychain(arguments)
@@ -66,6 +66,50 @@ struct CLITests {
         #expect(lines.first?.hasPrefix("linux-keychain: ") == true)
         #expect(!result.errorText.contains("linux-keychain: linux-keychain:"))
         #expect(lines.last?.hasPrefix("Try 'linux-keychain ") == true)
+    }
+
+    /// An empty input is almost always a broken pipeline upstream: refused, nothing stored,
+    /// unless --allow-empty says it is meant.
+    @Test func anEmptySecretIsStoredOnlyWithAllowEmpty() throws {
+        let service = Self.uniqueService()
+        let base = ["--backend", "keyring"]
+        defer { _ = try? keychain(base + ["delete", service, "acct"]) }
+        for command in ["set", "add"] {
+            let refused = try keychain(base + [command, service, "acct"], input: Data())
+            #expect(refused.status == 1, "\(command): \(refused.status)")
+            #expect(refused.errorText.contains("--allow-empty"), "\(refused.errorText)")
+            #expect(try keychain(base + ["get", service, "acct"]).status == CLIExit.notFound, "a refused empty \(command) stored an item")
+        }
+        try #require(try keychain(base + ["set", service, "acct"], input: Data("kept".utf8)).status == 0)
+        #expect(try keychain(base + ["set", service, "acct"], input: Data()).status == 1)
+        #expect(try keychain(base + ["get", service, "acct"]).output == Data("kept".utf8), "a refused empty set replaced the secret")
+        #expect(try keychain(base + ["set", "--allow-empty", service, "acct"], input: Data()).status == 0)
+        let read = try keychain(base + ["get", service, "acct"])
+        #expect(read.status == 0 && read.output.isEmpty, "\(read.status) \(read.errorText)")
+    }
+
+    /// A value the command's own options take is explained by that command's help.
+    @Test(arguments: [["set", "--port", "99999", "server", "account"], ["get", "--protocol", "gopher+", "server", "account"],
+                      ["search", "port", "70000"]])
+    func aBadOptionValuePointsAtTheCommandsOwnHelp(_ arguments: [String]) throws {
+        let result = try keychain(arguments)
+        #expect(result.status == 2)
+        #expect(result.errorText.hasSuffix("Try 'linux-keychain \(arguments[0]) --help'.\n"), "\(result.errorText)")
+    }
+
+    /// `--group` is described as what it does on each command: a filter on get, a destination on set.
+    @Test func theGroupOptionsHelpDescribesItsCommand() throws {
+        func groupLine(_ command: String) throws -> String {
+            let help = try keychain(["help", command]).outputText
+            return try #require(help.split(separator: "\n").first { $0.contains("--group GROUP") }.map(String.init), "\(help)")
+        }
+        for reader in ["get", "delete", "list", "search"] {
+            let line = try groupLine(reader)
+            #expect(line.contains("only items of access group GROUP") && !line.contains("set and add"), "\(reader): \(line)")
+        }
+        for writer in ["set", "add"] {
+            #expect(try groupLine(writer).contains("write the item into access group GROUP"), "\(writer)")
+        }
     }
 
     @Test func aMistypedCommandSuggestsTheNearestOne() throws {
@@ -221,6 +265,33 @@ struct CLITests {
         #expect(try keychain(["--backend", "keyring", "get", service, "alice"]).status == CLIExit.notFound)
     }
 
+    /// On a terminal `get` ends the line, as `secret-tool lookup` does; a pipe gets the exact bytes.
+    @Test func getAddsANewlineOnlyWhenStandardOutputIsATerminal() throws {
+        let service = Self.uniqueService()
+        let base = ["--backend", "keyring"]
+        defer { _ = try? keychain(base + ["delete", service, "alice"]) }
+        try #require(try keychain(base + ["set", service, "alice"], input: Data("s3cr3t".utf8)).status == 0)
+        #expect(try keychain(base + ["get", service, "alice"]).output == Data("s3cr3t".utf8))
+        // stdout alone on a pseudo-terminal; the terminal turns "\n" into "\r\n".
+        let driver = """
+            import os, pty, subprocess, sys
+            master, slave = pty.openpty()
+            done = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=slave)
+            os.close(slave)
+            seen = b""
+            while True:
+                try: chunk = os.read(master, 1024)
+                except OSError: break
+                if not chunk: break
+                seen += chunk
+            sys.stdout.write(seen.hex())
+            sys.exit(done.returncode)
+            """
+        let onTerminal = try KeychainCLIProcess.run("/usr/bin/env", ["python3", "-c", driver, cli] + base + ["get", service, "alice"])
+        #expect(onTerminal.status == 0, "\(onTerminal.errorText)")
+        #expect(onTerminal.outputText == Data("s3cr3t\r\n".utf8).map { String(format: "%02x", $0) }.joined(), "\(onTerminal.outputText)")
+    }
+
     @Test func internetPasswordsByServerAccountProtocolPortAndPath() throws {
         let server = Self.uniqueService() + ".example.com"
         let base = ["--backend", "keyring"]
@@ -248,6 +319,96 @@ struct CLITests {
 
         #expect(try keychain(base + ["delete", "-i", "--port", "8443", server, "bob"]).status == 0)
         #expect(try keychain(base + ["get", "--internet", server, "bob"]).output == Data("two".utf8))
+    }
+
+    /// A miss on one class names the item of the other class with that name, and the options
+    /// that reach it; the exit status stays "not found".
+    @Test func aMissNamesTheItemOfTheOtherClass() throws {
+        let name = Self.uniqueService() + ".example"
+        let base = ["--backend", "keyring"]
+        defer {
+            _ = try? keychain(base + ["delete", "--port", "8443", name, "alice"])
+            _ = try? keychain(base + ["delete", name, "bob"])
+        }
+        try #require(try keychain(base + ["set", "--protocol", "https", "--port", "8443", name, "alice"], input: Data("i".utf8)).status == 0)
+        try #require(try keychain(base + ["set", name, "bob"], input: Data("g".utf8)).status == 0)
+
+        let generic = try keychain(base + ["get", name, "alice"])
+        #expect(generic.status == CLIExit.notFound && generic.output.isEmpty)
+        #expect(generic.errorText.contains("no item for service '\(name)' and account 'alice'; an internet password of that server and account exists: name it with --protocol https --port 8443"), "\(generic.errorText)")
+        #expect(try keychain(base + ["get", "--protocol", "https", "--port", "8443", name, "alice"]).output == Data("i".utf8))
+
+        let internet = try keychain(base + ["get", "--internet", name, "bob"])
+        #expect(internet.status == CLIExit.notFound)
+        #expect(internet.errorText.contains("a generic password of that service and account exists: leave out --internet"), "\(internet.errorText)")
+        // Nothing of either class: the plain miss.
+        let neither = try keychain(base + ["get", name, "carol"])
+        #expect(neither.status == CLIExit.notFound && !neither.errorText.contains("exists"), "\(neither.errorText)")
+    }
+
+    /// `get --json`: the fields of `list --json` and the secret get prints anyway, as text when
+    /// it is UTF-8 and in base64 otherwise.
+    @Test func getJSONHasTheAttributesAndTheSecret() throws {
+        let name = Self.uniqueService()
+        let base = ["--backend", "keyring"]
+        defer {
+            _ = try? keychain(base + ["delete", name, "text"])
+            _ = try? keychain(base + ["delete", "--path", "/v1", name, "binary"])
+        }
+        let text = "quote \" backslash \\ newline \n tab \t bell \u{7} ünïcode"
+        try #require(try keychain(base + ["set", "--label", "Deploy key", name, "text"], input: Data(text.utf8)).status == 0)
+        let binary = Data([0xFF, 0x00, 0x61, 0x62, 0xC3])
+        try #require(try keychain(base + ["set", "--protocol", "https", "--port", "8443", "--path", "/v1", name, "binary"], input: binary).status == 0)
+
+        func object(_ arguments: [String]) throws -> [String: Any] {
+            let result = try keychain(base + ["get", "--json"] + arguments)
+            try #require(result.status == 0, "\(result.errorText)")
+            return try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any], "\(result.outputText)")
+        }
+        let generic = try object([name, "text"])
+        #expect(generic["secret"] as? String == text && generic["secret-encoding"] as? String == "utf-8", "\(generic)")
+        #expect(generic["class"] as? String == "generic" && generic["service"] as? String == name && generic["account"] as? String == "text")
+        #expect(generic["label"] as? String == "Deploy key" && generic["group"] as? String == "" && generic["modified"] is String)
+        let listed = try Self.jsonRows(try keychain(base + ["list", "--json", name])).first { $0["account"] as? String == "text" }
+        let listedKeys = Set(listed.map { Array($0.keys) } ?? [])
+        #expect(Set(generic.keys).subtracting(["secret", "secret-encoding"]) == listedKeys, "\(generic) \(listedKeys)")
+
+        let internet = try object(["--path", "/v1", name, "binary"])
+        #expect(internet["secret-encoding"] as? String == "base64")
+        #expect((internet["secret"] as? String).flatMap { Data(base64Encoded: $0) } == binary, "\(internet)")
+        #expect(internet["protocol"] as? String == "https" && internet["port"] as? Int == 8443 && internet["path"] as? String == "/v1")
+
+        let missing = try keychain(base + ["get", "--json", name, "nobody"])
+        #expect(missing.status == CLIExit.notFound && missing.output.isEmpty)
+    }
+
+    @Test func backendsJSONDescribesEachBackendAutoAndWhatIsInEffect() throws {
+        let result = try keychain(["backends", "--json"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let report = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any], "\(result.outputText)")
+        let backends = try #require(report["backends"] as? [[String: Any]])
+        #expect(Set(backends.compactMap { $0["name"] as? String }).isSuperset(of: ["secret-service", "keyring", "file", "vault", "memory"]))
+        let keyring = try #require(backends.first { $0["name"] as? String == "keyring" })
+        #expect(keyring["state"] as? String == "usable" && keyring["usable"] as? Bool == true && keyring["explanation"] is String)
+        let memory = try #require(backends.first { $0["name"] as? String == "memory" })
+        #expect(memory["state"] as? String == "refused" && memory["usable"] as? Bool == false)
+        #expect(backends.allSatisfy { $0["chosen-by-auto"] is Bool })
+        let auto = try #require(report["auto"] as? [String: Any])
+        #expect(auto["backend"] is String && auto["locked"] as? Bool == false, "\(auto)")
+        let inEffect = try #require(report["in-effect"] as? [String: Any])
+        #expect(inEffect["backend"] is String && inEffect["source"] is String, "\(inEffect)")
+
+        let forced = try JSONSerialization.jsonObject(with: try keychain(["--backend", "file", "backends", "--json"]).output) as? [String: Any]
+        #expect((forced?["in-effect"] as? [String: Any])?["source"] as? String == "from --backend")
+        // Nothing usable: still the whole object on stdout, then the error and exit 6.
+        let nothing = try keychain(["backends", "--json"], environment: [
+            "KEYCHAIN_LIBSECRET_PATH": "/nonexistent/libsecret-1.so.0", "KEYCHAIN_KEYRING_SIMULATE_REFUSAL": "ENOSYS",
+            "KEYCHAIN_FILE_PASSPHRASE": "", "KEYCHAIN_FILE_PASSPHRASE_FILE": "", "VAULT_ADDR": "", "BAO_ADDR": "",
+        ])
+        #expect(nothing.status == CLIExit.unavailable)
+        let empty = try #require(try JSONSerialization.jsonObject(with: nothing.output) as? [String: Any], "\(nothing.outputText)")
+        #expect((empty["auto"] as? [String: Any])?["backend"] is NSNull, "\(empty)")
+        #expect((empty["backends"] as? [[String: Any]])?.allSatisfy { $0["usable"] as? Bool == false } == true)
     }
 
     @Test func listShowsBothClasses() throws {

@@ -25,6 +25,35 @@ struct GeneratedDocumentationTests {
         #expect(rendered.status == 0 && rendered.errorText.isEmpty, "groff: \(rendered.errorText)")
     }
 
+    /// FILES names where the configuration, the recorded choice and the file store are; the
+    /// header carries the version's date, not an empty string.
+    @Test func theManPageHasADateAndAFilesSection() throws {
+        let page = try KeychainCLIProcess.run(cli, ["manpage"]).outputText
+        let header = try #require(page.split(separator: "\n").first.map(String.init))
+        #expect(header.firstMatch(of: try Regex(#"^\.TH LINUX-KEYCHAIN 1 "\d{4}-\d{2}-\d{2}" "#)) != nil, "\(header)")
+        let files = try #require(page.range(of: ".SH FILES\n"), "the man page has no FILES section")
+        let section = page[files.upperBound...].components(separatedBy: ".SH ").first ?? ""
+        for path in ["linux\\-keychain/config", "/etc/linux\\-keychain/config", "linux\\-keychain/backend", "~/.local/share/linux\\-keychain"] {
+            #expect(section.contains(path), "FILES lacks \(path): \(section)")
+        }
+    }
+
+    /// One install path per shell: what `help completion` says is what docs/cli.md says.
+    @Test func theCompletionInstallPathsAreTheSameInTheHelpAndInTheDocs() throws {
+        let help = try KeychainCLIProcess.run(cli, ["help", "completion"]).outputText
+        let normalizedHelp = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/cli.md")
+        let lines = try String(contentsOf: docs, encoding: .utf8).split(separator: "\n")
+        for shell in ["bash", "zsh", "fish"] {
+            let documented = lines.filter { $0.hasPrefix("linux-keychain completion \(shell) ") }
+            #expect(documented.count == 1, "docs/cli.md installs the \(shell) completion \(documented.count) times")
+            for line in documented {
+                let normalized = line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                #expect(normalizedHelp.contains(normalized), "help completion does not say \(normalized): \(help)")
+            }
+        }
+    }
+
     @Test(arguments: [("bash", "bash -n"), ("zsh", "zsh -n"), ("fish", "fish --no-execute")])
     func eachCompletionScriptParsesAndNamesEveryCommand(_ shell: String, _ check: String) throws {
         let script = try KeychainCLIProcess.run(cli, ["completion", shell])

@@ -87,7 +87,8 @@ struct MigrateCommandTests {
 
     func seed(_ backend: String) throws {
         for seed in seeds.prefix(5) {
-            let set = try keychain(["set", "--backend", backend, "--label", "Label of \(seed.naming.last!)", "--comment", "ç"] + seed.naming,
+            let allowEmpty = seed.secret.isEmpty ? ["--allow-empty"] : []
+            let set = try keychain(["set", "--backend", backend, "--label", "Label of \(seed.naming.last!)", "--comment", "ç"] + allowEmpty + seed.naming,
                                    input: seed.secret)
             try #require(set.status == 0, "set failed: \(set.errorText)")
         }

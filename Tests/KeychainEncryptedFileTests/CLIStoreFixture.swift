@@ -31,9 +31,9 @@ struct CLIStore {
         try start(arguments, input: input, changing: overrides).wait(timeout: timeout)
     }
 
-    /// `linux-keychain set`, which must succeed.
+    /// `linux-keychain set`, which must succeed (with `--allow-empty` for an empty `secret`).
     func set(_ service: String, _ account: String, _ secret: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try run(["set", service, account], input: secret)
+        let result = try run(["set"] + (secret.isEmpty ? ["--allow-empty"] : []) + [service, account], input: secret)
         #expect(result.status == 0, "set \(service) \(account) failed: \(result.errorText)", sourceLocation: sourceLocation)
     }
 }

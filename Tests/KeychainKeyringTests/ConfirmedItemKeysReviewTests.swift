@@ -216,7 +216,7 @@ struct ConfirmedItemKeysReviewTests {
         expectReads(stored.primaryKey, by: backend, .secrets([]))
         try keychain(["set", service, "acct"], input: Data("two".utf8))
         try confirm(item(service, "two"), by: backend)
-        try keychain(["set", service, "acct"], input: Data())
+        try keychain(["set", "--allow-empty", service, "acct"], input: Data())
         expectReads(stored.primaryKey, by: backend, .secrets([Data()]))
         try keychain(["set", service, "acct"], input: Data("three".utf8))
         expectReads(stored.primaryKey, by: backend, .secrets([Data("three".utf8)]))

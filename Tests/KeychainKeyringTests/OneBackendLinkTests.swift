@@ -37,7 +37,7 @@ import Testing
         // The front end's hook for the built-in backends stays an unresolved weak symbol.
         #expect(probe.contains(" w linux_keychain_register_built_in_backends"))
         // The same scan finds the other backends in the `linux-keychain` CLI, which links LinuxKeychain.
-        let cli = try Self.symbols(of: try #require(ConformanceContext.locateCLI()))
+        let cli = try Self.symbols(of: try builtCLI())
         #expect([" T ", " t "].contains { cli.contains($0 + "linux_keychain_register_built_in_backends") },
                 "LinuxKeychain defines the hook")
         for module in Self.otherBackendModules {

@@ -4,8 +4,9 @@ import KeychainTestSupport
 import Testing
 
 /// CShims/CSecretService declares GLib's and libsecret's ABI by hand, so that building needs
-/// neither's headers. Tests/CSecretServiceABICheck checks those declarations against the real
-/// headers with static assertions: a wrong one fails the build of these tests. This test shows
+/// neither's headers. Tests/CSecretServiceABICheck checks those declarations, and the type of
+/// every function the shim looks up, against the real headers with static assertions: a wrong
+/// one fails the build of these tests. This test shows
 /// that the check was part of the build, which needs libsecret-1-dev.
 @Suite("secret-service: the hand-declared GLib ABI is checked at build time")
 struct SecretServiceABICheckTests {
@@ -15,5 +16,7 @@ struct SecretServiceABICheckTests {
             try skipOrFail("the GLib ABI was not checked: the headers of libsecret-1-dev were missing at build time")
         }
         #expect(checked == 42)
+        // The shim's 62 functions and the benchmark baseline's 3 libsecret ones.
+        #expect(csecretservice_abi_checked_prototypes() == 65)
     }
 }

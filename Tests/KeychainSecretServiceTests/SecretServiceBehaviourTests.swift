@@ -98,7 +98,7 @@ extension SecretServiceTests {
                 sleep 1
                 echo -n first | '\(session.cli)' --backend secret-service set reuse account
                 """
-            let run = try session.runCLI(["--backend", "secret-service", "set", "reuse", "account"], setup: setup)
+            let run = try session.runCLI(["--backend", "secret-service", "set", "--allow-empty", "reuse", "account"], setup: setup)
             #expect(run.status == 0, "the second set failed: \(run.errorText)")
             let calls = try String(contentsOfFile: monitorFile, encoding: .utf8)
                 .components(separatedBy: "\n").filter { $0.contains("member=OpenSession") }
@@ -124,7 +124,7 @@ extension SecretServiceTests {
                     mkdir -p '\(directory)' && cd '\(directory)' && mkfifo gate
                     for racer in 1 2 3 4 5 6 7 8; do
                         ( read _ < gate
-                          timeout 30 '\(cli)' --backend secret-service add '\(service)' 'account\(round)' </dev/null >/dev/null 2>"error$racer"
+                          timeout 30 '\(cli)' --backend secret-service add --allow-empty '\(service)' 'account\(round)' </dev/null >/dev/null 2>"error$racer"
                           echo $? > "status$racer" ) &
                     done
                     sleep 0.5

@@ -75,9 +75,9 @@ extension SecretServiceTests {
         @Test func lockedLoginKeyringIsInteractionNotAllowed() throws {
             let session = try PrivateSession()
             defer { session.remove() }
-            let first = try session.runCLI(["--backend", "secret-service", "set", "a", "b"],
+            // `set` reads stdin, which is empty here: an empty secret, stored as asked.
+            let first = try session.runCLI(["--backend", "secret-service", "set", "--allow-empty", "a", "b"],
                                            setup: "echo -n first-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null")
-            // `set` reads stdin, which is empty here: an empty secret is stored.
             #expect(first.status == 0, "the unlocked session could not store: \(first.errorText)")
 
             let run = try session.runCLI(["--backend", "secret-service", "get", "a", "b"])

@@ -28,11 +28,12 @@ extension SecretServiceTests {
             let service = SecretServiceTestSupport.uniqueName("auto-locked")
             if state == "locked login keyring" {
                 // Named, so that this first write does not record a choice for auto.
-                let first = try session.runCLI(["--backend", "secret-service", "set", service, "earlier"], setup: Self.unlock)
+                let first = try session.runCLI(["--backend", "secret-service", "set", "--allow-empty", service, "earlier"], setup: Self.unlock)
                 try #require(first.status == 0, "the unlocked session could not store: \(first.errorText)")
             }
 
-            let run = try session.runCLI(["set", service, "wallet"])
+            // runCLI's stdin is empty: --allow-empty, so that only the lock can refuse the write.
+            let run = try session.runCLI(["set", "--allow-empty", service, "wallet"])
             #expect(run.status != 0 && run.status != CLIExit.notFound, "exit status \(run.status): \(run.errorText)")
             #expect(run.errorText.contains("secret-service") && run.errorText.contains("locked"), "stderr: \(run.errorText)")
             #expect(run.errorText.contains("gnome-keyring-daemon --unlock"), "stderr: \(run.errorText)")
@@ -44,7 +45,7 @@ extension SecretServiceTests {
             let session = try PrivateSession()
             defer { session.remove() }
             let service = SecretServiceTestSupport.uniqueName("auto-cron")
-            let stored = try session.runCLI(["set", service, "seed"], setup: Self.unlock)
+            let stored = try session.runCLI(["set", "--allow-empty", service, "seed"], setup: Self.unlock)
             try #require(stored.status == 0, "auto could not store in the desktop session: \(stored.errorText)")
             let recorded = try String(contentsOfFile: Self.recordPath(session), encoding: .utf8)
             #expect(recorded.trimmingCharacters(in: .whitespacesAndNewlines) == "secret-service")

@@ -4,6 +4,7 @@ import Glibc
 import CKeyutils
 import Foundation
 import KeychainStatusCodes
+import KeychainKernelKeyCalls
 import KeychainSystemCalls
 import Testing
 

@@ -119,6 +119,19 @@ struct VaultFailureTests {
         #expect(reason.message.contains("not KV version 2"), "\(reason.message)")
     }
 
+    /// Larger than the server takes: a raft cluster's entry limit (8 MiB here), or any
+    /// server's request limit (32 MiB by default). Not a "retry later" I/O failure: retrying
+    /// cannot help. Nothing is stored.
+    @Test func itemTooLargeForTheServerIsDataTooLargeAndStoresNothing() throws {
+        let throughCluster = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_VAULT"] == "cluster"
+        let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
+        let size = (throughCluster ? 12 : 40) << 20
+        let error = keychainError { try backend.add(genericItem("huge", "a", Data(repeating: 0x61, count: size))) }
+        #expect(error?.status == errSecDataTooLarge, "\(String(describing: error))")
+        #expect(error?.message.contains("too large") == true, "\(String(describing: error?.message))")
+        #expect(try storedSecret(backend, "huge", "a") == nil)
+    }
+
     @Test func serverErrorIsIO() throws {
         let server = try TestServerProcess.misbehaving("fail")
         defer { server.stop() }

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainSystemCalls
 import KeychainTestSupport
 import KeychainVault
 import Testing
@@ -60,5 +61,31 @@ struct VaultReadYourWritesTests {
             }
         }
         #expect(failures.isEmpty, "\(Self.rounds - failures.count)/\(Self.rounds) reads saw the new value: \(failures.prefix(5))")
+    }
+
+    /// The kernel has no compare-and-swap, so processes writing at once would lose updates of
+    /// the user's shared index entry unless they take turns: each holds the user's lock file
+    /// `vault-index.lock` around its read-modify-write. While this test holds that lock, a
+    /// `set` must wait out the lock's timeout (and then still store the item and the index).
+    @Test func theSharedIndexIsUpdatedUnderTheUsersLock() throws {
+        let cluster = try VaultTestCluster.require()
+        var environment = try VaultTestServer.cliEnvironment(prefix: prefix)
+        environment["KEYCHAIN_VAULT_TOKEN_CACHE"] = "session"
+        environment["VAULT_ADDR"] = cluster.standbys[0]
+        let cli = try builtCLI()
+        let runtimeDirectory = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let held = try UserLockFile(named: "vault-index.lock", runtimeDirectory: runtimeDirectory)
+            .acquire(deadline: .now() + .seconds(5))
+        let started = Date()
+        let set = try KeychainCLIProcess.run(cli, ["--backend", "vault", "set", "locked-svc", "acct"], input: Data("v1".utf8),
+                                             environment: environment)
+        let waited = Date().timeIntervalSince(started)
+        held.release()
+        try #require(set.status == 0, "\(set.errorText)")
+        #expect(waited >= 1.9, "set finished in \(waited) s while the index lock was held: it did not take the lock")
+
+        environment["VAULT_ADDR"] = cluster.standbys[1]
+        let get = try KeychainCLIProcess.run(cli, ["--backend", "vault", "get", "locked-svc", "acct"], environment: environment)
+        #expect(get.status == 0 && get.output == Data("v1".utf8), "exit \(get.status): \(get.errorText)")
     }
 }

@@ -102,4 +102,15 @@ struct TypedKeychainFeatureTests {
         #expect(item.label == "API" && item.comment == "typed test")
         #expect(try keychain.removeAll() == 1)
     }
+
+    /// The typed names are Apple's codes, so typed and SecItem code match the same items.
+    @Test func authenticationTypesAreApplesCodes() {
+        let pairs: [(AuthenticationType, CFString)] = [
+            (.ntlm, kSecAttrAuthenticationTypeNTLM), (.msn, kSecAttrAuthenticationTypeMSN),
+            (.dpa, kSecAttrAuthenticationTypeDPA), (.rpa, kSecAttrAuthenticationTypeRPA),
+            (.httpBasic, kSecAttrAuthenticationTypeHTTPBasic), (.httpDigest, kSecAttrAuthenticationTypeHTTPDigest),
+            (.htmlForm, kSecAttrAuthenticationTypeHTMLForm), (.default, kSecAttrAuthenticationTypeDefault),
+        ]
+        for (typed, apple) in pairs { #expect(typed.rawValue == apple as String) }
+    }
 }

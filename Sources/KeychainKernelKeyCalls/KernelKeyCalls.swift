@@ -1,4 +1,5 @@
 package import CKeyutils
+package import KeychainSystemCalls
 
 /// The libkeyutils calls shared by the keyring backend and the unlock and token caches, each
 /// through `syscall`, so every one reads errno right after the call, retries `EINTR`, and

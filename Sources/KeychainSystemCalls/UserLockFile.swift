@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+package import Dispatch
+import Synchronization
+
+/// An exclusive `flock` on one file of the user's private lock directory: shared by every
+/// thread and process of the user that uses this library, for read-modify-write steps the
+/// store under them cannot make atomic.
+///
+/// The directory is `$XDG_RUNTIME_DIR/linux-keychain`, or without `XDG_RUNTIME_DIR`
+/// `/tmp/linux-keychain-UID`, which must be the user's own directory and writable by no one
+/// else (the /tmp fallback is shared by everyone). Each acquisition opens the file anew, so
+/// threads of one process exclude each other as processes do. The kernel drops the lock when
+/// its holder dies.
+package struct UserLockFile: Sendable {
+    /// The directory holding the lock files.
+    package let directory: String
+    /// The lock file itself.
+    package let path: String
+
+    package init(named fileName: String, runtimeDirectory: String?) {
+        directory = runtimeDirectory.map { $0 + "/linux-keychain" } ?? "/tmp/linux-keychain-\(getuid())"
+        path = directory + "/" + fileName
+    }
+
+    /// Why the lock was not taken.
+    package enum Failure: Error, Sendable {
+        /// Another holder kept it past the deadline.
+        case timedOut
+        /// The directory exists but is not a private directory of this user.
+        case directoryNotPrivate
+        /// A system call failed.
+        case systemCall(SystemCallError)
+    }
+
+    /// Takes the lock, waiting at most until `deadline`.
+    package func acquire(deadline: DispatchTime) throws(Failure) -> HeldLock {
+        try preparePrivateDirectory()
+        let descriptor: Int32
+        do {
+            descriptor = try syscall("open") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        } catch {
+            throw .systemCall(error)
+        }
+        let held = HeldLock(descriptor: descriptor)
+        while true {
+            do {
+                try syscall("flock") { flock(descriptor, LOCK_EX | LOCK_NB) }
+                return held
+            } catch where error.errno == .wouldBlock {
+                // Held by another process or thread: wait below.
+            } catch {
+                throw .systemCall(error)
+            }
+            if DispatchTime.now() >= deadline { throw .timedOut }
+            usleep(2_000)
+        }
+    }
+
+    /// Creates the directory with mode 0700 if needed and refuses one that another user could
+    /// tamper with.
+    private func preparePrivateDirectory() throws(Failure) {
+        do {
+            try syscall("mkdir") { mkdir(directory, 0o700) }
+        } catch where error.errno == .fileExists {
+            // Made earlier, or by another process just now: checked below like any other.
+        } catch {
+            throw .systemCall(error)
+        }
+        var status = stat()
+        do {
+            try syscall("lstat") { lstat(directory, &status) }
+        } catch {
+            throw .systemCall(error)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFDIR, status.st_uid == getuid(), (status.st_mode & 0o022) == 0 else {
+            throw .directoryNotPrivate
+        }
+    }
+}
+
+/// A taken `UserLockFile`, released by `release()` or when this goes away, whichever comes
+/// first (closing the file drops the flock).
+package final class HeldLock: Sendable {
+    /// The open lock file; -1 once released, so that it is closed exactly once.
+    private let descriptor: Atomic<Int32>
+
+    init(descriptor: Int32) { self.descriptor = Atomic(descriptor) }
+
+    /// Releases the lock now. Later calls do nothing.
+    package func release() {
+        let descriptor = self.descriptor.exchange(-1, ordering: .acquiringAndReleasing)
+        guard descriptor >= 0 else { return }
+        // A failed close still releases the descriptor and with it the lock; nothing to report.
+        _ = try? closeDescriptor(descriptor)
+    }
+
+    deinit { release() }
+}
