@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import KeychainVault
 import Testing
 
@@ -25,7 +26,7 @@ struct VaultFailoverTests {
         let standby = cluster.standbys[0]
         let backend = VaultBackend(configuration: try VaultConfiguration(
             address: standby, token: VaultToken(cluster.token), prefix: prefix, requestTimeout: 5))
-        try backend.add(VaultTestItems.generic("svc", "before", Data("kept".utf8)))
+        try backend.add(genericItem("svc", "before", Data("kept".utf8)))
 
         var acknowledged: [String] = []
         var duplicates: [String] = []
@@ -37,7 +38,7 @@ struct VaultFailoverTests {
         func readBack() {
             reads += 1
             do {
-                if try VaultTestItems.secret(backend, "svc", "before") != Data("kept".utf8) { unexpected.append("read: stale or missing") }
+                if try storedSecret(backend, "svc", "before") != Data("kept".utf8) { unexpected.append("read: stale or missing") }
             } catch let error as KeychainError {
                 readFailures += 1
                 if firstReadError == nil { firstReadError = error.message }
@@ -76,7 +77,7 @@ struct VaultFailoverTests {
             }
             if let killedAt, now.timeIntervalSince(killedAt) > Self.resumeLimit { break }
             let account = "item-\(round)"
-            let item = VaultTestItems.generic("svc", account, Data("secret-\(round)".utf8),
+            let item = genericItem("svc", account, Data("secret-\(round)".utf8),
                                               extra: [.creationDate: .date(Date())])
             // A failed add is retried with the very same item until it succeeds.
             while true {
@@ -110,7 +111,7 @@ struct VaultFailoverTests {
         // Every acknowledged write is there, through each surviving node.
         for address in cluster.standbys {
             let reader = VaultBackend(configuration: try VaultConfiguration(address: address, token: VaultToken(cluster.token), prefix: prefix))
-            let missing = try acknowledged.filter { try VaultTestItems.secret(reader, "svc", $0) == nil }
+            let missing = try acknowledged.filter { try storedSecret(reader, "svc", $0) == nil }
             #expect(missing.isEmpty, "acknowledged but missing through \(address): \(missing)")
         }
 
@@ -118,7 +119,7 @@ struct VaultFailoverTests {
         let dead = VaultBackend(configuration: try VaultConfiguration(
             address: cluster.leader, token: VaultToken(cluster.token), prefix: prefix, requestTimeout: 3))
         let asked = Date()
-        let error = keychainError { _ = try dead.search(VaultTestItems.exact("svc", "before")) }
+        let error = keychainError { _ = try dead.search(exactQuery("svc", "before")) }
         #expect(error?.status == errSecNotAvailable, "\(String(describing: error))")
         #expect(error?.message.contains("Cannot reach") == true, "\(String(describing: error))")
         #expect(Date().timeIntervalSince(asked) < 3.5)
