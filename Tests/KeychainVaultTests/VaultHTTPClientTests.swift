@@ -114,7 +114,9 @@ struct VaultHTTPClientTests {
         let seconds = Date().timeIntervalSince(started)
         #expect(error?.status == errSecIO, "\(String(describing: error))")
         #expect(error?.message.contains("larger than") == true, "\(String(describing: error))")
-        #expect(seconds < 5, "the endless answer was read for \(seconds) s")
+        // Cut off by the size cap ("larger than"), well before the 60 s deadline; reading up to
+        // the cap takes longer on a loaded machine, hence the wide bound.
+        #expect(seconds < 30, "the endless answer was read for \(seconds) s")
     }
 
     /// A server that keeps sending, slowly, is cut off at the request's deadline, not only
