@@ -119,7 +119,10 @@ for wrapper in $wrappers; do
         started=$(grep -cE "^Test Case .* started" "$log" || true)
         failures=$(grep -cE "^Test Case .* failed" "$log" || true)
         failed=$(grep -E "^Test Case .* failed" "$log" | sed -E "s/^Test Case '[^.]*\.([^']*)' failed.*/\1/" | tr '\n' ' ' || true)
-        ! grep -q "Fatal error" "$log" || failed+="(crashed: see $log)"
+        if grep -q "Fatal error" "$log"; then # the test that was running when the process died
+            failures=$((failures + 1))
+            failed+="$(grep -E "^Test Case .* started" "$log" | tail -1 | sed -E "s/^Test Case '[^.]*\.([^']*)' started.*/\1/") (crashed, and the tests after it did not run: see $log)"
+        fi
         echo "$wrapper on $backend: $((started - failures)) of $started passed${failed:+; failed: $failed}"
     done
 done
