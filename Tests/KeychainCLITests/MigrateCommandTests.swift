@@ -104,12 +104,8 @@ struct MigrateCommandTests {
         try #require(python.status == 0, "python keyring failed: \(python.errorText)")
     }
 
-    /// The items a move out of the Secret Service finds: on KeePassXC, which answers a search
-    /// without attributes with nothing, only this library's own (docs/cli.md says so).
-    var movedSeeds: [Seed] { Self.onKeePassXC ? Array(seeds.prefix(5)) : seeds }
-
     func expectSecrets(in backend: String) throws {
-        for seed in movedSeeds {
+        for seed in seeds {
             let get = try keychain(["get", "--backend", backend] + seed.naming)
             #expect(get.status == 0 && get.output == seed.secret, "\(seed.naming) in \(backend): \(get.errorText)")
         }
@@ -124,15 +120,10 @@ struct MigrateCommandTests {
                        "keyring", "file", "keyring", "vault", "file", "vault", "secret-service"]
         try seed("secret-service")
         let original = try listing("secret-service")
-        if Self.onKeePassXC {
-            withKnownIssue("KeePassXC lists no other program's items to a class-wide search, so migrate cannot find them") {
-                #expect(original.count == seeds.count)
-            }
-        }
-        try #require(original.count == movedSeeds.count, "seeded \(original.count) items: \(original)")
+        try #require(original.count == seeds.count, "seeded \(original.count) items: \(original)")
 
         let dry = try keychain(["migrate", "--dry-run", "--from", "secret-service", "--to", "keyring"])
-        #expect(dry.status == 0 && dry.outputText.components(separatedBy: "would copy: ").count - 1 >= movedSeeds.count, "\(dry.errorText)")
+        #expect(dry.status == 0 && dry.outputText.components(separatedBy: "would copy: ").count - 1 >= seeds.count, "\(dry.errorText)")
         #expect(try listing("keyring").isEmpty)
 
         for (source, target) in zip(circuit, circuit.dropFirst()) {
