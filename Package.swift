@@ -64,8 +64,9 @@ let package = Package(
         // caches in the kernel keyring; only they link libkeyutils. Internal: no product.
         .target(name: "KeychainKernelKeyCalls", dependencies: ["KeychainSystemCalls", "CKeyutils"]),
 
-        // The model, the backend protocol, the registry and the memory backend. No C.
-        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes"]),
+        // The model, the backend protocol, the registry and the memory backend. No C library:
+        // its few file calls go through KeychainSystemCalls' typed errno.
+        .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes", "KeychainSystemCalls"]),
 
         // Backends.
         .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CKeyutils"]),
@@ -113,15 +114,20 @@ let package = Package(
                 path: "Tests/PlacementProbes/Support"),
         .executableTarget(name: "KeychainProbeA", dependencies: ["PlacementProbe"], path: "Tests/PlacementProbes/ProbeA"),
         .executableTarget(name: "KeychainProbeB", dependencies: ["PlacementProbe"], path: "Tests/PlacementProbes/ProbeB"),
+        // What the test targets share: skipping with a reason, the built executables, scratch
+        // directories, items and queries, error expectations. Test code only.
+        .target(name: "KeychainTestSupport", dependencies: ["KeychainCore", "KeychainConformance"],
+                path: "Tests/KeychainTestSupport"),
+
         .testTarget(name: "KeychainPlacementTests",
-                    dependencies: ["KeychainCore", "LinuxKeychain", "KeychainConformance", "KeychainCLI", "KeychainProbeA", "KeychainProbeB"]),
+                    dependencies: ["KeychainTestSupport", "KeychainCore", "LinuxKeychain", "KeychainConformance", "KeychainCLI", "KeychainProbeA", "KeychainProbeB"]),
 
         .testTarget(name: "KeychainSystemCallsTests", dependencies: ["KeychainSystemCalls", "KeychainKernelKeyCalls", "KeychainStatusCodes", "CKeyutils"]),
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "KeychainConformance"]),
-        .testTarget(name: "LinuxKeychainTests", dependencies: ["LinuxKeychain", "LinuxKeychainFrontEnd", "LinuxKeychainKit", "KeychainCore"]),
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainTestSupport", "KeychainCore", "KeychainConformance"]),
+        .testTarget(name: "LinuxKeychainTests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "LinuxKeychainFrontEnd", "LinuxKeychainKit", "KeychainCore"]),
         // Apple-style code of our own, run on every backend.
-        .testTarget(name: "AppleCompatibilityTests", dependencies: ["LinuxKeychain", "KeychainCore"]),
-        .testTarget(name: "KeychainCLITests", dependencies: ["LinuxKeychain", "KeychainCLI", "KeychainConformance"]),
+        .testTarget(name: "AppleCompatibilityTests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "KeychainCore"]),
+        .testTarget(name: "KeychainCLITests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "KeychainCLI", "KeychainConformance"]),
         // A program that wants only the kernel keyring (LinuxKeychainFrontEnd + KeychainKeyring),
         // for the test that no other backend is linked into it.
         .executableTarget(name: "KeychainOneBackendProbe", dependencies: ["LinuxKeychainFrontEnd", "KeychainKeyring", "KeychainCore"],
@@ -129,7 +135,7 @@ let package = Package(
         // A program that links LinuxKeychainFrontEnd alone, for the test that libkeyutils is not in it.
         .executableTarget(name: "KeychainFrontEndProbe", dependencies: ["LinuxKeychainFrontEnd"], path: "Tests/FrontEndProbe"),
         .testTarget(name: "KeychainKeyringTests",
-                    dependencies: ["KeychainKeyring", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
+                    dependencies: ["KeychainTestSupport", "KeychainKeyring", "KeychainSystemCalls", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
                                    "KeychainOneBackendProbe", "KeychainFrontEndProbe"]),
         // Test-only: checks CSecretService's hand-made GLib ABI against the real headers at build time.
         // GLib's flags come from pkg-config; libsecret-1's own would add -pthread, which SwiftPM refuses.
@@ -138,10 +144,10 @@ let package = Package(
         .target(name: "CSecretServiceABICheck", dependencies: ["CLibsecretHeaders"], path: "Tests/CSecretServiceABICheck",
                 cSettings: [.unsafeFlags(["-I/usr/include/libsecret-1"])]),
         .testTarget(name: "KeychainSecretServiceTests",
-                    dependencies: ["KeychainSecretService", "KeychainConformance", "LinuxKeychain", "LinuxKeychainKit",
+                    dependencies: ["KeychainTestSupport", "KeychainSecretService", "KeychainConformance", "LinuxKeychain", "LinuxKeychainKit",
                                    "KeychainCLI", "CSecretServiceABICheck"]),
         .testTarget(name: "KeychainEncryptedFileTests",
-                    dependencies: ["KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"],
+                    dependencies: ["KeychainTestSupport", "KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ExampleBackendTests",
                     dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"],
@@ -150,7 +156,7 @@ let package = Package(
         // (libcurl4-openssl-dev) at build time. Headers only: nothing links libcurl.
         .target(name: "CCurlABICheck", path: "Tests/CCurlABICheck"),
         .testTarget(name: "KeychainVaultTests",
-                    dependencies: ["KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls",
+                    dependencies: ["KeychainTestSupport", "KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls",
                                    "CCurlABICheck"]),
     ]
 )

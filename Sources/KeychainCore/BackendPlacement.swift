@@ -1,4 +1,5 @@
 import Foundation
+import KeychainSystemCalls
 
 /// Where the backend choice and its settings come from, besides code and `KEYCHAIN_BACKEND`:
 /// the user's configuration file, the machine's, and the choice `auto` recorded at the user's
@@ -128,13 +129,14 @@ package struct BackendPlacement: Sendable {
             throw failure("cannot create a file there")
         }
         defer { unlink(temporary) }
-        // errno is read at once. (KeychainCore stays free of C libraries, so it does not use
-        // KeychainSystemCalls, whose keyutils calls would link libkeyutils into every program.)
-        if link(temporary, recordPath) == 0 { return name }
-        let code = errno
-        // EEXIST: another process recorded its choice first, and that one stands.
-        if code == EEXIST, let existing = try recordedBackend() { return existing }
-        throw failure(String(cString: strerror(code)))
+        do {
+            try syscall("link") { link(temporary, recordPath) }
+            return name
+        } catch {
+            // EEXIST: another process recorded its choice first, and that one stands.
+            if error.errno == .fileExists, let existing = try recordedBackend() { return existing }
+            throw failure(error.reason)
+        }
     }
 
     /// Forgets the recorded choice.

@@ -1,4 +1,5 @@
 package import Foundation
+import KeychainSystemCalls
 
 /// Reads the small files that steer the library (the configuration files and the recorded
 /// choice) only when their owner and mode say that nobody else could have written them, as
@@ -35,20 +36,19 @@ package struct TrustedFile: Sendable {
     /// The file's bytes, or nil when there is no file at `path`.
     package func contents() throws -> Data? {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followsSymbolicLinks ? 0 : O_NOFOLLOW)
-        let descriptor = open(path, flags)
-        if descriptor < 0 {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return nil }
-            // A directory on the way that this user may not search hides whether the file
-            // exists (another user's HOME under `runuser`): as good as no file.
-            var status = stat()
-            if code == EACCES && stat(path, &status) != 0 && errno == EACCES { return nil }
-            if code == ELOOP && !followsSymbolicLinks {
-                throw refusal("is a symbolic link, which is never followed; replace it with a regular file")
-            }
-            throw refusal("cannot be opened (\(String(cString: strerror(code))))")
+        let descriptor: Int32
+        do {
+            descriptor = try syscall("open") { open(path, flags) }
+        } catch Errno.noSuchFileOrDirectory, Errno.notDirectory {
+            return nil
+        } catch Errno.permissionDenied where isHiddenByADirectoryOnTheWay {
+            return nil
+        } catch Errno.tooManySymbolicLinkLevels where !followsSymbolicLinks {
+            throw refusal("is a symbolic link, which is never followed; replace it with a regular file")
+        } catch {
+            throw refusal("cannot be opened (\(error.reason))")
         }
-        defer { close(descriptor) }
+        defer { try? closeDescriptor(descriptor) }  // read-only: a failed close loses nothing
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw refusal("cannot be examined") }
         guard status.st_mode & S_IFMT == S_IFREG else { throw refusal("is not a regular file") }
@@ -60,14 +60,27 @@ package struct TrustedFile: Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
         var total = 0
         while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw refusal("cannot be read") }
+            let count = try? syscall("read") {
+                bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
+            }
+            guard let count else { throw refusal("cannot be read") }
             if count == 0 { break }
             total += count
         }
         guard total <= maximumSize else { throw refusal("is longer than \(maximumSize) bytes, more than such a file ever holds") }
         return Data(bytes[..<total])
+    }
+
+    /// Whether `stat` is refused too, for want of search permission on a directory on the way:
+    /// that hides whether the file exists (another user's HOME under `runuser`), as good as no file.
+    private var isHiddenByADirectoryOnTheWay: Bool {
+        var status = stat()
+        do {
+            try syscall("stat") { stat(path, &status) }
+            return false
+        } catch {
+            return error.errno == .permissionDenied
+        }
     }
 
     private func checkOwner(of status: stat) throws {

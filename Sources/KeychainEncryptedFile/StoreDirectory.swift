@@ -66,12 +66,12 @@ final class StoreDirectory: Sendable {
             // With O_DIRECTORY, a symlink gives ENOTDIR rather than ELOOP; lstat tells them apart.
             var status = stat()
             let isSymlink = lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
-            switch error.code {
-            case ENOENT where !create: return nil
-            case _ where isSymlink || error.code == ELOOP:
+            switch error.errno {
+            case .noSuchFileOrDirectory where !create: return nil
+            case _ where isSymlink || error.errno == .tooManySymbolicLinkLevels:
                 throw KeychainError.fileBackend(errSecNotAvailable,
                     "The keychain store directory \(path) is a symbolic link; refused, because whoever can change the link can redirect the secrets. Point KEYCHAIN_FILE_DIR at the real directory.")
-            case ENOTDIR:
+            case .notDirectory:
                 throw KeychainError.fileBackend(errSecNotAvailable,
                     "The keychain store path \(path) is not a directory. Set KEYCHAIN_FILE_DIR to a directory.")
             default:
@@ -91,7 +91,7 @@ final class StoreDirectory: Sendable {
         guard create else { return nil }
         do {
             try syscall("mkdirat") { mkdirat(descriptor, name, 0o700) }
-        } catch where error.code == EEXIST {
+        } catch Errno.fileExists {
             // Made since the open failed, by something not holding the lock we hold: use it.
             return try openSubdirectory(name)
         } catch {
@@ -114,9 +114,9 @@ final class StoreDirectory: Sendable {
         let opened: Int32
         do {
             opened = try syscall("openat") { openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-        } catch where error.code == ENOENT {
+        } catch Errno.noSuchFileOrDirectory {
             return nil
-        } catch where error.code == ELOOP || error.code == ENOTDIR {
+        } catch Errno.tooManySymbolicLinkLevels, Errno.notDirectory {
             throw KeychainError.damagedFile("\(path)/\(name)", "expected a directory, found a symbolic link or a file")
         } catch {
             throw KeychainError.fileStore(error, "open the directory", "\(path)/\(name)")
@@ -138,7 +138,7 @@ final class StoreDirectory: Sendable {
                 // Parents and the store itself are private (the XDG rule for data directories);
                 // mkdir's mode passed through the umask, so set it exactly on the store.
                 if index == components.count - 1 { try syscall("chmod") { chmod(prefix, 0o700) } }
-            } catch where error.code == EEXIST {
+            } catch Errno.fileExists {
                 continue
             } catch {
                 throw KeychainError.fileStore(error, "create the directory", prefix)
@@ -195,7 +195,7 @@ final class StoreDirectory: Sendable {
         do {
             try syscall("fstatat") { fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) }
             return status
-        } catch where error.code == ENOENT {
+        } catch Errno.noSuchFileOrDirectory {
             return nil
         } catch {
             throw KeychainError.fileStore(error, "inspect", "\(path)/\(name)")
@@ -221,9 +221,9 @@ final class StoreDirectory: Sendable {
         let file: Int32
         do {
             file = try syscall("openat") { openat(descriptor, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
-        } catch where error.code == ENOENT {
+        } catch Errno.noSuchFileOrDirectory {
             return nil
-        } catch where error.code == ELOOP {
+        } catch Errno.tooManySymbolicLinkLevels {
             throw KeychainError.damagedFile("\(path)/\(name)", "it is a symbolic link")
         } catch {
             throw KeychainError.fileStore(error, "open", "\(path)/\(name)")
@@ -366,7 +366,7 @@ final class StoreDirectory: Sendable {
         do {
             try syscall("unlinkat") { unlinkat(descriptor, name, 0) }
             return true
-        } catch where error.code == ENOENT {
+        } catch Errno.noSuchFileOrDirectory {
             return false
         } catch {
             throw KeychainError.fileStore(error, "remove", "\(path)/\(name)")
@@ -377,7 +377,7 @@ final class StoreDirectory: Sendable {
     func removeSubdirectoryIfEmpty(_ name: String) throws {
         do {
             try syscall("unlinkat") { unlinkat(descriptor, name, AT_REMOVEDIR) }
-        } catch where error.code == ENOTEMPTY || error.code == EEXIST || error.code == ENOENT {
+        } catch Errno.directoryNotEmpty, Errno.fileExists, Errno.noSuchFileOrDirectory {
         } catch {
             throw KeychainError.fileStore(error, "remove the directory", "\(path)/\(name)")
         }
@@ -432,9 +432,9 @@ final class StoreDirectory: Sendable {
             lockFile = try syscall("openat") {
                 openat(descriptor, "lock", O_RDONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
             }
-        } catch where operation == LOCK_SH && [EROFS, EACCES].contains(error.code) {
+        } catch where operation == LOCK_SH && [.readOnlyFileSystem, .permissionDenied].contains(error.errno) {
             return try body()
-        } catch where error.code == ELOOP {
+        } catch Errno.tooManySymbolicLinkLevels {
             throw KeychainError.damagedFile("\(path)/lock", "it is a symbolic link")
         } catch {
             throw KeychainError.fileStore(error, "open the lock file in", path)
@@ -463,7 +463,7 @@ final class StoreDirectory: Sendable {
             do {
                 try syscall("flock") { flock(lockFile, operation | LOCK_NB) }
                 return
-            } catch where error.code == EWOULDBLOCK {
+            } catch Errno.wouldBlock {
                 let now = ContinuousClock.now
                 guard now < deadline else { break }
                 let wait = min(pause, deadline - now).components

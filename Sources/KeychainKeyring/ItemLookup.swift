@@ -141,7 +141,7 @@ struct ItemLookup: Sendable {
     /// kernel says "no such key", or, for a moment before the key is gone, refuses access to a
     /// key this thread no longer possesses.
     func isUnlinkedKey(_ failure: KeyctlFailure, _ key: key_serial_t, in target: key_serial_t) -> Bool {
-        failure.isNoSuchKey || (failure.code == EACCES && !kernel.isLinked(key, in: target))
+        failure.isNoSuchKey || (failure.errno == .permissionDenied && !kernel.isLinked(key, in: target))
     }
 
     // MARK: - Every item

@@ -6,6 +6,7 @@ public import Musl
 #endif
 import Foundation
 public import KeychainCore
+import KeychainSystemCalls
 
 /// The `keyring` backend: items live in the Linux kernel key retention service, through
 /// libkeyutils, so they need no daemon and no disk, and vanish at reboot.
@@ -72,11 +73,11 @@ public final class KernelKeyringBackend: KeychainBackend {
         self.fixedTarget = ResolvedKeyring(serial: keyring, kind: .session, note: "a test's own keyring")
     }
 
-    private static func simulatedRefusal(in environment: [String: String]) -> Int32? {
+    private static func simulatedRefusal(in environment: [String: String]) -> Errno? {
         #if DEBUG
         switch environment[simulatedRefusalVariable] {
-        case "EPERM": return EPERM
-        case "ENOSYS": return ENOSYS
+        case "EPERM": return .notPermitted
+        case "ENOSYS": return .notImplemented
         default: return nil
         }
         #else
@@ -191,7 +192,7 @@ public final class KernelKeyringBackend: KeychainBackend {
             do {
                 try writer.remove(keys, of: entry.description, from: keyring.serial)
                 return true
-            } catch let failure as KeyctlFailure where failure.code == ENOENT || failure.isNoSuchKey {
+            } catch Errno.noSuchFileOrDirectory, Errno.noSuchKey {
                 guard let replacement = try currentItem(named: entry.description, in: keyring),
                       replacement.keys != keys else {
                     return false

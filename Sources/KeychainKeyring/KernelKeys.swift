@@ -32,9 +32,9 @@ struct KeyDescriptionRecord: Sendable {
 struct KernelKeys: Sendable {
     /// Debug builds only: an errno that every call fails with before reaching the kernel, so
     /// tests can take the path a seccomp filter (Docker's default profile) forces.
-    let simulatedRefusal: Int32?
+    let simulatedRefusal: Errno?
 
-    init(simulatedRefusal: Int32? = nil) {
+    init(simulatedRefusal: Errno? = nil) {
         #if DEBUG
         self.simulatedRefusal = simulatedRefusal
         #else
@@ -47,7 +47,7 @@ struct KernelKeys: Sendable {
     @discardableResult
     private func perform<Result>(_ call: String, _ body: () throws(SystemCallError) -> Result) throws(SystemCallError) -> Result {
         #if DEBUG
-        if let simulatedRefusal { throw SystemCallError(call: call, errno: Errno(rawValue: simulatedRefusal)) }
+        if let simulatedRefusal { throw SystemCallError(call: call, errno: simulatedRefusal) }
         Self.countCall()
         #endif
         return try body()

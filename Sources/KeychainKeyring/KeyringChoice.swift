@@ -64,7 +64,7 @@ extension KernelKeys {
     private func resolvePersistent(fallingBackToUserKeyring fallBack: Bool) throws -> ResolvedKeyring {
         do {
             return ResolvedKeyring(serial: try persistentKeyringLinkedIntoThread(), kind: .persistent, note: nil)
-        } catch let failure as KeyctlFailure where failure.code == EOPNOTSUPP {
+        } catch let failure as KeyctlFailure where failure.errno == .notSupported {
             guard fallBack else {
                 throw KeychainError.keyring(errSecNotAvailable,
                     "KEYCHAIN_KEYRING=persistent, but this kernel has no persistent keyrings (CONFIG_PERSISTENT_KEYRINGS is off). Set KEYCHAIN_KEYRING=user.",

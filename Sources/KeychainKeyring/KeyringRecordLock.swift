@@ -6,6 +6,7 @@ import Musl
 #endif
 import Foundation
 import KeychainCore
+import KeychainSystemCalls
 
 /// A lock on one target keyring, shared by every thread of every process that possesses the
 /// target, built from kernel keys alone, which a holder that dies cannot leave taken. Writers
@@ -57,9 +58,9 @@ struct KeyringRecordLock: Sendable {
             do {
                 try kernel.move(key, from: KernelKeys.threadKeyring, to: target, exclusive: true)
                 return key
-            } catch let failure as KeyctlFailure where failure.code == EEXIST {
+            } catch Errno.fileExists {
                 invalidateIfHolderIsDead(in: target)
-            } catch let failure as KeyctlFailure where !madeNewKey && (failure.isNoSuchKey || failure.code == ENOENT) {
+            } catch let failure as KeyctlFailure where !madeNewKey && [.noSuchKey, .noSuchFileOrDirectory].contains(failure.errno) {
                 // The key is gone (invalidated by a waiter that judged this thread dead) or no
                 // longer in the thread keyring: make another, once. A second failure is the
                 // target's own.

@@ -6,6 +6,7 @@ import Musl
 #endif
 import Foundation
 import KeychainCore
+import KeychainSystemCalls
 
 /// The marker that lets a query by service and account, with the access group and the
 /// synchronizable flag left open, be answered by one lookup by name instead of a read of every
@@ -54,7 +55,7 @@ struct TaggedItemsMarker: Sendable {
                 guard record != .noTaggedItems && record != .taggedItemsMayExist else { return }
                 try placeMarker(saying: "no", in: target, exclusive: true)
             }
-        } catch let failure as KeyctlFailure where failure.code == EEXIST {
+        } catch Errno.fileExists {
             // Another writer created the marker first; whatever it says is right for this write.
             return
         } catch let failure as KeyctlFailure {

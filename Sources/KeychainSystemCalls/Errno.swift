@@ -31,6 +31,12 @@ package struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringC
     package static let permissionDenied = Errno(rawValue: EACCES)
     /// `EEXIST`
     package static let fileExists = Errno(rawValue: EEXIST)
+    /// `ENOTDIR`
+    package static let notDirectory = Errno(rawValue: ENOTDIR)
+    /// `ENOTEMPTY`
+    package static let directoryNotEmpty = Errno(rawValue: ENOTEMPTY)
+    /// `ELOOP`: too many symbolic links, or one met where `O_NOFOLLOW` refuses it.
+    package static let tooManySymbolicLinkLevels = Errno(rawValue: ELOOP)
     /// `EWOULDBLOCK` (the same number as `EAGAIN` on Linux)
     package static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
     /// `ENOMEM`

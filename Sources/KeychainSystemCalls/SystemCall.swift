@@ -15,9 +15,6 @@ package struct SystemCallError: Error, Sendable, CustomStringConvertible {
         self.errno = errno
     }
 
-    /// The errno as C spells it, for code that compares with the C constants.
-    package var code: Int32 { errno.rawValue }
-
     /// The C library's text for the errno (`strerror`).
     package var reason: String { errno.description }
 

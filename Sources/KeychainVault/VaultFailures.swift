@@ -49,13 +49,19 @@ struct VaultFailures: Sendable {
             return make(errSecNotAvailable, "The Vault server has no mount '\(configuration.mount)' (\(detail)). Enable a KV version 2 engine there, or set KEYCHAIN_VAULT_MOUNT.", call)
         case 307, 308:
             return make(errSecNotAvailable, "The Vault server redirected \(action) '\(path)' (\(detail)): a standby node with no active node to pass it to, during a leader election or with request forwarding off. Retry in a few seconds, or set VAULT_ADDR to the active node.", call)
-        case 413, 500 where response.errorText.localizedCaseInsensitiveContains("too large"):
-            return make(errSecDataTooLarge, "The Vault server refused \(action) '\(path)' as too large (\(detail)). Store a smaller item: the server's limits are its max_request_size and, on raft storage, max_entry_size.", call)
+        case 413:
+            return tooLarge(action, path, detail, call)
+        case 500 where response.errorText.localizedCaseInsensitiveContains("too large"):
+            return tooLarge(action, path, detail, call)
         case 400:
             return make(errSecParam, "Vault rejected \(action) '\(path)' (\(detail)).", call)
         default:
             return make(errSecIO, "Vault failed \(action) '\(path)' (\(detail)). Retry later; if it persists, check the server's log.", call)
         }
+    }
+
+    private func tooLarge(_ action: String, _ path: String, _ detail: String, _ call: String) -> KeychainError {
+        make(errSecDataTooLarge, "The Vault server refused \(action) '\(path)' as too large (\(detail)). Store a smaller item: the server's limits are its max_request_size and, on raft storage, max_entry_size.", call)
     }
 
     private static func seconds(_ interval: Double) -> String {

@@ -137,16 +137,16 @@ final class VaultHTTPClient: Sendable {
     }
 
     /// During an election a standby behind the index has no active node to pass a request to,
-    /// and answers 307 or 5xx. A read of one item (not a listing) is then asked again without
-    /// the index, from the standby's own copy: its answer is taken when it found the item,
-    /// possibly a version that lags the last writes before the leader died, so reads keep
-    /// answering. "Not there" from a copy that may lag is not an answer: the first error stands.
+    /// and answers 307 or 5xx. A read of one item or a folder's listing is then asked again
+    /// without the index, from the standby's own copy: its answer is taken when it found the
+    /// item or a non-empty folder, possibly lagging the last writes before the leader died, so
+    /// reads keep answering. "Not there" from a copy that may lag is not an answer: the first
+    /// error stands, so an item read by its name is never reported missing this way.
     private func answeredLocallyWhenNoActiveNode(_ requests: [VaultHTTPRequest],
                                                  _ results: [Result<VaultHTTPResponse, VaultTransportFailure>])
         -> [Result<VaultHTTPResponse, VaultTransportFailure>] {
         let stranded = results.indices.filter { position in
-            guard requests[position].method == "GET", requests[position].query == nil,
-                  case .success(let response) = results[position] else { return false }
+            guard requests[position].method == "GET", case .success(let response) = results[position] else { return false }
             return response.status >= 500 || response.status == 307 || response.status == 308
         }
         guard !stranded.isEmpty else { return results }

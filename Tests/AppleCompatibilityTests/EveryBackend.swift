@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import LinuxKeychain
 import Testing
 
@@ -13,14 +14,7 @@ enum EveryBackend {
 
     static func run(_ name: String, _ body: () throws -> Void) throws {
         let backend = try KeychainBackendRegistry.withBuiltIns.backend(named: name)
-        if case .unavailable(let reason) = backend.availability() {
-            let text = "backend '\(name)' is unavailable here: \(reason.message)"
-            if ProcessInfo.processInfo.environment["KEYCHAIN_REQUIRE_ALL_BACKENDS"] == "1" {
-                Issue.record(Comment(rawValue: text + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)"))
-                return
-            }
-            try Test.cancel(Comment(rawValue: text))
-        }
+        try requireAvailable(backend)
         try KeychainBackendRegistry.withBackend(backend, body)
     }
 

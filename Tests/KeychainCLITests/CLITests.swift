@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// The CLI's contract with people and scripts: help and version on stdout, one-line errors,
@@ -11,7 +12,7 @@ struct CLITests {
     let cli: String
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
+        cli = try builtCLI()
     }
 
     func keychain(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> KeychainCLIProcess.Result {
@@ -163,7 +164,7 @@ struct CLITests {
         // `--backend auto` means what KEYCHAIN_BACKEND=auto means: the pins and the record
         // first. A record naming a store that cannot be used here is an error, never auto's
         // first store instead, and the error does not repeat what the record holds.
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-cli-auto-\(UUID().uuidString.prefix(8))").path
+        let state = scratchPath("lkc-cli-auto").path
         defer { try? FileManager.default.removeItem(atPath: state) }
         try FileManager.default.createDirectory(atPath: state + "/linux-keychain", withIntermediateDirectories: true)
         try "no-such-store\n".write(toFile: state + "/linux-keychain/backend", atomically: true, encoding: .utf8)
@@ -178,7 +179,7 @@ struct CLITests {
     }
 
     @Test func aRecordOfAutoOrMemoryIsAnErrorNotACrash() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-cli-record-\(UUID().uuidString.prefix(8))").path
+        let state = scratchPath("lkc-cli-record").path
         defer { try? FileManager.default.removeItem(atPath: state) }
         try FileManager.default.createDirectory(atPath: state + "/linux-keychain", withIntermediateDirectories: true)
         let environment = ["XDG_STATE_HOME": state, "XDG_CONFIG_HOME": state + "/config",
@@ -222,7 +223,7 @@ struct CLITests {
     }
 
     @Test func backendsNamesAutomaticChoiceInOneParenthesis() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-cli-fresh-\(UUID().uuidString.prefix(8))").path
+        let state = scratchPath("lkc-cli-fresh").path
         defer { try? FileManager.default.removeItem(atPath: state) }
         let environment = ["XDG_STATE_HOME": state, "XDG_CONFIG_HOME": state + "/config",
                            "KEYCHAIN_SYSTEM_CONFIG": state + "/no-system-file", "KEYCHAIN_BACKEND": ""]

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// The man page and the completion scripts come from the command table: each names every
@@ -10,7 +11,7 @@ struct GeneratedDocumentationTests {
     static let commands = ["set", "add", "get", "delete", "list", "search", "run", "backends", "passwd", "completion", "help"]
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
+        cli = try builtCLI()
     }
 
     @Test func theManPageRendersWithoutWarningsAndCoversEveryCommand() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// `linux-keychain migrate` between every ordered pair of real backends (secret-service on the
@@ -24,8 +25,8 @@ struct MigrateCommandTests {
     static let collection = onKeePassXC ? "default" : "session"
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-migrate-\(UUID().uuidString.prefix(8))").path
+        cli = try builtCLI()
+        let directory = scratchPath("lkc-migrate").path
         environment = ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_VAULT_PREFIX": "\(tag)/",
                        "KEYCHAIN_SECRET_SERVICE_COLLECTION": Self.collection, "KEYCHAIN_KEYRING": "session",
                        "KEYCHAIN_BACKEND": ""]
@@ -153,7 +154,7 @@ struct MigrateCommandTests {
     }
 
     private func placementFollows() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-home-\(UUID().uuidString.prefix(8))").path
+        let home = scratchPath("lkc-home").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         #expect(try keychain(["pin", "file"], home: home).status == 0)
         #expect(try keychain(["set", "\(tag)-pin", "alice"], home: home, input: Data("p".utf8)).status == 0)
@@ -236,7 +237,7 @@ struct MigrateCommandTests {
     }
 
     @Test func anImportThroughAutoRecordsTheStoreItWroteTo() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-home-\(UUID().uuidString.prefix(8))").path
+        let home = scratchPath("lkc-home").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let bundle = home + "/one.lkb"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// `linux-keychain run` hands the command its secrets and nothing else of the store: no credential
@@ -29,14 +30,14 @@ struct RunCommandIsolationTests {
     static let given: Set<String> = ["0", "1", "2", "9"]
 
     private func keychain(_ arguments: [String], _ store: Store) throws -> KeychainCLIProcess.Result {
-        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
+        let cli = try builtCLI()
         return try KeychainCLIProcess.run("/usr/bin/python3", ["-c", Self.launcher, cli] + arguments, environment: store.environment)
     }
 
     @Test(arguments: ["vault", "file", "secret-service"])
     func theCommandGetsNeitherTheStoresCredentialsNorItsDescriptors(_ backend: String) throws {
         let store = try Self.store(backend)
-        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
+        let cli = try builtCLI()
         defer {
             _ = try? KeychainCLIProcess.run(cli, ["--backend", backend, "delete", "run-isolation", "api"], environment: store.environment)
             store.cleanUp()
@@ -88,8 +89,7 @@ struct RunCommandIsolationTests {
     }
 
     static func store(_ backend: String) throws -> Store {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-run-isolation-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeScratchDirectory("lkc-run-isolation")
         let unused = directory.appendingPathComponent("unused-credential").path
         var environment = ["KEYCHAIN_BACKEND": backend, "KEYCHAIN_FILE_CACHE_SECONDS": "0", "KEYCHAIN_VAULT_TOKEN_CACHE": "off"]
         for variable in credentialVariables { environment[variable] = unused }
@@ -98,9 +98,7 @@ struct RunCommandIsolationTests {
             let outer = ProcessInfo.processInfo.environment
             guard let address = outer["VAULT_ADDR"], let token = outer["VAULT_TOKEN"] else {
                 try? FileManager.default.removeItem(at: directory)
-                let reason = "no OpenBao server: run under scripts/with-services.sh, which exports VAULT_ADDR and VAULT_TOKEN"
-                if ConformanceCase.unavailableIsFailure { throw ConformanceFailure(reason) }
-                try Test.cancel(Comment(rawValue: reason))
+                try skipOrFail("no OpenBao server: run under scripts/with-services.sh, which exports VAULT_ADDR and VAULT_TOKEN")
             }
             environment["VAULT_ADDR"] = address
             environment["VAULT_TOKEN"] = token

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// `linux-keychain run`: secrets reach the command's environment and nothing else.
@@ -9,7 +10,7 @@ struct RunCommandTests {
     let service = "cli-run-\(UUID().uuidString.prefix(8))"
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
+        cli = try builtCLI()
     }
 
     func keychain(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> KeychainCLIProcess.Result {
@@ -64,7 +65,7 @@ struct RunCommandTests {
 
     @Test func aMissingItemFailsBeforeAnythingRuns() throws {
         try withItems {
-            let marker = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-run-\(UUID().uuidString)")
+            let marker = scratchPath("keychain-run")
             defer { try? FileManager.default.removeItem(at: marker) }
             let result = try keychain(["run", "--env", "A", service, "alice", "--env", "B", service, "nobody",
                                        "--", "touch", marker.path])

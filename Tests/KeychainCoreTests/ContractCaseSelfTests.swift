@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import Testing
 
 /// Each new contract case catches the backend that breaks its rule, or it proves nothing.

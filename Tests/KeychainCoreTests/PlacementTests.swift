@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import Testing
 
 /// Where the backend comes from (environment, user file, system file, recorded, automatic),
@@ -9,7 +10,7 @@ import Testing
 struct PlacementTests {
     /// A scratch HOME with its own XDG directories and system file, removed at the end.
     final class Scratch {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-placement-\(UUID().uuidString.prefix(8))").path
+        let directory = scratchPath("lkc-placement").path
         var userFile: String { directory + "/config/linux-keychain/config" }
         var systemFile: String { directory + "/etc-config" }
         var recordFile: String { directory + "/state/linux-keychain/backend" }

@@ -3,6 +3,7 @@ import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
 import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// `linux-keychain export` and `linux-keychain import` through the built CLI, between file stores of the
@@ -40,9 +41,8 @@ struct BundleTests {
     let directory: String
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-bundle-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        cli = try builtCLI()
+        directory = try makeScratchDirectory("lkc-bundle").path
     }
 
     /// A fresh file store's environment, and the store.

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// A temporary store driven through the built `linux-keychain` CLI, each call a separate process.
@@ -11,7 +12,7 @@ struct CLIStore {
     /// The cache is on (short) by default, as users have it: only the first process pays Argon2id.
     init(passphrase: String = "cli test passphrase", cacheSeconds: Int = 30) throws {
         store = try TemporaryStore()
-        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
+        cli = try builtCLI()
         environment = ["KEYCHAIN_BACKEND": "file", "KEYCHAIN_FILE_DIR": store.directory,
                        "KEYCHAIN_FILE_PASSPHRASE": passphrase, "KEYCHAIN_FILE_PASSPHRASE_FILE": "",
                        "KEYCHAIN_FILE_CACHE_SECONDS": String(cacheSeconds)]

@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
+import KeychainTestSupport
 import Testing
 
 /// The store directory: created private, and refused when someone else could tamper with it.

@@ -1,7 +1,9 @@
 import CSodium
 import Foundation
+import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
+import KeychainTestSupport
 import Testing
 
 /// What the files on disk reveal and how they resist being altered, moved or damaged.

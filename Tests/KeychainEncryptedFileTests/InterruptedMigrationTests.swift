@@ -6,6 +6,7 @@ import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
 import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// `kill -9` in the middle of a 2,000-item `linux-keychain migrate` from the kernel keyring to the
@@ -16,8 +17,8 @@ struct InterruptedMigrationTests {
     static let count = 2_000
 
     @Test func killedMidwayThenRerunCompletesWithNoDuplicates() throws {
-        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-interrupted-\(UUID().uuidString.prefix(8))").path
+        let cli = try builtCLI()
+        let directory = scratchPath("lkc-interrupted").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let group = "interrupted-\(UUID().uuidString.prefix(8))"
         let environment = ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_FILE_PASSPHRASE": "interrupted-migration",

@@ -1,7 +1,9 @@
 import CSodium
 import Foundation
+import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
+import KeychainTestSupport
 import Testing
 
 /// An update that changes an item's primary key moves its file. A crash in the middle must

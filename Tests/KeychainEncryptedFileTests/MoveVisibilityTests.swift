@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
+import KeychainTestSupport
 import Testing
 
 /// The contract says no reader ever sees an item missing mid-update. A move writes the new file

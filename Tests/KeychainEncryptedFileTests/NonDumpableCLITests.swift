@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// The CLI holds secrets and unlocked keys, so it makes itself non-dumpable: no core dumps, and
@@ -8,7 +9,7 @@ import Testing
 @Suite("linux-keychain CLI: non-dumpable")
 struct NonDumpableCLITests {
     @Test func theCLIIsNotDumpableWhileItWaitsForASecret() throws {
-        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
+        let cli = try builtCLI()
         guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
             try Test.cancel("running the CLI as another user needs root and setpriv")
         }

@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
+import KeychainTestSupport
 import Testing
 
 /// Unlocking: wrong and changed passphrases, passphrase sources, settings, the keyring cache.

@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
+import KeychainTestSupport
 import Testing
 
 /// The file backend's secret cache in the real kernel keyring (`ItemSecretCache`): a read of

@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
+import KeychainTestSupport
 import Testing
 
 /// A private temporary directory holding one or more stores; removed when released.
@@ -11,11 +12,7 @@ final class TemporaryStore {
     var directory: String { root + "/store" }
 
     init() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/lkc-file-test.XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw ConformanceFailure("mkdtemp failed: errno \(errno)")
-        }
-        root = String(cString: made)
+        root = try makeScratchDirectory("lkc-file-test").path
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
@@ -56,39 +53,11 @@ final class TemporaryStore {
     }
 }
 
-func genericItem(_ service: String, _ account: String, _ secret: String,
-                 extra: [AttributeKey: AttributeValue] = [:]) -> KeychainItem {
-    var values: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(account)]
-    values.merge(extra) { _, new in new }
-    return KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes(values), secret: SecretBytes(Data(secret.utf8)))
-}
-
-/// The secret of (service, account), or nil when there is no such item.
-func storedSecret(_ backend: EncryptedFileBackend, _ service: String, _ account: String) throws -> Data? {
-    let query = ItemQuery(itemClass: .genericPassword,
-                          constraints: ItemAttributes([.service: .string(service), .account: .string(account)]),
-                          limit: .one, includeSecrets: true)
-    return try backend.search(query).first?.secret?.makeData()
-}
-
 /// Every item of every class, as a full scan (no bucket narrowing) sees them.
 func everyItem(_ backend: EncryptedFileBackend) throws -> [KeychainItem] {
     try ItemClass.allCases.flatMap {
         try backend.search(ItemQuery(itemClass: $0, limit: .all, includeSecrets: true, matchesAnySynchronizable: true))
     }
-}
-
-/// The KeychainError `body` throws; records an issue when it throws something else or nothing.
-func keychainError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> KeychainError? {
-    do {
-        try body()
-        Issue.record("expected a KeychainError, but the call succeeded", sourceLocation: sourceLocation)
-    } catch let error as KeychainError {
-        return error
-    } catch {
-        Issue.record("expected a KeychainError, got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
 }
 
 /// The permission bits of `path` (links not followed).

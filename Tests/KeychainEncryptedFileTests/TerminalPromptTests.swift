@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import Testing
 
 /// The passphrase prompt on a real pseudo-terminal: the CLI runs as the session leader of a

@@ -1,8 +1,10 @@
 import CKeyutils
 import Foundation
 import Glibc
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// Items whose keys exist but cannot be used are errors of their own, never "not found",

@@ -4,6 +4,7 @@ import Glibc
 import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Synchronization
 import Testing
 
@@ -56,7 +57,7 @@ struct ConfirmedItemKeysReviewTests {
     }
 
     func item(_ service: String, _ secret: String, _ extra: [AttributeKey: AttributeValue] = [:]) -> KeychainItem {
-        genericItem(service, "acct", Data(secret.utf8), extra)
+        genericItem(service, "acct", Data(secret.utf8), extra: extra)
     }
 
     /// Reads the secret of `item` alone twice, the second time from a confirmed item key.
@@ -154,12 +155,12 @@ struct ConfirmedItemKeysReviewTests {
         let own = try kernel.ownKeyring("review-split")
         defer { own.remove() }
         let service = uniqueService("review-split")
-        let first = genericItem(service, "first", Data("one".utf8), [.label: .string("first")])
+        let first = genericItem(service, "first", Data("one".utf8), extra: [.label: .string("first")])
         try own.backend.add(first)
         try confirm(first, by: own.backend)
         for index in 0..<60 {
             try own.backend.add(genericItem(service, "a\(index)", Data("s\(index)".utf8),
-                                            [.label: .string(String(repeating: "l", count: 80))]))
+                                            extra: [.label: .string(String(repeating: "l", count: 80))]))
         }
         #expect(try kernel.search(own.serial, type: "user", description: ItemRecords.recordDescription(own.serial, bucket: 1)) > 0)
         expectReads(first.primaryKey, by: own.backend, .secrets([Data("one".utf8)]))
@@ -199,7 +200,7 @@ struct ConfirmedItemKeysReviewTests {
     /// Another process (the `linux-keychain` CLI, in the persistent keyring this process uses too)
     /// deletes, adds again and overwrites an item this process has confirmed.
     @Test func anotherProcessDeletingAndAddingAgainIsSeenByASecretOnlyRead() throws {
-        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
+        let cli = try builtCLI()
         func keychain(_ arguments: [String], input: Data? = nil) throws {
             let run = try KeychainCLIProcess.run(cli, arguments, input: input,
                                                  environment: ["KEYCHAIN_KEYRING": "", "KEYCHAIN_BACKEND": "keyring"])

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// A program that links LinuxKeychainFrontEnd alone brings no libkeyutils with it: the front
@@ -11,7 +12,7 @@ import Testing
     static let keyutilsFunctions = ["add_key", "keyctl_", "request_key"]
 
     @Test func theFrontEndAloneLinksNoKeyutils() throws {
-        let probe = try OneBackendLinkTests.executable("KeychainFrontEndProbe")
+        let probe = try builtExecutable("KeychainFrontEndProbe")
         let run = try KeychainCLIProcess.run(probe, [], timeout: 60)
         #expect(run.status == 0, "probe: \(run.errorText)")
         #expect(run.outputText.trimmingCharacters(in: .newlines).count == 64, "32 random bytes in hex: \(run.outputText)")
@@ -26,7 +27,7 @@ import Testing
 
     /// The same scan finds libkeyutils in the one-backend probe, which links the keyring backend.
     @Test func theScanFindsKeyutilsWhereTheKeyringIsLinked() throws {
-        let probe = try OneBackendLinkTests.executable("KeychainOneBackendProbe")
+        let probe = try builtExecutable("KeychainOneBackendProbe")
         #expect(!Self.keyutilsSymbols(in: try OneBackendLinkTests.symbols(of: probe)).isEmpty)
         #expect(try Self.sharedLibraries(of: probe).contains("libkeyutils"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// The key description is what `keyctl search` is given by hand, so its exact form matters.

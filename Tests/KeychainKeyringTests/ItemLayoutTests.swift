@@ -1,8 +1,10 @@
 import CKeyutils
 import Foundation
 import Glibc
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Synchronization
 import Testing
 
@@ -49,7 +51,7 @@ struct ItemLayoutTests {
     @Test func largeAttributesGoToAnAttributesKeyAndReadBack() throws {
         let service = uniqueService("large")
         let comment = String(repeating: "c", count: 3000)
-        try backend.add(genericItem(service, "acct", Data("s".utf8), [.comment: .string(comment)]))
+        try backend.add(genericItem(service, "acct", Data("s".utf8), extra: [.comment: .string(comment)]))
         defer { _ = try? backend.delete(exactQuery(service, "acct", secrets: false)) }
         let description = try ItemKeyDescription(genericItem(service, "acct", Data()).primaryKey)
         let target = try target()
@@ -144,7 +146,7 @@ struct ItemLayoutTests {
         defer { try? kernel.unlink(ownKeyring, from: parent) }
         let backend = KernelKeyringBackend(testingIn: ownKeyring)
         let service = uniqueService("malformed")
-        try backend.add(genericItem(service, "acct", Data("s".utf8), [.comment: .string(String(repeating: "c", count: 3000))]))
+        try backend.add(genericItem(service, "acct", Data("s".utf8), extra: [.comment: .string(String(repeating: "c", count: 3000))]))
         defer { _ = try? backend.delete(exactQuery(service, "acct", secrets: false)) }
         let description = try ItemKeyDescription(genericItem(service, "acct", Data()).primaryKey)
         let attributesKey = try kernel.search(ownKeyring, type: "user", description: AttributesKey.description(of: description))

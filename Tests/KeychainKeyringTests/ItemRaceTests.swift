@@ -1,8 +1,10 @@
 import CKeyutils
 import Foundation
 import Glibc
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Synchronization
 import Testing
 
@@ -26,7 +28,7 @@ struct ItemRaceTests {
     private func addItems(_ service: String, _ count: Int, in target: key_serial_t,
                           _ extra: (Int) -> [AttributeKey: AttributeValue]) throws {
         let backend = KernelKeyringBackend(testingIn: target)
-        for index in 0..<count { try backend.add(genericItem(service, "a\(index)", Data("secret".utf8), extra(index))) }
+        for index in 0..<count { try backend.add(genericItem(service, "a\(index)", Data("secret".utf8), extra: extra(index))) }
     }
 
     /// Runs `read` over and over on `threads` other threads (passing each its index) while
@@ -61,11 +63,11 @@ struct ItemRaceTests {
             let count = 8
             for index in 0..<count {
                 let account = "acct\(index)"
-                try backend.add(genericItem(service, account, Data("old".utf8), [.comment: .string(Self.largeComment)]))
+                try backend.add(genericItem(service, account, Data("old".utf8), extra: [.comment: .string(Self.largeComment)]))
                 let description = try ItemKeyDescription(genericItem(service, account, Data()).primaryKey)
                 // The delete's first step: the item key goes, which ends the item.
                 try kernel.unlink(try kernel.search(target, type: "user", description: description.text), from: target)
-                try backend.add(genericItem(service, account, Data("new".utf8), [.label: .string("new")]))
+                try backend.add(genericItem(service, account, Data("new".utf8), extra: [.label: .string("new")]))
             }
             let all = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
                                 limit: .all, includeSecrets: true)
@@ -86,7 +88,7 @@ struct ItemRaceTests {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("update-race")
-            try backend.add(genericItem(service, "acct", Data("start".utf8), [.label: .string("start")]))
+            try backend.add(genericItem(service, "acct", Data("start".utf8), extra: [.label: .string("start")]))
             let failures = Locked<[String]>([])
             var mixed: [String] = []
             for round in 0..<400 {
@@ -167,7 +169,7 @@ struct ItemRaceTests {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("superseded")
-            try backend.add(genericItem(service, "acct", Data("s".utf8), [.comment: .string(Self.largeComment)]))
+            try backend.add(genericItem(service, "acct", Data("s".utf8), extra: [.comment: .string(Self.largeComment)]))
             let failures = Locked<[String]>([])
             var lost: [Int] = []
             for round in 0..<300 {
@@ -266,7 +268,7 @@ struct ItemRaceTests {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("ghost")
-            try backend.add(genericItem(service, "acct", Data("secret".utf8), [.comment: .string(Self.largeComment)]))
+            try backend.add(genericItem(service, "acct", Data("secret".utf8), extra: [.comment: .string(Self.largeComment)]))
             let store = ItemRecords(kernel: kernel)
             let description = try ItemKeyDescription(genericItem(service, "acct", Data()).primaryKey)
             // The delete's steps but the last: the item key, then the entry.
@@ -288,7 +290,7 @@ struct ItemRaceTests {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("leftover-quota")
-            try backend.add(genericItem(service, "acct", Data("old".utf8), [.comment: .string(Self.largeComment)]))
+            try backend.add(genericItem(service, "acct", Data("old".utf8), extra: [.comment: .string(Self.largeComment)]))
             let description = try ItemKeyDescription(genericItem(service, "acct", Data()).primaryKey)
             // The delete's first step only, as when an add of the name overtakes it.
             try kernel.unlink(try kernel.search(target, type: "user", description: description.text), from: target)
@@ -306,7 +308,7 @@ struct ItemRaceTests {
         try withTarget { target in
             let backend = KernelKeyringBackend(testingIn: target)
             let service = uniqueService("toggle")
-            try backend.add(genericItem(service, "acct", Data("secret".utf8), [.comment: .string(Self.largeComment)]))
+            try backend.add(genericItem(service, "acct", Data("secret".utf8), extra: [.comment: .string(Self.largeComment)]))
             let misses = Atomic<Int>(0)
             let failures = Locked<[String]>([])
             let query = listing

@@ -4,6 +4,7 @@ import Glibc
 import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// The records (`ItemRecords`, `ItemRecordFormat`): the pinned format, and the bucket
@@ -50,8 +51,8 @@ struct ItemRecordsTests {
     /// Enough items, with labels, to split the records more than once.
     func fill(_ backend: KernelKeyringBackend, _ service: String, count: Int) throws {
         for index in 0..<count {
-            try backend.add(KeychainKeyringTests.genericItem(service, "user\(index)", Data("secret-\(index)".utf8),
-                                        [.label: .string("The label of item \(index)")]))
+            try backend.add(genericItem(service, "user\(index)", Data("secret-\(index)".utf8),
+                                        extra: [.label: .string("The label of item \(index)")]))
         }
     }
 
@@ -136,20 +137,20 @@ struct ItemRecordsTests {
         // A writer to a record that was not rewritten writes there; one to the rewritten record
         // finishes the split first.
         let untouched = try #require((81..<400).first { index in
-            let description = try? ItemKeyDescription(KeychainKeyringTests.genericItem(service, "user\(index)", Data()).primaryKey)
+            let description = try? ItemKeyDescription(genericItem(service, "user\(index)", Data()).primaryKey)
             return description.map { Int(ItemRecords.nameHash($0) & UInt64(half - 1)) == 0 } ?? false
         })
-        try own.backend.add(KeychainKeyringTests.genericItem(service, "user\(untouched)", Data("u".utf8)))
+        try own.backend.add(genericItem(service, "user\(untouched)", Data("u".utf8)))
         #expect(try log2BucketCount(own.serial) == old)
         #expect(try own.backend.search(primaryKeyQuery(service, "user\(untouched)", secrets: true)).first?.secret?.makeData()
                 == Data("u".utf8))
         #expect(try own.backend.delete(primaryKeyQuery(service, "user\(untouched)", secrets: false)) == 1)
-        try own.backend.add(KeychainKeyringTests.genericItem(service, "user80", Data("secret-80".utf8), [.label: .string("The label of item 80")]))
+        try own.backend.add(genericItem(service, "user80", Data("secret-80".utf8), extra: [.label: .string("The label of item 80")]))
         let inRewritten = try #require((81..<400).first { index in
-            let description = try? ItemKeyDescription(KeychainKeyringTests.genericItem(service, "user\(index)", Data()).primaryKey)
+            let description = try? ItemKeyDescription(genericItem(service, "user\(index)", Data()).primaryKey)
             return description.map { Int(ItemRecords.nameHash($0) & UInt64(half - 1)) == 1 } ?? false
         })
-        try own.backend.add(KeychainKeyringTests.genericItem(service, "user\(inRewritten)", Data("r".utf8)))
+        try own.backend.add(genericItem(service, "user\(inRewritten)", Data("r".utf8)))
         #expect(try log2BucketCount(own.serial) >= new, "the writer did not finish the split")
         #expect(try own.backend.delete(primaryKeyQuery(service, "user\(inRewritten)", secrets: false)) == 1)
         try expectEveryItem(own.backend, service, count: 81)
@@ -162,7 +163,7 @@ struct ItemRecordsTests {
         let own = try kernel.ownKeyring("huge-count")
         defer { own.remove() }
         let service = uniqueService("huge")
-        try own.backend.add(KeychainKeyringTests.genericItem(service, "acct", Data("s".utf8)))
+        try own.backend.add(genericItem(service, "acct", Data("s".utf8)))
         let key = try kernel.search(own.serial, type: "user", description: ItemRecords.recordDescription(own.serial, bucket: 0))
         var payload = try kernel.readPublicPayload(key)
         payload[4] = 30
@@ -178,10 +179,7 @@ struct ItemRecordsTests {
     /// Four `linux-keychain` processes add items to one keyring at once, splitting its records as they
     /// go: every item has its entry (an item without one is not found), and nothing is left twice.
     @Test func processesAddingAtOnceLoseNoEntry() throws {
-        guard let cli = ConformanceContext.locateCLI() else {
-            if ConformanceCase.unavailableIsFailure { Issue.record("the linux-keychain executable was not built") }
-            try Test.cancel("the linux-keychain executable was not built")
-        }
+        guard let cli = ConformanceContext.locateCLI() else { try skipOrFail("the linux-keychain executable was not built") }
         let script = #"""
         exec </dev/null
         cli=$1; per=$2; processes=$3

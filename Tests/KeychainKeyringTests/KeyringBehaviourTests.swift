@@ -1,8 +1,11 @@
 import CKeyutils
 import Foundation
 import Glibc
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainSystemCalls
+import KeychainTestSupport
 import Testing
 
 /// What the backend does in the kernel, checked in the kernel: where keys go, what they hold,
@@ -43,7 +46,7 @@ struct KeyringBehaviourTests {
     @Test func secretIsTheRawPayloadOfAUserKeyThatGrantsNothingToOthers() throws {
         let service = uniqueService("layout")
         let secret = Data([0, 1, 2, 10, 13, 255]) + Data("tail".utf8)
-        try backend.add(genericItem(service, "al:ice", secret, [.label: .string("Shown label")]))
+        try backend.add(genericItem(service, "al:ice", secret, extra: [.label: .string("Shown label")]))
         defer { _ = try? backend.delete(exactQuery(service, "al:ice", secrets: false)) }
 
         let target = try possessedTarget()
@@ -79,7 +82,7 @@ struct KeyringBehaviourTests {
         #expect(try backend.search(exactQuery(service, "max", secrets: true)).first?.secret?.makeData() == largest)
 
         // A kernel that refuses every call proves the size check comes first.
-        let refusing = KernelKeyringBackend(choice: .success(nil), kernel: KernelKeys(simulatedRefusal: EPERM))
+        let refusing = KernelKeyringBackend(choice: .success(nil), kernel: KernelKeys(simulatedRefusal: .notPermitted))
         let tooLarge = genericItem(service, "over", Data(count: 32768))
         expectKeychainError(errSecDataTooLarge) { try refusing.add(tooLarge) }
         expectKeychainError(errSecDataTooLarge) { try backend.add(tooLarge) }
@@ -90,8 +93,8 @@ struct KeyringBehaviourTests {
         #expect(try backend.search(exactQuery(service, "over", secrets: false)).isEmpty)
     }
 
-    @Test(arguments: [EPERM, ENOSYS])
-    func aBlockedKernelKeyringIsNotAvailable(_ refusal: Int32) throws {
+    @Test(arguments: [Errno.notPermitted, .notImplemented])
+    func aBlockedKernelKeyringIsNotAvailable(_ refusal: Errno) throws {
         let blocked = KernelKeyringBackend(choice: .success(nil), kernel: KernelKeys(simulatedRefusal: refusal))
         guard case .unavailable(let reason) = blocked.availability() else {
             Issue.record("a refused keyctl left the backend available")

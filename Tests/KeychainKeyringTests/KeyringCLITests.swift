@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// The keyring backend across processes, through the built `linux-keychain` CLI and `keyctl`.
@@ -13,7 +14,7 @@ struct KeyringCLITests {
     let environment = ["KEYCHAIN_KEYRING": "", "KEYCHAIN_BACKEND": "keyring"]
 
     init() throws {
-        cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
+        cli = try builtCLI()
     }
 
     func keychain(_ arguments: [String], input: Data? = nil,
@@ -52,7 +53,7 @@ struct KeyringCLITests {
         try #require(set.status == 0, "set failed: \(set.errorText)")
         let kernel = KernelKeys()
         let target = try kernel.resolve(nil).serial
-        let description = try ItemKeyDescription(KeychainKeyringTests.genericItem(service, "alice", Data()).primaryKey)
+        let description = try ItemKeyDescription(genericItem(service, "alice", Data()).primaryKey)
         try kernel.unlink(try kernel.search(target, type: "user", description: description.text), from: target)
         let attributesKey = try kernel.search(target, type: "user", description: AttributesKey.description(of: description))
         defer { try? kernel.unlink(attributesKey, from: target) }

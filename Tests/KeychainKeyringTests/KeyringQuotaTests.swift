@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import Testing
 
 /// The kernel's key quota, as an ordinary user meets it (root's quota is far larger): the
@@ -9,14 +10,6 @@ import Testing
 @Suite("kernel keyring quota for an unprivileged user", .serialized)
 struct KeyringQuotaTests {
     static let userName = "lkc-keyring-quota"
-
-    /// Cancels the test with `reason`, or fails it where every backend must be tested (CI).
-    func cannotRun(_ reason: String) throws -> Never {
-        if ConformanceCase.unavailableIsFailure {
-            Issue.record(Comment(rawValue: reason + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)"))
-        }
-        try Test.cancel(Comment(rawValue: reason))
-    }
 
     func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> KeychainCLIProcess.Result {
         try KeychainCLIProcess.run(executable, arguments, input: input)
@@ -28,14 +21,14 @@ struct KeyringQuotaTests {
         // Another test run may have created it at the same moment.
         let exists = try run("/usr/bin/id", ["-u", Self.userName]).status == 0
         guard exists else {
-            try cannotRun("useradd \(Self.userName) failed: \(added.errorText)")
+            try skipOrFail("useradd \(Self.userName) failed: \(added.errorText)")
         }
     }
 
     /// A copy of the CLI that the unprivileged user can execute: the build directory may not
     /// be reachable for other users.
     func copyOfCLI() throws -> URL {
-        guard let cli = ConformanceContext.locateCLI() else { try cannotRun("the linux-keychain executable was not built") }
+        guard let cli = ConformanceContext.locateCLI() else { try skipOrFail("the linux-keychain executable was not built") }
         let directory = URL(fileURLWithPath: "/tmp/lkc-keyring-quota-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o755])
@@ -51,11 +44,11 @@ struct KeyringQuotaTests {
     }
 
     @Test func aSecretOverTheQuotaFailsNamingTheLimitsAndASmallOneRoundTrips() throws {
-        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        guard getuid() == 0 else { try skipOrFail("creating a throwaway user needs root") }
         let maxBytes = (try? String(contentsOfFile: "/proc/sys/kernel/keys/maxbytes", encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
         guard maxBytes > 0, maxBytes < 25_000 else {
-            try cannotRun("/proc/sys/kernel/keys/maxbytes is \(maxBytes), so a 25 KB secret fits in the quota here")
+            try skipOrFail("/proc/sys/kernel/keys/maxbytes is \(maxBytes), so a 25 KB secret fits in the quota here")
         }
         try ensureUser()
         let cli = try copyOfCLI()
@@ -84,13 +77,13 @@ struct KeyringQuotaTests {
     /// and account only, added one process at a time until the kernel refuses. Every one of
     /// them stays readable with `keyctl pipe`, which prints exactly the secret.
     @Test func anUnprivilegedUserFitsAtLeastOneHundredFiftyItemsEachReadableWithKeyctlPipe() throws {
-        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        guard getuid() == 0 else { try skipOrFail("creating a throwaway user needs root") }
         let limits = ["maxkeys", "maxbytes"].map {
             (try? String(contentsOfFile: "/proc/sys/kernel/keys/\($0)", encoding: .utf8))
                 .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
         }
         guard limits == [200, 20_000] else {
-            try cannotRun("the key quota here is \(limits[0]) keys and \(limits[1]) bytes, not the kernel's default")
+            try skipOrFail("the key quota here is \(limits[0]) keys and \(limits[1]) bytes, not the kernel's default")
         }
         try ensureUser()
         let cli = try copyOfCLI()
@@ -171,7 +164,7 @@ struct KeyringQuotaTests {
     /// secret would still fit. The update must be refused by the quota
     /// and leave the item as it was: `secret`, and a label starting with `label`.
     func expectAnUpdateRefusedByTheQuota(of account: String, keeps secret: String, label: String) throws {
-        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        guard getuid() == 0 else { try skipOrFail("creating a throwaway user needs root") }
         try ensureUser()
         let cli = try copyOfCLI()
         defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
@@ -197,7 +190,7 @@ struct KeyringQuotaTests {
     /// the user's quota full most of the time: each one that fails changes nothing, each one
     /// that succeeds is there, and the listing agrees.
     @Test func setsAndDeletesAgainstAFullQuotaChangeNothingWhenTheyFail() throws {
-        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        guard getuid() == 0 else { try skipOrFail("creating a throwaway user needs root") }
         try ensureUser()
         let cli = try copyOfCLI()
         defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
@@ -256,7 +249,7 @@ struct KeyringQuotaTests {
     /// record lock key): the delete succeeds, and its attributes key goes with it, freeing
     /// its bytes, rather than staying behind as no item's.
     @Test func aDeleteWithNoRoomForTheRecordLockStillFreesTheAttributesKey() throws {
-        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        guard getuid() == 0 else { try skipOrFail("creating a throwaway user needs root") }
         try ensureUser()
         let cli = try copyOfCLI()
         defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }

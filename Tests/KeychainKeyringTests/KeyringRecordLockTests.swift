@@ -3,6 +3,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// The record lock (`KeyringRecordLock`) against other processes, which run the same protocol

@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// Two names whose item key descriptions share a 64-bit FNV-1a hash, and so one entry slot
@@ -24,7 +26,7 @@ struct NameHashCollisionTests {
 
     func add(_ account: String, to backend: KernelKeyringBackend) throws {
         try backend.add(genericItem(Self.service, account, Data("secret of \(account)".utf8),
-                                    [.label: .string("label of \(account)")]))
+                                    extra: [.label: .string("label of \(account)")]))
     }
 
     /// The item `account` names reads back whole: its own secret and its own label.

@@ -1,7 +1,9 @@
 import CKeyutils
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// A query that names its items is answered by looking them up by name (`keyctl_search`)
@@ -35,7 +37,7 @@ struct NamedLookupTests {
             ("a", [:]), ("a", group("team.one")), ("a", group("team.two").merging([.label: .string("x")]) { $1 }),
             ("a", [.synchronizable: .bool(true)]), ("b", group("team.one")), ("", [:]), ("ab", [:]),
         ] as [(String, [AttributeKey: AttributeValue])] {
-            try backend.add(genericItem(service, account, Data(account.utf8), extra))
+            try backend.add(genericItem(service, account, Data(account.utf8), extra: extra))
         }
         let named: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string("a")]
         let queries = [
@@ -62,7 +64,7 @@ struct NamedLookupTests {
 
     @Test func anItemWithAnAccessGroupIsFoundUpdatedAndDeletedByServiceAndAccount() throws {
         let service = uniqueService("grouped")
-        let grouped = genericItem(service, "acct", Data("v1".utf8), [.accessGroup: .string("team.app")])
+        let grouped = genericItem(service, "acct", Data("v1".utf8), extra: [.accessGroup: .string("team.app")])
         try backend.add(grouped)
         defer { _ = try? backend.delete(ItemQuery(primaryKey: grouped.primaryKey)) }
         let byName = ItemQuery(itemClass: .genericPassword,

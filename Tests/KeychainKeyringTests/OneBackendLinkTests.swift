@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// A program that wants only the kernel keyring links LinuxKeychainFrontEnd and KeychainKeyring,
@@ -15,7 +16,7 @@ import Testing
     @Test func theKeyringAloneWorksThroughSecItem() throws {
         try Self.requireKeyring()
         let service = uniqueService("one-backend")
-        let result = try KeychainCLIProcess.run(try Self.executable("KeychainOneBackendProbe"), [service, "token"],
+        let result = try KeychainCLIProcess.run(try builtExecutable("KeychainOneBackendProbe"), [service, "token"],
                                                 input: Data("only-the-keyring".utf8))
         #expect(result.status == 0, "probe: \(result.errorText)")
         let lines = result.outputText.split(separator: "\n").map(String.init)
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func noOtherBackendIsLinked() throws {
-        let probe = try Self.symbols(of: try Self.executable("KeychainOneBackendProbe"))
+        let probe = try Self.symbols(of: try builtExecutable("KeychainOneBackendProbe"))
         #expect(probe.contains("15KeychainKeyring"), "the scan finds the keyring backend's symbols")
         for module in Self.otherBackendModules {
             #expect(!probe.contains(module), "\(module) symbols are linked into the probe")
@@ -36,7 +37,7 @@ import Testing
         // The front end's hook for the built-in backends stays an unresolved weak symbol.
         #expect(probe.contains(" w linux_keychain_register_built_in_backends"))
         // The same scan finds the other backends in the `linux-keychain` CLI, which links LinuxKeychain.
-        let cli = try Self.symbols(of: try #require(ConformanceContext.locateCLI()))
+        let cli = try Self.symbols(of: try builtCLI())
         #expect([" T ", " t "].contains { cli.contains($0 + "linux_keychain_register_built_in_backends") },
                 "LinuxKeychain defines the hook")
         for module in Self.otherBackendModules {
@@ -51,21 +52,9 @@ import Testing
         return result.outputText
     }
 
-    /// The test-only program `name`, built beside the `linux-keychain` CLI.
-    static func executable(_ name: String) throws -> String {
-        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
-        let path = URL(fileURLWithPath: cli).deletingLastPathComponent().appendingPathComponent(name).path
-        try #require(FileManager.default.isExecutableFile(atPath: path), "\(name) was not built beside the tests")
-        return path
-    }
-
-    /// Cancels the test with the reason when the kernel keyring is unusable here (a failure under
+    /// Skips the test with the reason when the kernel keyring is unusable here (a failure under
     /// KEYCHAIN_REQUIRE_ALL_BACKENDS=1).
     static func requireKeyring() throws {
-        if case .unavailable(let reason) = KernelKeyringBackend(environment: ProcessInfo.processInfo.environment).availability() {
-            let text = "backend 'keyring' is unavailable here: \(reason.message)"
-            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure(text) }
-            try Test.cancel(Comment(rawValue: text))
-        }
+        try requireAvailable(KernelKeyringBackend(environment: ProcessInfo.processInfo.environment))
     }
 }

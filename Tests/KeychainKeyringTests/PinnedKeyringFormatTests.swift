@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// The keyring layout, pinned byte for byte (docs/pinned-formats.md): the names of item keys

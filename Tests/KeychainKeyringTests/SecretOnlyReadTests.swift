@@ -1,7 +1,9 @@
 import CKeyutils
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// A read of one item's secret by its whole primary key (what `linux-keychain get` and the typed API
@@ -27,7 +29,7 @@ struct SecretOnlyReadTests {
         let own = try kernel.ownKeyring("secret-only-\(purpose)")
         defer { own.remove() }
         let service = uniqueService(purpose)
-        let item = genericItem(service, "acct", Data(secret.utf8), [.label: .string("shown")])
+        let item = genericItem(service, "acct", Data(secret.utf8), extra: [.label: .string("shown")])
         try own.backend.add(item)
         let query = secretOnly(service)
         #expect(try own.backend.search(query).map { $0.secret?.makeData() } == [Data(secret.utf8)])

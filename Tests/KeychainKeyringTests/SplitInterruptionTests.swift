@@ -1,8 +1,10 @@
 import CKeyutils
 import Dispatch
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// A split of the records (`ItemRecords`) interrupted after each of its steps, as a process
@@ -58,7 +60,7 @@ struct SplitInterruptionTests {
                 for index in 0..<10 {
                     let account = "user\(80 + thread * 10 + index)"
                     try backend.add(genericItem(service, account, Data("secret-\(80 + thread * 10 + index)".utf8),
-                                                [.label: .string("The label of item \(80 + thread * 10 + index)")]))
+                                                extra: [.label: .string("The label of item \(80 + thread * 10 + index)")]))
                     if index < 5, try backend.delete(primaryKeyQuery(service, "user\(thread * 5 + index)", secrets: false)) != 1 {
                         failures.withLock { $0.append("thread \(thread): user\(thread * 5 + index) was not deleted") }
                     }

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// The attributes key's JSON is written by hand in its pinned spelling (`StoredAttributesJSON`)

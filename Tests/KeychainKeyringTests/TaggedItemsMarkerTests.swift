@@ -1,7 +1,9 @@
 import CKeyutils
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
 
 /// A query by service and account with the other primary-key attributes open is answered by
@@ -94,7 +96,7 @@ struct TaggedItemsMarkerTests {
 
             // Any tagged item stored through the library, even of another service, makes the
             // same query read every item, and so meet the broken one.
-            try backend.add(genericItem(uniqueService("other"), "x", Data("o".utf8), [.synchronizable: .bool(true)]))
+            try backend.add(genericItem(uniqueService("other"), "x", Data("o".utf8), extra: [.synchronizable: .bool(true)]))
             #expect(marker(keyring) == "yes")
             expectKeychainError(errSecDecode) { try backend.search(query) }
             expectKeychainError(errSecDecode) { try backend.delete(query) }
@@ -112,7 +114,7 @@ struct TaggedItemsMarkerTests {
             #expect(renamed == 1)
             #expect(marker(keyring) == "yes", "an update to a tagged name did not set the marker")
             try backend.add(genericItem(service, "acct", Data("q".utf8)))
-            try backend.add(genericItem(service, "acct", Data("t".utf8), [.accessGroup: .string("team")]))
+            try backend.add(genericItem(service, "acct", Data("t".utf8), extra: [.accessGroup: .string("team")]))
 
             let query = byServiceAndAccount(service)
             let groups = try backend.search(query).map { $0.attributes.string(.accessGroup) ?? "" }
@@ -148,7 +150,7 @@ struct TaggedItemsMarkerTests {
             try withOwnKeyring { backend, _ in
                 let service = uniqueService("race")
                 try backend.add(genericItem(service, "acct", Data("u".utf8)))
-                let tagged = genericItem(service, "acct", Data("t".utf8), [.accessGroup: .string("racer")])
+                let tagged = genericItem(service, "acct", Data("t".utf8), extra: [.accessGroup: .string("racer")])
                 let query = byServiceAndAccount(service)
                 let race = RaceState()
                 let racer = round.isMultiple(of: 2)

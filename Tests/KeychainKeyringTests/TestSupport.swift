@@ -1,41 +1,14 @@
 import CKeyutils
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
+import KeychainTestSupport
 import Testing
-
-/// The error `body` throws, which must be a `KeychainError` with `status`.
-@discardableResult
-func expectKeychainError<Result>(_ status: OSStatus, sourceLocation: SourceLocation = #_sourceLocation,
-                                 _ body: () throws -> Result) -> KeychainError? {
-    do {
-        _ = try body()
-        Issue.record("expected OSStatus \(status), but the call succeeded", sourceLocation: sourceLocation)
-    } catch let error as KeychainError {
-        #expect(error.status == status, "got \(error)", sourceLocation: sourceLocation)
-        return error
-    } catch {
-        Issue.record("expected a KeychainError with OSStatus \(status), got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
-}
 
 /// A service name no other test or earlier run uses.
 func uniqueService(_ purpose: String) -> String {
     "lkc-keyring-test-\(purpose)-\(UUID().uuidString.prefix(8).lowercased())"
-}
-
-func genericItem(_ service: String, _ account: String, _ secret: Data,
-                 _ extra: [AttributeKey: AttributeValue] = [:]) -> KeychainItem {
-    var values: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(account)]
-    values.merge(extra) { _, new in new }
-    return KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes(values), secret: SecretBytes(secret))
-}
-
-func exactQuery(_ service: String, _ account: String, secrets: Bool) -> ItemQuery {
-    ItemQuery(itemClass: .genericPassword,
-              constraints: ItemAttributes([.service: .string(service), .account: .string(account)]),
-              limit: .one, includeSecrets: secrets)
 }
 
 /// A query that fixes the whole primary key, as the CLI and the typed API send.
@@ -59,7 +32,7 @@ extension KernelKeys {
     /// attributes key holding that payload. The calling thread must possess `target`.
     func craftItem(_ service: String, _ extra: [AttributeKey: AttributeValue] = [:], in target: key_serial_t,
                    attributes payload: Data? = nil) throws -> CraftedItem {
-        let item = genericItem(service, "acct", Data("secret".utf8), extra)
+        let item = genericItem(service, "acct", Data("secret".utf8), extra: extra)
         let description = try ItemKeyDescription(item.primaryKey)
         let itemKey = try Data("secret".utf8).withUnsafeBytes { try addUserKey(description.text, payload: $0, to: target) }
         let attributesKey = try payload.map { payload in

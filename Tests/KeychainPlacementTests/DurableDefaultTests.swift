@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// The default configuration on a headless machine (no `KEYCHAIN_BACKEND`, no pin, no session
@@ -78,7 +79,7 @@ struct DurableDefaultTests {
     @Test func appleStyleCodeOnTheDefaultReadsItsKeyAfterAReboot() throws {
         let user = try RebootableUser(Self.userName)
         defer { user.remove() }
-        let probe = try user.copyOfExecutable(try PlacementTestSupport.executable("KeychainProbeA"))
+        let probe = try user.copyOfExecutable(try builtExecutable("KeychainProbeA"))
         let passphrase = user.home + "/passphrase"
         try user.writeOwnedFile(passphrase, Data("correct horse battery staple".utf8))
         let environment = ["KEYCHAIN_FILE_PASSPHRASE_FILE": passphrase]
@@ -99,7 +100,7 @@ struct DurableDefaultTests {
     @Test func theLibraryPrintsNothingWhenItRecordsTheKeyring() throws {
         let user = try RebootableUser(Self.userName)
         defer { user.remove() }
-        let probe = try user.copyOfExecutable(try PlacementTestSupport.executable("KeychainProbeA"))
+        let probe = try user.copyOfExecutable(try builtExecutable("KeychainProbeA"))
         let added = try user.run([probe, "add", "myapp", "device-key"], input: Data("volatile".utf8))
         #expect(added.status == 0, "SecItemAdd: \(added.errorText)")
         #expect(added.errorText.isEmpty, "the library printed: \(added.errorText)")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// A throwaway unprivileged user (made with `useradd`, as the keyring quota tests do), whose
@@ -45,12 +46,12 @@ final class RebootableUser {
 
     /// The user's ids, made with `useradd` if needed, and the built CLI's path.
     private static func prepare(_ name: String) throws -> (uid_t, gid_t, String) {
-        guard getuid() == 0 else { try cannotRun("creating a throwaway user needs root") }
+        guard getuid() == 0 else { try skipOrFail("creating a throwaway user needs root") }
         if try KeychainCLIProcess.run("/usr/bin/id", ["-u", name]).status != 0 {
             let added = try KeychainCLIProcess.run("/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name])
             // Another test run may have made it at the same moment.
             if try KeychainCLIProcess.run("/usr/bin/id", ["-u", name]).status != 0 {
-                try cannotRun("useradd \(name) failed: \(added.errorText)")
+                try skipOrFail("useradd \(name) failed: \(added.errorText)")
             }
         }
         // getpwnam_r: suites of other users run on other threads, and getpwnam's buffer is shared.
@@ -58,9 +59,9 @@ final class RebootableUser {
         var found: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getpwnam_r(name, &entry, &buffer, buffer.count, &found) == 0, found != nil else {
-            try cannotRun("no passwd entry for \(name)")
+            try skipOrFail("no passwd entry for \(name)")
         }
-        guard let built = ConformanceContext.locateCLI() else { try cannotRun("the linux-keychain executable was not built") }
+        guard let built = ConformanceContext.locateCLI() else { try skipOrFail("the linux-keychain executable was not built") }
         return (entry.pw_uid, entry.pw_gid, built)
     }
 
@@ -144,10 +145,4 @@ final class RebootableUser {
                 "@u still holds keys after the reboot: \(lines)", sourceLocation: sourceLocation)
     }
 
-    private static func cannotRun(_ reason: String) throws -> Never {
-        if ConformanceCase.unavailableIsFailure {
-            Issue.record(Comment(rawValue: reason + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)"))
-        }
-        try Test.cancel(Comment(rawValue: reason))
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// A program whose binary is upgraded in place (a new file renamed over the old one, as dpkg
@@ -8,9 +9,8 @@ import Testing
 @Suite("a program replaced in place")
 struct ReplacedBinaryTests {
     @Test func theIdentityIsTheProgramsNameAfterItsBinaryWasReplaced() throws {
-        let probe = try PlacementTestSupport.executable("KeychainProbeA")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-replaced-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let probe = try builtExecutable("KeychainProbeA")
+        let directory = try makeScratchDirectory("lkc-replaced")
         defer { try? FileManager.default.removeItem(at: directory) }
         let daemon = directory.appendingPathComponent("billing-daemon")
         try FileManager.default.copyItem(atPath: probe, toPath: daemon.path)

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import LinuxKeychain
 import Testing
 
@@ -12,12 +13,12 @@ import Testing
 struct TwoProgramsTests {
     @Test(arguments: ["secret-service", "keyring", "file", "vault"])
     func classWideDeleteByOneProgramLeavesTheOthersItems(_ backendName: String) throws {
-        try PlacementTestSupport.requireAvailable(backendName)
+        try requireAvailable(KeychainBackendRegistry.withBuiltIns.backend(named: backendName))
         let environment = ["KEYCHAIN_BACKEND": backendName]
         let service = PlacementTestSupport.uniqueName("two-programs")
-        let probeA = try PlacementTestSupport.executable("KeychainProbeA")
-        let probeB = try PlacementTestSupport.executable("KeychainProbeB")
-        let cli = try PlacementTestSupport.executable("linux-keychain")
+        let probeA = try builtExecutable("KeychainProbeA")
+        let probeB = try builtExecutable("KeychainProbeB")
+        let cli = try builtExecutable("linux-keychain")
         defer {
             for account in ["token", "provisioned"] {
                 for group in ["", "KeychainProbeA", "KeychainProbeB"] {
@@ -82,7 +83,7 @@ struct TwoProgramsTests {
     /// first keychain call; no Vault is configured, so the built-in one could not have answered.
     @Test(arguments: ["before", "after"])
     func ownRegistrationWinsOverTheBuiltIn(_ when: String) throws {
-        let probe = try PlacementTestSupport.executable("KeychainProbeA")
+        let probe = try builtExecutable("KeychainProbeA")
         var environment = ["KEYCHAIN_BACKEND": "vault"]
         for name in ["VAULT_ADDR", "BAO_ADDR", "VAULT_TOKEN", "BAO_TOKEN", "VAULT_AGENT_ADDR", "BAO_AGENT_ADDR"] {
             environment[name] = ""
@@ -94,25 +95,6 @@ struct TwoProgramsTests {
 
 /// Helpers of the placement tests.
 enum PlacementTestSupport {
-    /// An executable built beside the test bundle.
-    static func executable(_ name: String) throws -> String {
-        let cli = try #require(ConformanceContext.locateCLI(), "the linux-keychain executable was not built beside the tests")
-        let path = URL(fileURLWithPath: cli).deletingLastPathComponent().appendingPathComponent(name).path
-        try #require(FileManager.default.isExecutableFile(atPath: path), "\(name) was not built beside the tests")
-        return path
-    }
-
-    /// Cancels the test with the reason when `name` cannot run here (a failure under
-    /// KEYCHAIN_REQUIRE_ALL_BACKENDS=1).
-    static func requireAvailable(_ name: String) throws {
-        let backend = try KeychainBackendRegistry.withBuiltIns.backend(named: name)
-        if case .unavailable(let reason) = backend.availability() {
-            let text = "backend '\(name)' is unavailable here: \(reason.message)"
-            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure(text) }
-            try Test.cancel(Comment(rawValue: text))
-        }
-    }
-
     static func uniqueName(_ prefix: String) -> String {
         "lkc-\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
     }

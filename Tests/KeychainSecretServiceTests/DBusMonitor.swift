@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// What dbus-monitor printed on the session bus (the test's private one) while a body ran.
@@ -7,15 +8,13 @@ enum DBusMonitor {
     /// when nil) that were sent while `body` ran. Cancels the test when dbus-monitor is missing.
     static func lines(matching matchRule: String? = nil, during body: () throws -> Void) throws -> [String] {
         guard toolExists("dbus-monitor") else { try Test.cancel("dbus-monitor is not installed") }
-        let output = SecretServiceTestSupport.scratchDirectory("monitor")
+        let output = scratchPath("lkc-ss-monitor")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let monitor = Process()
-        monitor.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        // Through Python, which unblocks the signals the test process blocks, so that
-        // dbus-monitor ends when it is told to.
-        let unblockAndRun = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
-        monitor.arguments = ["python3", "-c", unblockAndRun, "dbus-monitor", "--session"] + (matchRule.map { [$0] } ?? [])
+        // With no signal blocked, so that dbus-monitor ends when it is told to.
+        monitor.executableURL = URL(fileURLWithPath: UnblockedSignals.launcher)
+        monitor.arguments = UnblockedSignals.arguments(["dbus-monitor", "--session"] + (matchRule.map { [$0] } ?? []))
         monitor.standardOutput = try FileHandle(forWritingTo: output)
         monitor.standardError = FileHandle.nullDevice
         try monitor.run()

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import KeychainConformance
 import Testing
 
@@ -19,11 +20,10 @@ struct PrivateSession {
 
     init() throws {
         guard toolExists("dbus-run-session") else {
-            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("dbus-run-session is not installed") }
-            try Test.cancel("dbus-run-session is not installed")
+            try skipOrFail("dbus-run-session is not installed")
         }
         cli = try SecretServiceTestSupport.cli()
-        directory = SecretServiceTestSupport.scratchDirectory("session")
+        directory = scratchPath("lkc-ss-session")
         for sub in ["home", "runtime"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])

@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -46,20 +47,20 @@ extension SecretServiceTests {
         @Test func madeUpLabelsAreNotReportedAsAttributes() throws {
             guard toolExists("secret-tool") else { try Test.cancel("secret-tool is not installed") }
             let service = SecretServiceTestSupport.uniqueName("label")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "frank", secrets: false)) }
-            try backend.add(SecretServiceTestSupport.genericItem(service, "frank", Data("x".utf8)))
+            defer { _ = try? backend.delete(exactQuery(service, "frank", secrets: false)) }
+            try backend.add(genericItem(service, "frank", Data("x".utf8)))
             let listing = try runTool("secret-tool", ["search", "--all", "service", service])
             #expect(listing.outputText.contains("label = \(service) (frank)"), "listing: \(listing.outputText)")
-            let found = try backend.search(SecretServiceTestSupport.exactQuery(service, "frank"))
+            let found = try backend.search(exactQuery(service, "frank"))
             #expect(found.count == 1)
             #expect(found.first?.attributes[.label] == nil, "a made-up label came back as kSecAttrLabel")
 
             // Renaming the account renames the made-up label with it.
-            _ = try backend.update(SecretServiceTestSupport.exactQuery(service, "frank", secrets: false),
+            _ = try backend.update(exactQuery(service, "frank", secrets: false),
                                    with: ItemChanges(attributes: ItemAttributes([.account: .string("frank2")])))
             let renamed = try runTool("secret-tool", ["search", "--all", "service", service])
             #expect(renamed.outputText.contains("label = \(service) (frank2)"), "listing: \(renamed.outputText)")
-            _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "frank2", secrets: false))
+            _ = try? backend.delete(exactQuery(service, "frank2", secrets: false))
         }
 
         /// `KEYCHAIN_SECRET_SERVICE_COLLECTION=session` keeps items out of the default collection.
@@ -70,8 +71,8 @@ extension SecretServiceTests {
             try SecretServiceTestSupport.requireAvailable(sessionBackend)
             #expect(sessionBackend.availability().explanation.contains("/org/freedesktop/secrets/collection/session"))
             let service = SecretServiceTestSupport.uniqueName("collection")
-            defer { _ = try? sessionBackend.delete(SecretServiceTestSupport.exactQuery(service, "gina", secrets: false)) }
-            try sessionBackend.add(SecretServiceTestSupport.genericItem(service, "gina", Data("in session".utf8)))
+            defer { _ = try? sessionBackend.delete(exactQuery(service, "gina", secrets: false)) }
+            try sessionBackend.add(genericItem(service, "gina", Data("in session".utf8)))
             #expect(try SecretServiceTestSupport.secret(service, "gina", in: sessionBackend) == Data("in session".utf8))
             #expect(try SecretServiceTestSupport.secret(service, "gina") == nil, "the default collection holds the session item")
 
@@ -113,7 +114,7 @@ extension SecretServiceTests {
             defer {
                 _ = try? backend.delete(ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)])))
             }
-            let scratch = SecretServiceTestSupport.scratchDirectory("race")
+            let scratch = scratchPath("lkc-ss-race")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
             for round in 1...3 {
@@ -152,14 +153,14 @@ extension SecretServiceTests {
             DispatchQueue.concurrentPerform(iterations: 16) { index in
                 do {
                     let account = "t\(index)"
-                    try backend.add(SecretServiceTestSupport.genericItem(service, account, Data("v\(index)".utf8)))
+                    try backend.add(genericItem(service, account, Data("v\(index)".utf8)))
                     let read = try SecretServiceTestSupport.secret(service, account, in: backend)
                     if read != Data("v\(index)".utf8) { failures.add("thread \(index) read back other bytes") }
-                    let changed = try backend.update(SecretServiceTestSupport.exactQuery(service, account, secrets: false),
+                    let changed = try backend.update(exactQuery(service, account, secrets: false),
                                                      with: ItemChanges(secret: SecretBytes(Data("w\(index)".utf8))))
                     if changed != 1 { failures.add("thread \(index) updated \(changed) items") }
                     do {
-                        try backend.add(SecretServiceTestSupport.genericItem(service, "contested", Data("\(index)".utf8)))
+                        try backend.add(genericItem(service, "contested", Data("\(index)".utf8)))
                         failures.add("winner")
                     } catch KeychainError.duplicateItem {
                         // expected for all but one thread

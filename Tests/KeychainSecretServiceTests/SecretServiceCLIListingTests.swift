@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -26,7 +27,7 @@ extension SecretServiceTests {
             guard toolExists("secret-tool") else { try Test.cancel("secret-tool (libsecret-tools) is not installed") }
             let service = SecretServiceTestSupport.uniqueName("listed")
             let backend = SecretServiceTestSupport.backend
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "dave", secrets: false)) }
+            defer { _ = try? backend.delete(exactQuery(service, "dave", secrets: false)) }
             let store = try runTool("secret-tool", ["store", "--label=From secret-tool", "service", service, "username", "dave"],
                                     input: Data("x".utf8))
             try #require(store.status == 0, "secret-tool store: \(store.errorText)")
@@ -47,7 +48,7 @@ extension SecretServiceTests {
         @Test func itemsOfThisLibraryAppearWithoutAServiceOnEveryProvider() throws {
             let service = SecretServiceTestSupport.uniqueName("listed-own")
             let backend = SecretServiceTestSupport.backend
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "erin", secrets: false)) }
+            defer { _ = try? backend.delete(exactQuery(service, "erin", secrets: false)) }
             let set = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "set", service, "erin"],
                                   input: Data("x".utf8))
             try #require(set.status == 0, "linux-keychain set: \(set.errorText)")

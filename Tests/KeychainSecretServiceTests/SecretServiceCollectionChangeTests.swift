@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -32,17 +34,17 @@ extension SecretServiceTests {
             try SecretServiceTestSupport.requireGnomeKeyring("creating and deleting a collection without a prompt")
             let (path, backend) = try SecretServiceTests.LockedCollection.newCollection("deleted")
             let service = SecretServiceTestSupport.uniqueName("deleted")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "kept", Data("kept".utf8)))
+            try backend.add(genericItem(service, "kept", Data("kept".utf8)))
             #expect(try SecretServiceTestSupport.secret(service, "kept", in: backend) == Data("kept".utf8))
 
             try Self.delete(path)
-            expectStatus(errSecInteractionNotAllowed) { _ = try backend.search(SecretServiceTestSupport.exactQuery(service, "kept")) }
-            expectStatus(errSecInteractionNotAllowed) {
-                try backend.add(SecretServiceTestSupport.genericItem(service, "new", Data("new".utf8)))
+            expectKeychainError(errSecInteractionNotAllowed) { _ = try backend.search(exactQuery(service, "kept")) }
+            expectKeychainError(errSecInteractionNotAllowed) {
+                try backend.add(genericItem(service, "new", Data("new".utf8)))
             }
             // Once more after the connection forgot the collection: still missing.
-            expectStatus(errSecInteractionNotAllowed) {
-                try backend.add(SecretServiceTestSupport.genericItem(service, "new", Data("new".utf8)))
+            expectKeychainError(errSecInteractionNotAllowed) {
+                try backend.add(genericItem(service, "new", Data("new".utf8)))
             }
             let everywhere = ItemQuery(itemClass: .genericPassword,
                                        constraints: ItemAttributes([.service: .string(service)]), limit: .all)
@@ -59,11 +61,11 @@ extension SecretServiceTests {
             let previous = try CollectionLookUp.alias("default")
             let running = CollectionLookUp.backend(on: "default")
             let service = SecretServiceTestSupport.uniqueName("moved")
-            try running.add(SecretServiceTestSupport.genericItem(service, "before", Data("before".utf8)))
+            try running.add(genericItem(service, "before", Data("before".utf8)))
             try CollectionLookUp.alias("default", pointingAt: path)
             defer { _ = try? CollectionLookUp.alias("default", pointingAt: previous) }
 
-            try running.add(SecretServiceTestSupport.genericItem(service, "after", Data("after".utf8)))
+            try running.add(genericItem(service, "after", Data("after".utf8)))
             #expect(try SecretServiceTestSupport.secret(service, "before", in: running) == Data("before".utf8))
             #expect(try SecretServiceTestSupport.secret(service, "after", in: running) == Data("after".utf8))
             let fresh = CollectionLookUp.backend(on: "default")

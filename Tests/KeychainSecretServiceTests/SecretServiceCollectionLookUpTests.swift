@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -24,8 +26,8 @@ extension SecretServiceTests {
             }
             #expect(reason.status == errSecInteractionNotAllowed, "\(reason)", sourceLocation: sourceLocation)
             #expect(reason.message.contains("has no keyring '\(collection)'"), "\(reason.message)", sourceLocation: sourceLocation)
-            expectStatus(errSecInteractionNotAllowed, sourceLocation: sourceLocation) {
-                _ = try backend.search(SecretServiceTestSupport.exactQuery("lkc-ss-missing", "ida"))
+            expectKeychainError(errSecInteractionNotAllowed, sourceLocation: sourceLocation) {
+                _ = try backend.search(exactQuery("lkc-ss-missing", "ida"))
             }
         }
 
@@ -83,8 +85,8 @@ extension SecretServiceTests {
             }
             #expect(reason.status == errSecInteractionNotAllowed, "\(reason)")
             #expect(reason.message.contains("is locked"), "\(reason.message)")
-            expectStatus(errSecInteractionNotAllowed) {
-                _ = try Self.backend(on: "default").search(SecretServiceTestSupport.exactQuery("lkc-ss-alias", "ida"))
+            expectKeychainError(errSecInteractionNotAllowed) {
+                _ = try Self.backend(on: "default").search(exactQuery("lkc-ss-alias", "ida"))
             }
         }
     }

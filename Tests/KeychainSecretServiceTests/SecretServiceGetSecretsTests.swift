@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -28,7 +30,7 @@ extension SecretServiceTests {
 
         func addItems(_ service: String, in backend: SecretServiceBackend) throws {
             for (account, secret) in Self.secrets {
-                try backend.add(SecretServiceTestSupport.genericItem(service, account, secret))
+                try backend.add(genericItem(service, account, secret))
             }
         }
 
@@ -118,7 +120,7 @@ extension SecretServiceTests {
             }
             #expect(loaded == [false, false, false])
             #expect(items.count == paths.count && items.allSatisfy { $0.isLocked && $0.secret == nil })
-            expectStatus(errSecInteractionNotAllowed) {
+            expectKeychainError(errSecInteractionNotAllowed) {
                 _ = try backend.update(Self.query(service, secrets: false),
                                        with: ItemChanges(attributes: ItemAttributes(), secret: SecretBytes(Data("new".utf8))))
             }

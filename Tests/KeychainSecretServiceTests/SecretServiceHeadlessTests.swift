@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -17,7 +18,7 @@ extension SecretServiceTests {
         }
 
         @Test func noSessionBusIsNotAvailableWithinASecond() throws {
-            let emptyRuntime = SecretServiceTestSupport.scratchDirectory("runtime")
+            let emptyRuntime = scratchPath("lkc-ss-runtime")
             try FileManager.default.createDirectory(at: emptyRuntime, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: emptyRuntime) }
             // DISPLAY is set so that an X11 autolaunch of a bus, if anything attempted one, would be tried.
@@ -32,11 +33,11 @@ extension SecretServiceTests {
             }
             #expect(reason.status == errSecNotAvailable)
             #expect(reason.message.contains("no D-Bus session bus"), "message: \(reason.message)")
-            expectStatus(errSecNotAvailable) {
-                _ = try backend.search(SecretServiceTestSupport.exactQuery("a", "b"))
+            expectKeychainError(errSecNotAvailable) {
+                _ = try backend.search(exactQuery("a", "b"))
             }
-            expectStatus(errSecNotAvailable) {
-                try backend.add(SecretServiceTestSupport.genericItem("a", "b", Data("x".utf8)))
+            expectKeychainError(errSecNotAvailable) {
+                try backend.add(genericItem("a", "b", Data("x".utf8)))
             }
             #expect(Date().timeIntervalSince(start) < 1, "without a bus the calls took \(Date().timeIntervalSince(start)) s")
 
@@ -100,8 +101,7 @@ extension SecretServiceTests {
         @Test func unresponsiveProviderEndsAtTheTimeout() throws {
             let probe = try runTool("python3", ["-c", "import jeepney"])
             guard probe.status == 0 else {
-                if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("python3 jeepney is not installed") }
-                try Test.cancel("python3 jeepney (installed with Python keyring) is missing")
+                try skipOrFail("python3 jeepney (installed with Python keyring) is missing")
             }
             let session = try PrivateSession()
             defer { session.remove() }

@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -22,7 +23,7 @@ extension SecretServiceTests {
         @Test func secretToolReadsWhatTheCLIStores() throws {
             try requireTool("secret-tool")
             let service = SecretServiceTestSupport.uniqueName("to-secret-tool")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "alice", secrets: false)) }
+            defer { _ = try? backend.delete(exactQuery(service, "alice", secrets: false)) }
             let secret = Data("binary\u{0}\u{1}\u{7f} and text ✓".utf8)
             let set = try runTool(try SecretServiceTestSupport.cli(),
                                   ["--backend", "secret-service", "set", service, "alice"], input: secret)
@@ -35,7 +36,7 @@ extension SecretServiceTests {
         @Test func keychainReadsWhatSecretToolStores() throws {
             try requireTool("secret-tool")
             let service = SecretServiceTestSupport.uniqueName("from-secret-tool")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "bob", secrets: false)) }
+            defer { _ = try? backend.delete(exactQuery(service, "bob", secrets: false)) }
             let store = try runTool("secret-tool", ["store", "--label=Stored by secret-tool", "service", service, "username", "bob"],
                                     input: Data("tool-secret".utf8))
             #expect(store.status == 0, "secret-tool store failed: \(store.errorText)")
@@ -44,7 +45,7 @@ extension SecretServiceTests {
             #expect(get.status == 0, "linux-keychain get failed: \(get.errorText)")
             #expect(get.output == Data("tool-secret".utf8))
 
-            let found = try backend.search(SecretServiceTestSupport.exactQuery(service, "bob"))
+            let found = try backend.search(exactQuery(service, "bob"))
             #expect(found.count == 1)
             #expect(found.first?.secret?.makeData() == Data("tool-secret".utf8))
             #expect(found.first?.attributes.string(.label) == "Stored by secret-tool", "the item label is kSecAttrLabel")
@@ -61,7 +62,7 @@ extension SecretServiceTests {
         @Test func pythonKeyringReadsWhatTheCLIStores() throws {
             try requirePythonKeyring()
             let service = SecretServiceTestSupport.uniqueName("to-python")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "carol", secrets: false)) }
+            defer { _ = try? backend.delete(exactQuery(service, "carol", secrets: false)) }
             let set = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "set", service, "carol"],
                                   input: Data("for python ✓".utf8))
             #expect(set.status == 0, "linux-keychain set failed: \(set.errorText)")
@@ -73,7 +74,7 @@ extension SecretServiceTests {
         @Test func keychainReadsWhatPythonKeyringStores() throws {
             try requirePythonKeyring()
             let service = SecretServiceTestSupport.uniqueName("from-python")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "dave", secrets: false)) }
+            defer { _ = try? backend.delete(exactQuery(service, "dave", secrets: false)) }
             let set = try runTool("python3", ["-c", Self.pythonSet, service, "dave"], input: Data("from python".utf8))
             #expect(set.status == 0, "python keyring failed: \(set.errorText)")
 
@@ -83,15 +84,15 @@ extension SecretServiceTests {
             #expect(try SecretServiceTestSupport.secret(service, "dave") == Data("from python".utf8))
 
             // Adding the same service and account is a duplicate, whoever wrote the first one.
-            expectStatus(errSecDuplicateItem) {
-                try backend.add(SecretServiceTestSupport.genericItem(service, "dave", Data("mine".utf8)))
+            expectKeychainError(errSecDuplicateItem) {
+                try backend.add(genericItem(service, "dave", Data("mine".utf8)))
             }
             let add = try runTool(try SecretServiceTestSupport.cli(), ["--backend", "secret-service", "add", service, "dave"],
                                   input: Data("mine".utf8))
             #expect(add.status == CLIExit.duplicate, "adding over a Python item: \(add.status) \(add.errorText)")
 
             // An update through this library keeps the item readable by Python.
-            let changed = try backend.update(SecretServiceTestSupport.exactQuery(service, "dave", secrets: false),
+            let changed = try backend.update(exactQuery(service, "dave", secrets: false),
                                              with: ItemChanges(secret: SecretBytes(Data("updated".utf8))))
             #expect(changed == 1)
             let reread = try runTool("python3", ["-c", Self.pythonGet, service, "dave"])
@@ -120,9 +121,9 @@ extension SecretServiceTests {
             let python = try runTool("python3", ["-c", pythonIntoSession, service, "python-user", onGnomeKeyring ? "session" : "default"],
                                      input: Data("keep me".utf8))
             #expect(python.status == 0, "python keyring failed: \(python.errorText)")
-            defer { _ = try? sessionBackend.delete(SecretServiceTestSupport.exactQuery(service, "python-user", secrets: false)) }
-            try sessionBackend.add(SecretServiceTestSupport.genericItem(service, "ours", Data("drop me".utf8)))
-            try sessionBackend.add(SecretServiceTestSupport.genericItem(service + "-other", "ours", Data("drop me too".utf8)))
+            defer { _ = try? sessionBackend.delete(exactQuery(service, "python-user", secrets: false)) }
+            try sessionBackend.add(genericItem(service, "ours", Data("drop me".utf8)))
+            try sessionBackend.add(genericItem(service + "-other", "ours", Data("drop me too".utf8)))
 
             // Before: the query naming the service sees both writers' items.
             let named = try sessionBackend.search(ItemQuery(itemClass: .genericPassword,
@@ -139,16 +140,14 @@ extension SecretServiceTests {
 
         private func requireTool(_ name: String) throws {
             guard !toolExists(name) else { return }
-            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("\(name) is not installed") }
-            try Test.cancel(Comment(rawValue: "\(name) is not installed"))
+            try skipOrFail("\(name) is not installed")
         }
 
         private func requirePythonKeyring() throws {
             try requireTool("python3")
             let probe = try runTool("python3", ["-c", "import keyring"])
             guard probe.status != 0 else { return }
-            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("Python keyring is not installed") }
-            try Test.cancel("Python keyring is not installed")
+            try skipOrFail("Python keyring is not installed")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import LinuxKeychain
 import LinuxKeychainKit
 import Testing
@@ -77,7 +78,7 @@ extension SecretServiceTests {
         @Test func aQueryMatchingOnTheLabelReadsIt() throws {
             let (service, path) = try addItem("label-match")
             defer { removeItem(service) }
-            var query = SecretServiceTestSupport.exactQuery(service, "ida")
+            var query = exactQuery(service, "ida")
             query.includeAttributes = false
             query.constraints[.label] = .string("A label of its own")
             var found: [KeychainItem] = []
@@ -94,7 +95,7 @@ extension SecretServiceTests {
         private func addItem(_ purpose: String) throws -> (String, String) {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName(purpose)
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("read me".utf8),
+            try backend.add(genericItem(service, "ida", Data("read me".utf8),
                                                                  extra: [.label: .string("A label of its own")]))
             // secret-tool prints each item's object path in brackets, from the collection's on.
             let search = try runTool("secret-tool", ["search", "--all", "service", service])
@@ -106,7 +107,7 @@ extension SecretServiceTests {
         }
 
         private func removeItem(_ service: String) {
-            _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false))
+            _ = try? backend.delete(exactQuery(service, "ida", secrets: false))
         }
     }
 }

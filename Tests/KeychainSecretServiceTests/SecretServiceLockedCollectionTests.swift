@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -51,17 +53,17 @@ extension SecretServiceTests {
             try SecretServiceTestSupport.requireGnomeKeyring("creating a collection without a prompt")
             let (path, backend) = try Self.newCollection("locked")
             let service = SecretServiceTestSupport.uniqueName("locked")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "kept", Data("kept".utf8)))
+            try backend.add(genericItem(service, "kept", Data("kept".utf8)))
             #expect(try SecretServiceTestSupport.secret(service, "kept", in: backend) == Data("kept".utf8))
 
             _ = try Self.keyring(["lock", path])
-            let absent = SecretServiceTestSupport.exactQuery(service, "absent")
-            expectStatus(errSecInteractionNotAllowed) { _ = try backend.search(SecretServiceTestSupport.exactQuery(service, "kept")) }
-            expectStatus(errSecInteractionNotAllowed) { _ = try backend.search(absent) }
-            expectStatus(errSecInteractionNotAllowed) { _ = try backend.search(ItemQuery(itemClass: .genericPassword)) }
-            expectStatus(errSecInteractionNotAllowed) { _ = try backend.delete(absent) }
-            expectStatus(errSecInteractionNotAllowed) {
-                try backend.add(SecretServiceTestSupport.genericItem(service, "new", Data("new".utf8)))
+            let absent = exactQuery(service, "absent")
+            expectKeychainError(errSecInteractionNotAllowed) { _ = try backend.search(exactQuery(service, "kept")) }
+            expectKeychainError(errSecInteractionNotAllowed) { _ = try backend.search(absent) }
+            expectKeychainError(errSecInteractionNotAllowed) { _ = try backend.search(ItemQuery(itemClass: .genericPassword)) }
+            expectKeychainError(errSecInteractionNotAllowed) { _ = try backend.delete(absent) }
+            expectKeychainError(errSecInteractionNotAllowed) {
+                try backend.add(genericItem(service, "new", Data("new".utf8)))
             }
         }
     }

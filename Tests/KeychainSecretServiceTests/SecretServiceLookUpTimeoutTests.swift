@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -56,7 +58,7 @@ extension SecretServiceTests {
             expectMissing("after the provider answers again")
             let service = SecretServiceTestSupport.uniqueName("timeout")
             let unlocked = SecretServiceBackend()
-            try unlocked.add(SecretServiceTestSupport.genericItem(service, "kept", Data("kept".utf8)))
+            try unlocked.add(genericItem(service, "kept", Data("kept".utf8)))
             #expect(try SecretServiceTestSupport.secret(service, "kept", in: unlocked) == Data("kept".utf8))
         }
     }

@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -20,8 +22,8 @@ extension SecretServiceTests {
             try SecretServiceTestSupport.requireAvailable()
             let cli = try SecretServiceTestSupport.cli()
             let service = SecretServiceTestSupport.uniqueName("oneshot")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("one shot".utf8)))
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            try backend.add(genericItem(service, "ida", Data("one shot".utf8)))
+            defer { _ = try? backend.delete(exactQuery(service, "ida", secrets: false)) }
             var output = ""
             let expected = [
                 "ReadAlias /org/freedesktop/secrets",

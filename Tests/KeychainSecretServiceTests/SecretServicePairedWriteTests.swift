@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -17,11 +19,11 @@ extension SecretServiceTests {
         @Test func theSecretGoesOutBeforeTheAttributesAreAnswered() throws {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName("paired")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("first".utf8)))
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            try backend.add(genericItem(service, "ida", Data("first".utf8)))
+            defer { _ = try? backend.delete(exactQuery(service, "ida", secrets: false)) }
             let provider = try Self.providerProcessID()
             let modified = Date(timeIntervalSince1970: 1_800_000_000.5)
-            let query = SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)
+            let query = exactQuery(service, "ida", secrets: false)
             let lines = try DBusMonitor.lines {
                 try backend.perform("a paired write", holdingWriteLock: true) { session in
                     let match = try #require(try SecretServiceOperations.matches(query, in: session).first)
@@ -42,7 +44,7 @@ extension SecretServiceTests {
                                      secret: SecretBytes(Data("second".utf8)), previousSecrets: [:])
                 }
             }
-            let item = try #require(try backend.search(SecretServiceTestSupport.exactQuery(service, "ida")).first)
+            let item = try #require(try backend.search(exactQuery(service, "ida")).first)
             #expect(item.secret?.makeData() == Data("second".utf8))
             #expect(item.attributes[.modificationDate] == .date(modified))
             let bus = BusLines(lines)
@@ -70,15 +72,15 @@ extension SecretServiceTests {
         @Test func attributesTheProviderRefusesLeaveTheSecretAsItWas() throws {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName("refused")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ines", Data("first".utf8),
+            try backend.add(genericItem(service, "ines", Data("first".utf8),
                                                                  extra: [.comment: .string("plain")]))
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ines", secrets: false)) }
+            defer { _ = try? backend.delete(exactQuery(service, "ines", secrets: false)) }
             let reference = "{REF:T@I:0123456789ABCDEF0123456789ABCDEF}"
             let changes = ItemChanges(attributes: ItemAttributes([.comment: .string(reference)]),
                                       secret: SecretBytes(Data("second".utf8)))
-            let outcome = Result { try backend.update(SecretServiceTestSupport.exactQuery(service, "ines", secrets: false),
+            let outcome = Result { try backend.update(exactQuery(service, "ines", secrets: false),
                                                       with: changes) }
-            let item = try #require(try backend.search(SecretServiceTestSupport.exactQuery(service, "ines")).first)
+            let item = try #require(try backend.search(exactQuery(service, "ines")).first)
             switch outcome {
             case .success:
                 #expect(SecretServiceTestSupport.provider != "keepassxc", "KeePassXC took a field reference as a value")

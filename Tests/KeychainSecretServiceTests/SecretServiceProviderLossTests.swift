@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -28,8 +29,7 @@ extension SecretServiceTests {
         @Test(arguments: ["gnome-keyring", "keepassxc"])
         func killedProviderIsNamedAndNotReplaced(_ provider: String) throws {
             guard toolExists(provider == "keepassxc" ? "keepassxc" : "gnome-keyring-daemon"), toolExists("flock") else {
-                if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("\(provider) or flock is not installed") }
-                try Test.cancel(Comment(rawValue: "\(provider) or flock is not installed"))
+                try skipOrFail("\(provider) or flock is not installed")
             }
             let session = try PrivateSession()
             defer { session.remove() }
@@ -107,15 +107,14 @@ extension SecretServiceTests {
         /// A read of the item `kept` of `service` and an add of a new one, through `backend`,
         /// each named for the expectations on its failure.
         static func aReadAndAWrite(of service: String, through backend: SecretServiceBackend) -> [(String, () throws -> Void)] {
-            [("a read", { _ = try backend.search(SecretServiceTestSupport.exactQuery(service, "kept")) }),
-             ("a write", { try backend.add(SecretServiceTestSupport.genericItem(service, "new", Data("n".utf8))) })]
+            [("a read", { _ = try backend.search(exactQuery(service, "kept")) }),
+             ("a write", { try backend.add(genericItem(service, "new", Data("n".utf8))) })]
         }
 
         /// Cancels the test when `provider` is not installed (fails it under KEYCHAIN_REQUIRE_ALL_BACKENDS=1).
         static func requireInstalled(_ provider: String) throws {
             guard toolExists(provider == "keepassxc" ? "keepassxc" : "gnome-keyring-daemon") else {
-                if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("\(provider) is not installed") }
-                try Test.cancel(Comment(rawValue: "\(provider) is not installed"))
+                try skipOrFail("\(provider) is not installed")
             }
         }
 
@@ -156,7 +155,7 @@ extension SecretServiceTests {
             let pid = try #require(ProcessInfo.processInfo.environment[Self.childPIDVariable].flatMap { Int32($0) })
             let backend = SecretServiceBackend()
             let service = SecretServiceTestSupport.uniqueName("loss")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "kept", Data("kept".utf8)))
+            try backend.add(genericItem(service, "kept", Data("kept".utf8)))
             #expect(kill(pid, SIGKILL) == 0)
             try Self.waitUntil { try !Self.secretsNameOwnerReply().contains("true") }
 

@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -41,7 +43,7 @@ extension SecretServiceTests {
             let pid = try #require(ProcessInfo.processInfo.environment[Self.childPIDVariable].flatMap { Int32($0) })
             let backend = SecretServiceBackend()
             let service = SecretServiceTestSupport.uniqueName("restart")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "kept", Data("kept".utf8)))
+            try backend.add(genericItem(service, "kept", Data("kept".utf8)))
 
             #expect(kill(pid, SIGKILL) == 0)
             func owned() throws -> Bool { try ProviderLoss.secretsNameOwnerReply().contains("true") }

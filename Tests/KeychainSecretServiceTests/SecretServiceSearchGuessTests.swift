@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -16,7 +18,7 @@ extension SecretServiceTests {
         @Test func aRepeatedGetSendsTheReadBeforeTheSearchIsAnswered() throws {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName("repeat")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("first".utf8)))
+            try backend.add(genericItem(service, "ida", Data("first".utf8)))
             defer { _ = try? backend.delete(everyItem(of: service)) }
             let query = dataOnlyQuery(service, "ida")
             #expect(try secret(query) == "first")
@@ -35,9 +37,9 @@ extension SecretServiceTests {
         @Test func aRepeatedUpdateSendsTheReadBeforeTheSearchIsAnswered() throws {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName("update")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("first".utf8)))
+            try backend.add(genericItem(service, "ida", Data("first".utf8)))
             defer { _ = try? backend.delete(everyItem(of: service)) }
-            let query = SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)
+            let query = exactQuery(service, "ida", secrets: false)
             #expect(try backend.update(query, with: ItemChanges(secret: SecretBytes(Data("second".utf8)))) == 1)
             var updated = 0
             let bus = try DBusMonitor.bus(during: { _ in
@@ -55,11 +57,11 @@ extension SecretServiceTests {
         @Test func aDeletedItemIsNotGuessed() throws {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName("deleted")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("gone".utf8)))
+            try backend.add(genericItem(service, "ida", Data("gone".utf8)))
             let query = dataOnlyQuery(service, "ida")
             #expect(try secret(query) == "gone")
             #expect(try backend.delete(everyItem(of: service)) == 1)
-            var found: [KeychainItem] = [SecretServiceTestSupport.genericItem(service, "ida", Data())]
+            var found: [KeychainItem] = [genericItem(service, "ida", Data())]
             let lines = try DBusMonitor.lines { found = try backend.search(query) }
             #expect(found.isEmpty)
             let bus = BusLines(lines)
@@ -77,7 +79,7 @@ extension SecretServiceTests {
         @Test func aMissAsksTheLockStateBeforeTheSearchIsAnswered() throws {
             try SecretServiceTestSupport.requireAvailable()
             let query = dataOnlyQuery(SecretServiceTestSupport.uniqueName("absent"), "ida")
-            var found: [KeychainItem] = [SecretServiceTestSupport.genericItem("placeholder", "ida", Data())]
+            var found: [KeychainItem] = [genericItem("placeholder", "ida", Data())]
             let bus = try DBusMonitor.bus(during: { _ in found = try backend.search(query) }, showing: {
                 $0.sent("Get", to: .collection, whileAwaiting: "SearchItems")
             })
@@ -91,13 +93,13 @@ extension SecretServiceTests {
         @Test func anItemFoundBesideTheGuessedOneIsRead() throws {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName("twin")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("synchronized".utf8),
+            try backend.add(genericItem(service, "ida", Data("synchronized".utf8),
                                                                  extra: [.synchronizable: .bool(true)]))
             defer { _ = try? backend.delete(everyItem(of: service)) }
             let query = dataOnlyQuery(service, "ida")
             // Found alone by the search, then left out by the match: the guess for next time.
             #expect(try backend.search(query).isEmpty, "a query without kSecAttrSynchronizable found the synchronizable item")
-            try otherProgram.add(SecretServiceTestSupport.genericItem(service, "ida", Data("local".utf8)))
+            try otherProgram.add(genericItem(service, "ida", Data("local".utf8)))
             #expect(try secret(query) == "local")
             #expect(try secret(query) == "local", "the second search (no guess: it found two items) went wrong")
         }
@@ -105,12 +107,12 @@ extension SecretServiceTests {
         @Test func everyItemIsReadWhenTheSearchFindsMoreThanTheGuessedOne() throws {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName("more")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("one".utf8)))
+            try backend.add(genericItem(service, "ida", Data("one".utf8)))
             defer { _ = try? backend.delete(everyItem(of: service)) }
             var query = everyItem(of: service)
             query.includeSecrets = true
             #expect(try backend.search(query).count == 1)
-            try otherProgram.add(SecretServiceTestSupport.genericItem(service, "jo", Data("two".utf8)))
+            try otherProgram.add(genericItem(service, "jo", Data("two".utf8)))
             let secrets = try backend.search(query).compactMap { $0.secret.map { String(decoding: $0.makeData(), as: UTF8.self) } }
             #expect(secrets.sorted() == ["one", "two"])
         }
@@ -120,19 +122,19 @@ extension SecretServiceTests {
         @Test func anItemReplacedUnderTheGuessedPathIsReadAfresh() throws {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName("replaced")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("old".utf8)))
+            try backend.add(genericItem(service, "ida", Data("old".utf8)))
             defer { _ = try? backend.delete(everyItem(of: service)) }
             let query = dataOnlyQuery(service, "ida")
             #expect(try secret(query) == "old")
             #expect(try otherProgram.delete(everyItem(of: service)) == 1)
-            try otherProgram.add(SecretServiceTestSupport.genericItem(service, "ida", Data("new".utf8)))
+            try otherProgram.add(genericItem(service, "ida", Data("new".utf8)))
             #expect(try secret(query) == "new")
             #expect(try otherProgram.delete(everyItem(of: service)) == 1)
             #expect(try backend.search(query).isEmpty, "a deleted item was found")
         }
 
         private func dataOnlyQuery(_ service: String, _ account: String) -> ItemQuery {
-            var query = SecretServiceTestSupport.exactQuery(service, account)
+            var query = exactQuery(service, account)
             query.includeAttributes = false
             return query
         }

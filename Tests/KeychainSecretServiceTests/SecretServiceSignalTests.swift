@@ -1,7 +1,9 @@
 import CSecretService
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -29,10 +31,10 @@ extension SecretServiceTests {
         @Test func aWriteSendsThisProcessNoSignal() throws {
             try SecretServiceTestSupport.requireAvailable()
             let service = SecretServiceTestSupport.uniqueName("signals")
-            try backend.add(SecretServiceTestSupport.genericItem(service, "ida", Data("first".utf8)))
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false)) }
+            try backend.add(genericItem(service, "ida", Data("first".utf8)))
+            defer { _ = try? backend.delete(exactQuery(service, "ida", secrets: false)) }
             let before = try dispatched()
-            #expect(try backend.update(SecretServiceTestSupport.exactQuery(service, "ida", secrets: false),
+            #expect(try backend.update(exactQuery(service, "ida", secrets: false),
                                        with: ItemChanges(attributes: ItemAttributes([.comment: .string("changed")]),
                                                          secret: SecretBytes(Data("second".utf8)))) == 1)
             #expect(try dispatchedSoon(after: before) == before, "the write's signals reached this process")

@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 /// What the Secret Service tests share: the backend, a check that it can run here, unique
@@ -10,13 +11,10 @@ enum SecretServiceTestSupport {
     /// One backend for the whole run, as a process would have.
     static let backend = SecretServiceBackend()
 
-    /// Cancels the test when the Secret Service is not usable here (outside with-services.sh),
-    /// or fails it when `KEYCHAIN_REQUIRE_ALL_BACKENDS=1`.
+    /// Skips the test, with the reason, when the Secret Service is not usable here (outside
+    /// with-services.sh); fails it when `KEYCHAIN_REQUIRE_ALL_BACKENDS=1`.
     static func requireAvailable(_ backend: SecretServiceBackend = backend) throws {
-        guard case .unavailable(let reason) = backend.availability() else { return }
-        let text = "the Secret Service is unavailable here: \(reason.message)"
-        if ConformanceCase.unavailableIsFailure { throw ConformanceFailure(text + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)") }
-        try Test.cancel(Comment(rawValue: text))
+        try KeychainTestSupport.requireAvailable(backend)
     }
 
     /// The provider with-services.sh started (`--provider=`): "gnome-keyring" or "keepassxc".
@@ -29,42 +27,20 @@ enum SecretServiceTestSupport {
         try Test.cancel(Comment(rawValue: "\(feature) is gnome-keyring's; the provider here is \(provider)"))
     }
 
-    /// The CLI, or a cancelled/failed test when it is missing.
+    /// The CLI, or a skipped (under KEYCHAIN_REQUIRE_ALL_BACKENDS=1, failed) test when it is missing.
     static func cli() throws -> String {
-        if let path = ConformanceContext.locateCLI() { return path }
-        if ConformanceCase.unavailableIsFailure { throw ConformanceFailure("the linux-keychain CLI was not found") }
-        try Test.cancel("the linux-keychain CLI was not found beside the test binary")
+        guard let path = ConformanceContext.locateCLI() else { try skipOrFail("the linux-keychain CLI was not found beside the test binary") }
+        return path
     }
 
     static func uniqueName(_ purpose: String) -> String {
         "lkc-ss-\(purpose)-\(UUID().uuidString.prefix(8).lowercased())"
     }
 
-    /// A fresh directory path for `purpose`, inside with-services.sh's scratch directory when
-    /// there is one, so that what a daemon writes there after the test is removed with it.
-    static func scratchDirectory(_ purpose: String) -> URL {
-        let base = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_SCRATCH"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory
-        return base.appendingPathComponent(uniqueName(purpose))
-    }
-
-    static func genericItem(_ service: String, _ account: String, _ secret: Data,
-                            extra: [AttributeKey: AttributeValue] = [:]) -> KeychainItem {
-        var values: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(account)]
-        values.merge(extra) { _, new in new }
-        return KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes(values), secret: SecretBytes(secret))
-    }
-
-    static func exactQuery(_ service: String, _ account: String, secrets: Bool = true) -> ItemQuery {
-        ItemQuery(itemClass: .genericPassword,
-                  constraints: ItemAttributes([.service: .string(service), .account: .string(account)]),
-                  limit: .one, includeSecrets: secrets)
-    }
-
     /// The secret of (service, account) as the backend reads it, or nil when there is none.
     static func secret(_ service: String, _ account: String,
                        in backend: SecretServiceBackend = backend) throws -> Data? {
-        try backend.search(exactQuery(service, account)).first?.secret?.makeData()
+        try storedSecret(backend, service, account)
     }
 }
 
@@ -86,8 +62,7 @@ struct ToolResult {
 /// goes to files, not pipes, so that a daemon the child leaves behind cannot hold the test.
 func runTool(_ executable: String, _ arguments: [String], input: Data? = nil,
              environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ToolResult {
-    let scratch = SecretServiceTestSupport.scratchDirectory("tool")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    let scratch = try makeScratchDirectory("lkc-ss-tool")
     defer { try? FileManager.default.removeItem(at: scratch) }
     let outputFile = scratch.appendingPathComponent("stdout"), errorFile = scratch.appendingPathComponent("stderr")
     _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
@@ -95,9 +70,8 @@ func runTool(_ executable: String, _ arguments: [String], input: Data? = nil,
     let output = try FileHandle(forWritingTo: outputFile), errors = try FileHandle(forWritingTo: errorFile)
 
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    let unblockAndRun = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
-    process.arguments = ["python3", "-c", unblockAndRun, executable] + arguments
+    process.executableURL = URL(fileURLWithPath: UnblockedSignals.launcher)
+    process.arguments = UnblockedSignals.arguments([executable] + arguments)
     var environment = environment
     if environment["XDG_STATE_HOME"] == ProcessInfo.processInfo.environment["XDG_STATE_HOME"] {
         // A fresh state directory per run, so that auto's recorded choice cannot leak between tests.
@@ -118,23 +92,4 @@ func runTool(_ executable: String, _ arguments: [String], input: Data? = nil,
     let seconds = Date().timeIntervalSince(start)
     return ToolResult(status: process.terminationStatus, output: try Data(contentsOf: outputFile),
                       errorText: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self), seconds: seconds)
-}
-
-/// Whether a program is on PATH.
-func toolExists(_ name: String) -> Bool {
-    (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
-        FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
-    }
-}
-
-/// Records an issue unless `body` throws a `KeychainError` with `status`.
-func expectStatus(_ status: OSStatus, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
-    do {
-        try body()
-        Issue.record("expected OSStatus \(status), but the call succeeded", sourceLocation: sourceLocation)
-    } catch let error as KeychainError {
-        #expect(error.status == status, "expected OSStatus \(status), got \(error)", sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("expected OSStatus \(status), got \(error)", sourceLocation: sourceLocation)
-    }
 }

@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -47,8 +49,8 @@ extension SecretServiceTests {
         /// the libsecret thread, not on the pool they block.
         @Test func callersBlockingTheCooperativePoolAreServed() async throws {
             let service = SecretServiceTestSupport.uniqueName("pool")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "pooled", secrets: false)) }
-            try backend.add(SecretServiceTestSupport.genericItem(service, "pooled", Data("p".utf8)))
+            defer { _ = try? backend.delete(exactQuery(service, "pooled", secrets: false)) }
+            try backend.add(genericItem(service, "pooled", Data("p".utf8)))
             let callers = 4 * ProcessInfo.processInfo.activeProcessorCount + 8
             let backend = self.backend
             let failures = try await withThrowingTaskGroup(of: String?.self) { group in
@@ -74,10 +76,10 @@ extension SecretServiceTests {
         /// process's, never waits for the job to be torn down.
         @Test func writeLockIsFreeOnceAWriteReturns() throws {
             let service = SecretServiceTestSupport.uniqueName("lock")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "locked", secrets: false)) }
-            try backend.add(SecretServiceTestSupport.genericItem(service, "locked", Data("0".utf8)))
+            defer { _ = try? backend.delete(exactQuery(service, "locked", secrets: false)) }
+            try backend.add(genericItem(service, "locked", Data("0".utf8)))
             for round in 1...20 {
-                _ = try backend.update(SecretServiceTestSupport.exactQuery(service, "locked", secrets: false),
+                _ = try backend.update(exactQuery(service, "locked", secrets: false),
                                        with: ItemChanges(secret: SecretBytes(Data("\(round)".utf8))))
                 #expect(try Self.writeLockIsFree(for: backend), "round \(round): the write lock was still held after update returned")
             }

@@ -1,6 +1,8 @@
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -19,13 +21,13 @@ extension SecretServiceTests {
             let service = SecretServiceTestSupport.uniqueName("undo")
             defer { _ = try? backend.delete(ItemQuery(itemClass: .genericPassword,
                                                       constraints: ItemAttributes([.service: .string(service)]))) }
-            try backend.add(SecretServiceTestSupport.genericItem(service, "first", Data("old first".utf8),
+            try backend.add(genericItem(service, "first", Data("old first".utf8),
                                                                  extra: [.comment: .string("old comment")]))
-            try backend.add(SecretServiceTestSupport.genericItem(service, "second", Data("old second".utf8)))
+            try backend.add(genericItem(service, "second", Data("old second".utf8)))
             let query = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
                                   limit: .all, includeSecrets: false)
             let before = try SecretServiceTestSupport.secret(service, "first")
-            let beforeItem = try #require(try backend.search(SecretServiceTestSupport.exactQuery(service, "first")).first)
+            let beforeItem = try #require(try backend.search(exactQuery(service, "first")).first)
 
             let outcome: String = try backend.perform("a test update", holdingWriteLock: true) { session in
                 let matched = try SecretServiceOperations.matches(query, in: session)
@@ -55,7 +57,7 @@ extension SecretServiceTests {
             #expect(outcome.contains("Nothing was changed"), "the update said: \(outcome)")
             let survivor = try #require(try backend.search(query).first)
             let account = try #require(survivor.attributes.string(.account))
-            let after = try #require(try backend.search(SecretServiceTestSupport.exactQuery(service, account)).first)
+            let after = try #require(try backend.search(exactQuery(service, account)).first)
             if account == "first" {
                 #expect(after.secret?.makeData() == before)
                 #expect(after.attributes == beforeItem.attributes, "attributes: \(after.attributes) were \(beforeItem.attributes)")
@@ -69,13 +71,13 @@ extension SecretServiceTests {
         /// now succeeds whole on every provider, attributes and label included.
         @Test func secretAndAttributesChangeTogether() throws {
             let service = SecretServiceTestSupport.uniqueName("whole")
-            defer { _ = try? backend.delete(SecretServiceTestSupport.exactQuery(service, "gail", secrets: false)) }
-            try backend.add(SecretServiceTestSupport.genericItem(service, "gail", Data("old".utf8)))
-            let changed = try backend.update(SecretServiceTestSupport.exactQuery(service, "gail", secrets: false),
+            defer { _ = try? backend.delete(exactQuery(service, "gail", secrets: false)) }
+            try backend.add(genericItem(service, "gail", Data("old".utf8)))
+            let changed = try backend.update(exactQuery(service, "gail", secrets: false),
                                              with: ItemChanges(attributes: ItemAttributes([.comment: .string("c"), .label: .string("L")]),
                                                                secret: SecretBytes(Data("new".utf8))))
             #expect(changed == 1)
-            let item = try #require(try backend.search(SecretServiceTestSupport.exactQuery(service, "gail")).first)
+            let item = try #require(try backend.search(exactQuery(service, "gail")).first)
             #expect(item.secret?.makeData() == Data("new".utf8))
             #expect(item.attributes.string(.comment) == "c")
             #expect(item.attributes.string(.label) == "L")

@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainSecretService
+import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
@@ -21,8 +22,8 @@ extension SecretServiceTests {
             #expect(reason.status == errSecNotAvailable)
             #expect(reason.message.contains("libsecret could not be loaded"), "message: \(reason.message)")
             #expect(reason.message.contains(Self.missingLibrary), "message: \(reason.message)")
-            expectStatus(errSecNotAvailable) {
-                try backend.add(SecretServiceTestSupport.genericItem("a", "b", Data("x".utf8)))
+            expectKeychainError(errSecNotAvailable) {
+                try backend.add(genericItem("a", "b", Data("x".utf8)))
             }
         }
 

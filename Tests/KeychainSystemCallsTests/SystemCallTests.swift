@@ -18,7 +18,7 @@ struct SystemCallTests {
         } catch {
             #expect(error.call == "open")
             #expect(error.errno == .noSuchFileOrDirectory)
-            #expect(error.code == ENOENT)
+            #expect(error.errno.rawValue == ENOENT)
             #expect(error.reason == String(cString: strerror(ENOENT)))
         }
     }
@@ -52,6 +52,28 @@ struct SystemCallTests {
         struct Other: Error {}
         #expect(!(Errno.noSuchKey ~= Other()))
         #expect(Errno(rawValue: ENOKEY) == .noSuchKey)
+    }
+
+    /// The backends catch by these names where they compared with the C constants before.
+    @Test(arguments: [
+        (Errno.noSuchFileOrDirectory, ENOENT), (.notDirectory, ENOTDIR), (.directoryNotEmpty, ENOTEMPTY),
+        (.tooManySymbolicLinkLevels, ELOOP), (.fileExists, EEXIST), (.permissionDenied, EACCES),
+        (.wouldBlock, EWOULDBLOCK), (.readOnlyFileSystem, EROFS), (.notSupported, EOPNOTSUPP),
+        (.notPermitted, EPERM), (.notImplemented, ENOSYS), (.noSuchKey, ENOKEY),
+    ])
+    func eachNameStandsForItsConstant(_ name: Errno, _ constant: Int32) {
+        #expect(name.rawValue == constant)
+    }
+
+    @Test func aTypedFailureIsCaughtByOneOfSeveralNames() {
+        do {
+            try syscall("mkdir") { mkdir("/", 0o700) }
+            Issue.record("making / succeeded")
+        } catch Errno.noSuchFileOrDirectory, Errno.fileExists {
+            // The root always exists.
+        } catch {
+            Issue.record("mkdir / failed otherwise: \(error)")
+        }
     }
 
     @Test func closeIsNotRetriedAndReportsABadDescriptor() throws {

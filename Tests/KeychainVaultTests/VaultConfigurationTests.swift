@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 @testable import KeychainVault
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("vault configuration from the environment")
 struct VaultConfigurationTests {
     private func homeWithToken(_ token: String?) throws -> String {
-        let home = try VaultTestServer.temporaryDirectory()
+        let home = try makeScratchDirectory("lkc-vault")
         if let token { try Data("\(token)\n".utf8).write(to: home.appendingPathComponent(".vault-token")) }
         return home.path
     }
@@ -74,7 +75,7 @@ struct VaultConfigurationTests {
     }
 
     @Test func tlsSettingsAreReadWithBaoTwinsFirst() throws {
-        let folder = try VaultTestServer.temporaryDirectory()
+        let folder = try makeScratchDirectory("lkc-vault")
         let file = folder.appendingPathComponent("file.pem").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         let configuration = try VaultConfiguration.fromEnvironment([

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import KeychainVault
 import Testing
 
@@ -14,15 +15,15 @@ struct VaultConnectionTests {
     }
 
     @Test func requestsInARowShareOneConnectionAndAClosedOneIsReplaced() throws {
-        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let log = try makeScratchDirectory("lkc-vault").appendingPathComponent("traffic.log")
         let upstream = try VaultTestServer.root().address
         var proxy = try TestServerProcess.countingProxy(upstream: upstream, log: log)
         defer { proxy.stop() }
         let backend = VaultBackend(configuration: try VaultConfiguration(address: proxy.address,
                                                                         token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
         #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
-        try backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
-        for _ in 0..<3 { #expect(try VaultTestItems.secret(backend, "app", "alice") == Data("s".utf8)) }
+        try backend.add(genericItem("app", "alice", Data("s".utf8)))
+        for _ in 0..<3 { #expect(try storedSecret(backend, "app", "alice") == Data("s".utf8)) }
         #expect(try connections(in: log) == 1)
 
         // The server side of the idle connection goes away, as when a server restarts or drops
@@ -31,7 +32,7 @@ struct VaultConnectionTests {
         proxy.stop()
         Thread.sleep(forTimeInterval: 0.2)
         proxy = try TestServerProcess.countingProxy(upstream: upstream, log: log, port: port)
-        #expect(try VaultTestItems.secret(backend, "app", "alice") == Data("s".utf8))
+        #expect(try storedSecret(backend, "app", "alice") == Data("s".utf8))
         #expect(try connections(in: log) == 1)
     }
 }

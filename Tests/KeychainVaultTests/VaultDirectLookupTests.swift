@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import KeychainVault
 import Testing
 
@@ -28,8 +29,8 @@ struct VaultDirectLookupTests {
     }
 
     private func addPlainAndTeamItems(_ backend: VaultBackend, service: String) throws {
-        try backend.add(VaultTestItems.generic(service, "a", Data("plain".utf8)))
-        try backend.add(VaultTestItems.generic(service, "a", Data("team".utf8), extra: [.accessGroup: .string("team")]))
+        try backend.add(genericItem(service, "a", Data("plain".utf8)))
+        try backend.add(genericItem(service, "a", Data("team".utf8), extra: [.accessGroup: .string("team")]))
     }
 
     @Test func itemInAnotherAccessGroupIsFoundWithLimitAll() throws {
@@ -42,13 +43,13 @@ struct VaultDirectLookupTests {
 
     @Test func onlyItemInAnotherAccessGroupIsFoundWithLimitOne() throws {
         let backend = try backend()
-        try backend.add(VaultTestItems.generic("only-team", "a", Data("team".utf8), extra: [.accessGroup: .string("team")]))
+        try backend.add(genericItem("only-team", "a", Data("team".utf8), extra: [.accessGroup: .string("team")]))
         #expect(secrets(try backend.search(query("only-team", "a", limit: .one))) == ["team"])
     }
 
     @Test func fullyNamedKeyMatchesOnlyItsOwnItem() throws {
         let backend = try backend()
-        try backend.add(VaultTestItems.generic("named", "a", Data("team".utf8), extra: [.accessGroup: .string("team")]))
+        try backend.add(genericItem("named", "a", Data("team".utf8), extra: [.accessGroup: .string("team")]))
         let plainKey = PrimaryKey(itemClass: .genericPassword,
                                   attributes: ItemAttributes([.service: .string("named"), .account: .string("a")]))
         #expect(try backend.search(ItemQuery(primaryKey: plainKey, includeSecrets: true)).isEmpty)
@@ -62,7 +63,7 @@ struct VaultDirectLookupTests {
 
     @Test func synchronizableItemIsFoundOnlyWhenTheQueryAllowsIt() throws {
         let backend = try backend()
-        try backend.add(VaultTestItems.generic("synced", "a", Data("sync".utf8), extra: [.synchronizable: .bool(true)]))
+        try backend.add(genericItem("synced", "a", Data("sync".utf8), extra: [.synchronizable: .bool(true)]))
         #expect(try backend.search(query("synced", "a", limit: .one)).isEmpty)
         #expect(secrets(try backend.search(query("synced", "a", limit: .one, anySynchronizable: true))) == ["sync"])
         // kSecAttrSynchronizableAny ignores a synchronizable constraint, so false must not narrow the lookup.
@@ -72,8 +73,8 @@ struct VaultDirectLookupTests {
 
     @Test func plainItemFailingAnotherConstraintGivesWayToAMatchingOne() throws {
         let backend = try backend()
-        try backend.add(VaultTestItems.generic("labels", "a", Data("plain".utf8), extra: [.label: .string("other")]))
-        try backend.add(VaultTestItems.generic("labels", "a", Data("team".utf8),
+        try backend.add(genericItem("labels", "a", Data("plain".utf8), extra: [.label: .string("other")]))
+        try backend.add(genericItem("labels", "a", Data("team".utf8),
                                                extra: [.accessGroup: .string("team"), .label: .string("wanted")]))
         #expect(secrets(try backend.search(query("labels", "a", limit: .one, extra: [.label: .string("wanted")]))) == ["team"])
     }
@@ -113,7 +114,7 @@ struct VaultDirectLookupTests {
     /// or by listing, and the composed one finds it with its exact spelling.
     @Test func decomposedNamesDoNotFindTheComposedItem() throws {
         let backend = try backend()
-        try backend.add(VaultTestItems.generic("caf\u{E9}", "a", Data("s".utf8)))
+        try backend.add(genericItem("caf\u{E9}", "a", Data("s".utf8)))
         for limit in [MatchLimit.one, .all] {
             #expect(try backend.search(query("cafe\u{301}", "a", limit: limit)).isEmpty, "limit \(limit)")
             let found = try backend.search(query("caf\u{E9}", "a", limit: limit))

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import KeychainVault
 import Testing
 
@@ -25,7 +26,7 @@ struct VaultFailoverTests {
         let standby = cluster.standbys[0]
         let backend = VaultBackend(configuration: try VaultConfiguration(
             address: standby, token: VaultToken(cluster.token), prefix: prefix, requestTimeout: 5))
-        try backend.add(VaultTestItems.generic("svc", "before", Data("kept".utf8)))
+        try backend.add(genericItem("svc", "before", Data("kept".utf8)))
 
         var acknowledged: [String] = []
         var duplicates: [String] = []
@@ -37,13 +38,31 @@ struct VaultFailoverTests {
         func readBack() {
             reads += 1
             do {
-                if try VaultTestItems.secret(backend, "svc", "before") != Data("kept".utf8) { unexpected.append("read: stale or missing") }
+                if try storedSecret(backend, "svc", "before") != Data("kept".utf8) { unexpected.append("read: stale or missing") }
             } catch let error as KeychainError {
                 readFailures += 1
                 if firstReadError == nil { firstReadError = error.message }
                 if error.status != errSecIO && error.status != errSecNotAvailable { unexpected.append("read: \(error)") }
             } catch {
                 unexpected.append("read: \(error)")
+            }
+        }
+        // A listing of the service's items, which a standby answers from a LIST of metadata.
+        var listingFailures = 0
+        var firstListingError: String?
+        func listBack() {
+            let listing = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string("svc")]),
+                                    limit: .all, includeSecrets: false)
+            do {
+                if try !backend.search(listing).contains(where: { $0.attributes[.account] == .string("before") }) {
+                    unexpected.append("listing: the standing item is missing")
+                }
+            } catch let error as KeychainError {
+                listingFailures += 1
+                if firstListingError == nil { firstListingError = error.message }
+                if error.status != errSecIO && error.status != errSecNotAvailable { unexpected.append("listing: \(error)") }
+            } catch {
+                unexpected.append("listing: \(error)")
             }
         }
         var killedAt: Date?
@@ -58,7 +77,7 @@ struct VaultFailoverTests {
             }
             if let killedAt, now.timeIntervalSince(killedAt) > Self.resumeLimit { break }
             let account = "item-\(round)"
-            let item = VaultTestItems.generic("svc", account, Data("secret-\(round)".utf8),
+            let item = genericItem("svc", account, Data("secret-\(round)".utf8),
                                               extra: [.creationDate: .date(Date())])
             // A failed add is retried with the very same item until it succeeds.
             while true {
@@ -73,22 +92,26 @@ struct VaultFailoverTests {
                     addErrors["\(error.status)", default: 0] += 1
                     if let killedAt, Date().timeIntervalSince(killedAt) > Self.resumeLimit { break }
                     readBack()
+                    listBack()
                     Thread.sleep(forTimeInterval: 0.05)
                 }
             }
             readBack()
+            listBack()
             round += 1
         }
         let seconds = resumedAt.flatMap { resumed in killedAt.map { resumed.timeIntervalSince($0) } }
-        print("failover: writes resumed \(seconds.map { String(format: "%.2f", $0) } ?? "never") s after SIGKILL of the leader; \(readFailures)/\(reads) reads failed; \(acknowledged.count) adds acknowledged; failed add attempts by status: \(addErrors); first read error: \(firstReadError ?? "none")")
+        print("failover: writes resumed \(seconds.map { String(format: "%.2f", $0) } ?? "never") s after SIGKILL of the leader; \(readFailures)/\(reads) reads failed; \(acknowledged.count) adds acknowledged; failed add attempts by status: \(addErrors); first read error: \(firstReadError ?? "none"); \(listingFailures) listings failed, first: \(firstListingError ?? "none")")
         #expect(seconds != nil, "writes did not resume within \(Self.resumeLimit) s")
+        #expect(readFailures == 0, "reads stopped answering during the election: \(readFailures) of \(reads) failed")
+        #expect(listingFailures == 0, "listings stopped answering during the election: \(listingFailures) failed")
         #expect(duplicates.isEmpty, "a retried add reported its own earlier attempt as a duplicate: \(duplicates)")
         #expect(unexpected.isEmpty, "\(unexpected.prefix(5))")
 
         // Every acknowledged write is there, through each surviving node.
         for address in cluster.standbys {
             let reader = VaultBackend(configuration: try VaultConfiguration(address: address, token: VaultToken(cluster.token), prefix: prefix))
-            let missing = try acknowledged.filter { try VaultTestItems.secret(reader, "svc", $0) == nil }
+            let missing = try acknowledged.filter { try storedSecret(reader, "svc", $0) == nil }
             #expect(missing.isEmpty, "acknowledged but missing through \(address): \(missing)")
         }
 
@@ -96,7 +119,7 @@ struct VaultFailoverTests {
         let dead = VaultBackend(configuration: try VaultConfiguration(
             address: cluster.leader, token: VaultToken(cluster.token), prefix: prefix, requestTimeout: 3))
         let asked = Date()
-        let error = keychainError { _ = try dead.search(VaultTestItems.exact("svc", "before")) }
+        let error = keychainError { _ = try dead.search(exactQuery("svc", "before")) }
         #expect(error?.status == errSecNotAvailable, "\(String(describing: error))")
         #expect(error?.message.contains("Cannot reach") == true, "\(String(describing: error))")
         #expect(Date().timeIntervalSince(asked) < 3.5)

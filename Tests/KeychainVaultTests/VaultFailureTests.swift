@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import KeychainVault
 import Testing
 
@@ -25,17 +26,17 @@ struct VaultFailureTests {
 
         let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix, token: token))
         #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
-        try backend.add(VaultTestItems.generic("allowed", "a", Data("inside".utf8)))
-        #expect(try VaultTestItems.secret(backend, "allowed", "a") == Data("inside".utf8))
+        try backend.add(genericItem("allowed", "a", Data("inside".utf8)))
+        #expect(try storedSecret(backend, "allowed", "a") == Data("inside".utf8))
 
-        let write = keychainError { try backend.add(VaultTestItems.generic("forbidden", "a", Data("x".utf8))) }
+        let write = keychainError { try backend.add(genericItem("forbidden", "a", Data("x".utf8))) }
         #expect(write?.status == errSecAuthFailed, "\(String(describing: write))")
-        let read = keychainError { _ = try backend.search(VaultTestItems.exact("forbidden", "a")) }
+        let read = keychainError { _ = try backend.search(exactQuery("forbidden", "a")) }
         #expect(read?.status == errSecAuthFailed, "\(String(describing: read))")
         for error in [write, read].compactMap({ $0 }) {
             #expect(!error.description.contains(token), "the token leaked into an error")
         }
-        #expect(try backend.delete(VaultTestItems.exact("allowed", "a")) == 1)
+        #expect(try backend.delete(exactQuery("allowed", "a")) == 1)
     }
 
     @Test func invalidTokenIsAuthFailedAndNeverShown() throws {
@@ -46,7 +47,7 @@ struct VaultFailureTests {
             return
         }
         #expect(reason.status == errSecAuthFailed)
-        let error = keychainError { try backend.add(VaultTestItems.generic("s", "a", Data("x".utf8))) }
+        let error = keychainError { try backend.add(genericItem("s", "a", Data("x".utf8))) }
         #expect(error?.status == errSecAuthFailed)
         for text in [reason.description, error?.description ?? ""] { #expect(!text.contains(token)) }
     }
@@ -64,7 +65,7 @@ struct VaultFailureTests {
         #expect(Date().timeIntervalSince(started) < 2, "availability took \(Date().timeIntervalSince(started)) s")
 
         let operationStarted = Date()
-        let error = keychainError { try backend.add(VaultTestItems.generic("s", "a", Data("x".utf8))) }
+        let error = keychainError { try backend.add(genericItem("s", "a", Data("x".utf8))) }
         #expect(error?.status == errSecNotAvailable)
         #expect(error?.message.contains("127.0.0.1:\(port)") == true, "\(String(describing: error))")
         #expect(Date().timeIntervalSince(operationStarted) < 2)
@@ -86,7 +87,7 @@ struct VaultFailureTests {
         }
         #expect(reason.status == errSecNotAvailable)
         #expect(reason.message.contains("sealed"), "\(reason.message)")
-        let error = keychainError { try backend.add(VaultTestItems.generic("s", "a", Data("x".utf8))) }
+        let error = keychainError { try backend.add(genericItem("s", "a", Data("x".utf8))) }
         #expect(error?.status == errSecNotAvailable)
         #expect(error?.message.contains("sealed") == true, "\(String(describing: error))")
     }
@@ -100,7 +101,7 @@ struct VaultFailureTests {
             return
         }
         #expect(reason.status == errSecNotAvailable && reason.message.contains("no-such-mount"), "\(reason)")
-        let error = keychainError { _ = try backend.search(VaultTestItems.exact("s", "a")) }
+        let error = keychainError { _ = try backend.search(exactQuery("s", "a")) }
         #expect(error?.status == errSecNotAvailable, "a missing mount must not look like a missing item")
     }
 
@@ -125,17 +126,17 @@ struct VaultFailureTests {
         let throughCluster = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_VAULT"] == "cluster"
         let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
         let size = (throughCluster ? 12 : 40) << 20
-        let error = keychainError { try backend.add(VaultTestItems.generic("huge", "a", Data(repeating: 0x61, count: size))) }
+        let error = keychainError { try backend.add(genericItem("huge", "a", Data(repeating: 0x61, count: size))) }
         #expect(error?.status == errSecDataTooLarge, "\(String(describing: error))")
         #expect(error?.message.contains("too large") == true, "\(String(describing: error?.message))")
-        #expect(try VaultTestItems.secret(backend, "huge", "a") == nil)
+        #expect(try storedSecret(backend, "huge", "a") == nil)
     }
 
     @Test func serverErrorIsIO() throws {
         let server = try TestServerProcess.misbehaving("fail")
         defer { server.stop() }
         let backend = VaultBackend(configuration: try VaultConfiguration(address: server.address, token: VaultToken("t"), prefix: prefix))
-        let error = keychainError { _ = try backend.search(VaultTestItems.exact("s", "a")) }
+        let error = keychainError { _ = try backend.search(exactQuery("s", "a")) }
         #expect(error?.status == errSecIO, "\(String(describing: error))")
         #expect(error?.message.contains("HTTP 500") == true)
     }
@@ -146,7 +147,7 @@ struct VaultFailureTests {
         let server = try TestServerProcess.misbehaving("hostile")
         defer { server.stop() }
         let backend = VaultBackend(configuration: try VaultConfiguration(address: server.address, token: VaultToken("t"), prefix: prefix))
-        let error = keychainError { _ = try backend.search(VaultTestItems.exact("s", "a")) }
+        let error = keychainError { _ = try backend.search(exactQuery("s", "a")) }
         let message = error?.message ?? ""
         #expect(error?.status == errSecIO, "\(String(describing: error))")
         #expect(message.contains("red bell del c1"), "\(message)")
@@ -155,7 +156,7 @@ struct VaultFailureTests {
         #expect(control.isEmpty, "control characters left: \(control.map { String($0.value, radix: 16) }) in \(message.debugDescription)")
         #expect(!message.contains("title") && !message.contains("[31m"), "an escape sequence's body was left: \(message.debugDescription)")
 
-        let cli = try KeychainCLIProcess.run(try VaultTestServer.keychainCLI(), ["--backend", "vault", "get", "s", "a"],
+        let cli = try KeychainCLIProcess.run(try builtCLI(), ["--backend", "vault", "get", "s", "a"],
                                              environment: ["VAULT_ADDR": server.address, "VAULT_TOKEN": "t", "KEYCHAIN_VAULT_PREFIX": prefix])
         #expect(cli.status != 0)
         #expect(cli.errorText.contains("red bell"), "\(cli.errorText)")
@@ -167,7 +168,7 @@ struct VaultFailureTests {
         let server = try TestServerProcess.misbehaving("redirect")
         defer { server.stop() }
         let backend = VaultBackend(configuration: try VaultConfiguration(address: server.address, token: VaultToken("t"), prefix: prefix))
-        let error = keychainError { _ = try backend.search(VaultTestItems.exact("s", "a")) }
+        let error = keychainError { _ = try backend.search(exactQuery("s", "a")) }
         #expect(error?.status == errSecNotAvailable, "\(String(describing: error))")
         #expect(error?.message.contains("redirected") == true, "\(String(describing: error))")
     }
@@ -185,7 +186,7 @@ struct VaultFailureTests {
         }
         #expect(reason.status == errSecNotAvailable, "\(reason)")
         #expect(Date().timeIntervalSince(started) < 2, "availability took \(Date().timeIntervalSince(started)) s")
-        let error = keychainError { _ = try backend.search(VaultTestItems.exact("s", "a")) }
+        let error = keychainError { _ = try backend.search(exactQuery("s", "a")) }
         #expect(error?.status == errSecIO, "\(String(describing: error))")
         #expect(error?.message.contains("KEYCHAIN_VAULT_TIMEOUT") == true)
     }

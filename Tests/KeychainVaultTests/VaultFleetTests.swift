@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import KeychainVault
 import Testing
 
@@ -12,7 +13,7 @@ struct VaultFleetTests {
     /// A machine: its own HOME holding the token in ~/.vault-token, as `bao login` leaves it,
     /// and no token in the environment.
     private func machine() throws -> [String: String] {
-        let home = try VaultTestServer.temporaryDirectory()
+        let home = try makeScratchDirectory("lkc-vault")
         try Data(try VaultTestServer.root().token.utf8).write(to: home.appendingPathComponent(".vault-token"))
         var environment = try VaultTestServer.cliEnvironment(prefix: prefix)
         environment["HOME"] = home.path
@@ -21,7 +22,7 @@ struct VaultFleetTests {
     }
 
     private func keychain(_ arguments: [String], on machine: [String: String], input: Data? = nil) throws -> KeychainCLIProcess.Result {
-        try KeychainCLIProcess.run(try VaultTestServer.keychainCLI(), ["--backend", "vault"] + arguments,
+        try KeychainCLIProcess.run(try builtCLI(), ["--backend", "vault"] + arguments,
                                    input: input, environment: machine)
     }
 
@@ -66,7 +67,7 @@ struct VaultFleetTests {
     @Test func eightRacingAddProcessesGiveOneWinner() throws {
         let environment = try machine()
         let racers = try (0..<8).map { index in
-            KeychainCLIProcess(try VaultTestServer.keychainCLI(), ["--backend", "vault", "add", "fleet-race", "one"],
+            KeychainCLIProcess(try builtCLI(), ["--backend", "vault", "add", "fleet-race", "one"],
                                input: Data("racer-\(index)".utf8), environment: environment)
         }
         let results = try racers.map { try $0.wait() }
@@ -79,7 +80,7 @@ struct VaultFleetTests {
 
     @Test func unusableSettingsFailWithTheReason() throws {
         var environment = try machine()
-        environment["HOME"] = try VaultTestServer.temporaryDirectory().path  // no token file
+        environment["HOME"] = try makeScratchDirectory("lkc-vault").path  // no token file
         let result = try keychain(["get", "fleet-db", "x"], on: environment)
         #expect(result.status != 0 && result.status != CLIExit.notFound)
         #expect(result.errorText.contains("VAULT_TOKEN"), "\(result.errorText)")

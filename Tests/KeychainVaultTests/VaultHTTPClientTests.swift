@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 @testable import KeychainVault
 import Testing
 
@@ -15,7 +16,7 @@ struct VaultHTTPClientTests {
     /// FoundationNetworking. Its memory map is read while it waits for the secret on stdin,
     /// after it has chosen and opened its backend.
     @Test func keyringOnlyProcessMapsNoHTTPLibrary() throws {
-        let child = KeychainCLIProcess(try VaultTestServer.keychainCLI(),
+        let child = KeychainCLIProcess(try builtCLI(),
                                        ["--backend", "keyring", "set", "lkc-maps-\(UUID().uuidString.prefix(8))", "probe"],
                                        holdingInput: true)
         let pid = try #require(child.processIdentifier, "the linux-keychain CLI did not start")
@@ -50,7 +51,7 @@ struct VaultHTTPClientTests {
         let inheritedBefore = Self.inheritableSockets()
         let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
         // A read keeps its lane and the lane's connection open for the next request.
-        #expect(try VaultTestItems.secret(backend, "close-on-exec", "probe") == nil)
+        #expect(try storedSecret(backend, "close-on-exec", "probe") == nil)
         withExtendedLifetime(backend) {
             let opened = Self.sockets().subtracting(inheritedBefore)
             // Tests beside this one open and close sockets too, so only "some" can be counted on.
@@ -77,8 +78,8 @@ struct VaultHTTPClientTests {
     /// plain threads: no request waits for a pool thread that the callers occupy.
     @Test func callersOnGCDWorkerThreadsAreNotStarved() throws {
         let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
-        try backend.add(VaultTestItems.generic("gcd", "me", Data("threads".utf8)))
-        defer { _ = try? backend.delete(VaultTestItems.exact("gcd", "me")) }
+        try backend.add(genericItem("gcd", "me", Data("threads".utf8)))
+        defer { _ = try? backend.delete(exactQuery("gcd", "me")) }
         let calls = 150
 
         func run(_ start: (@escaping @Sendable () -> Void) -> Void) -> (seconds: Double, failures: Int) {
@@ -88,7 +89,7 @@ struct VaultHTTPClientTests {
             for _ in 0..<calls {
                 group.enter()
                 start {
-                    let secret = try? VaultTestItems.secret(backend, "gcd", "me")
+                    let secret = try? storedSecret(backend, "gcd", "me")
                     if secret != Data("threads".utf8) { failures.increment() }
                     group.leave()
                 }
@@ -109,7 +110,7 @@ struct VaultHTTPClientTests {
         let backend = VaultBackend(configuration: try VaultConfiguration(address: server.address, token: VaultToken("irrelevant"),
                                                                         prefix: prefix, requestTimeout: 60))
         let started = Date()
-        let error = keychainError { _ = try backend.search(VaultTestItems.exact("endless", "me")) }
+        let error = keychainError { _ = try backend.search(exactQuery("endless", "me")) }
         let seconds = Date().timeIntervalSince(started)
         #expect(error?.status == errSecIO, "\(String(describing: error))")
         #expect(error?.message.contains("larger than") == true, "\(String(describing: error))")
@@ -124,7 +125,7 @@ struct VaultHTTPClientTests {
         let backend = VaultBackend(configuration: try VaultConfiguration(address: server.address, token: VaultToken("irrelevant"),
                                                                         prefix: prefix, requestTimeout: 1.5))
         let started = Date()
-        let error = keychainError { _ = try backend.search(VaultTestItems.exact("trickle", "me")) }
+        let error = keychainError { _ = try backend.search(exactQuery("trickle", "me")) }
         let seconds = Date().timeIntervalSince(started)
         #expect(error?.status == errSecIO, "\(String(describing: error))")
         #expect(error?.message.contains("within 1.5 s") == true, "\(String(describing: error))")

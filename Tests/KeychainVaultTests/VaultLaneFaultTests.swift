@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 @testable import KeychainVault
 import Testing
 
@@ -22,7 +23,7 @@ struct VaultLaneFaultTests {
 
     /// scripts/tcp-proxy.py in front of the dev server with `faults`, and the log it writes.
     private func faultyProxy(faults: [String] = []) throws -> (proxy: TestServerProcess, log: URL) {
-        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let log = try makeScratchDirectory("lkc-vault").appendingPathComponent("traffic.log")
         return (try TestServerProcess.countingProxy(upstream: try VaultTestServer.root().address, log: log, faults: faults), log)
     }
 
@@ -48,15 +49,15 @@ struct VaultLaneFaultTests {
         defer { proxy.stop() }
         let backend = try backend(through: proxy)
         #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
-        try backend.add(VaultTestItems.generic("app", "alice", Data("one".utf8)))
+        try backend.add(genericItem("app", "alice", Data("one".utf8)))
 
         let error = keychainError { _ = try backend.update(ItemQuery(primaryKey: key("app", "alice")), with: ItemChanges(secret: SecretBytes(Data("two".utf8)))) }
         #expect(error?.status == errSecIO)
         #expect(error?.message.contains("may have been applied") == true, "\(String(describing: error))")
         #expect(try requests("PATCH", in: log) == 1)
         // The server applied it once; the connection is usable again after.
-        #expect(try VaultTestItems.secret(try direct(), "app", "alice") == Data("two".utf8))
-        #expect(try VaultTestItems.secret(backend, "app", "alice") == Data("two".utf8))
+        #expect(try storedSecret(try direct(), "app", "alice") == Data("two".utf8))
+        #expect(try storedSecret(backend, "app", "alice") == Data("two".utf8))
     }
 
     /// An add whose answer is lost is not sent again, where the second copy's check-and-set
@@ -67,10 +68,10 @@ struct VaultLaneFaultTests {
         let backend = try backend(through: proxy)
         #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
 
-        let error = keychainError { try backend.add(VaultTestItems.generic("app", "bob", Data("one".utf8))) }
+        let error = keychainError { try backend.add(genericItem("app", "bob", Data("one".utf8))) }
         #expect(error?.status == errSecIO, "\(String(describing: error))")
         #expect(try requests("POST", in: log) == 1)
-        #expect(try VaultTestItems.secret(try direct(), "app", "bob") == Data("one".utf8))
+        #expect(try storedSecret(try direct(), "app", "bob") == Data("one".utf8))
     }
 
     /// A read or a delete is safe to send twice, so one whose answer is lost on a reused
@@ -80,10 +81,10 @@ struct VaultLaneFaultTests {
         defer { proxy.stop() }
         let backend = try backend(through: proxy)
         #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
-        try backend.add(VaultTestItems.generic("app", "hank", Data("s".utf8)))
-        #expect(try VaultTestItems.secret(backend, "app", "hank") == Data("s".utf8))
-        #expect(try backend.delete(VaultTestItems.exact("app", "hank")) == 1)
-        #expect(try VaultTestItems.secret(try direct(), "app", "hank") == nil)
+        try backend.add(genericItem("app", "hank", Data("s".utf8)))
+        #expect(try storedSecret(backend, "app", "hank") == Data("s".utf8))
+        #expect(try backend.delete(exactQuery("app", "hank")) == 1)
+        #expect(try storedSecret(try direct(), "app", "hank") == nil)
         #expect(try requests("DELETE", in: log) == 2)
     }
 
@@ -94,38 +95,38 @@ struct VaultLaneFaultTests {
         let (proxy, _) = try faultyProxy(faults: ["--stall-answer", "^GET .*/data/"])
         defer { proxy.stop() }
         let seeded = try direct()
-        try seeded.add(VaultTestItems.generic("app", "carol", Data("s".utf8)))
+        try seeded.add(genericItem("app", "carol", Data("s".utf8)))
         let backend = try backend(through: proxy, requestTimeout: 2)
         #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
 
         let started = Date()
-        let error = keychainError { _ = try VaultTestItems.secret(backend, "app", "carol") }
+        let error = keychainError { _ = try storedSecret(backend, "app", "carol") }
         let elapsed = Date().timeIntervalSince(started)
         #expect(error?.status == errSecIO)
         #expect(error?.message.contains("No answer") == true, "\(String(describing: error))")
         #expect(elapsed < 2 * 2 + 1.5, "the stalled request and the one queued behind it took \(elapsed) s")
-        #expect(try VaultTestItems.secret(backend, "app", "carol") == Data("s".utf8))
+        #expect(try storedSecret(backend, "app", "carol") == Data("s".utf8))
     }
 
     /// The server goes away between two requests of one process (nothing listens on its port):
     /// the next request fails at once as unreachable; once it is back, requests work again.
     @Test func aServerGoneBetweenRequestsIsUnreachableThenReconnected() throws {
-        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let log = try makeScratchDirectory("lkc-vault").appendingPathComponent("traffic.log")
         let upstream = try VaultTestServer.root().address
         var proxy = try TestServerProcess.countingProxy(upstream: upstream, log: log)
         defer { proxy.stop() }
         let backend = try backend(through: proxy)
-        try backend.add(VaultTestItems.generic("app", "dave", Data("s".utf8)))
+        try backend.add(genericItem("app", "dave", Data("s".utf8)))
         let port = try #require(URLComponents(string: proxy.address)?.port)
         proxy.stop()
         Thread.sleep(forTimeInterval: 0.2)
 
         let started = Date()
-        let error = keychainError { _ = try VaultTestItems.secret(backend, "app", "dave") }
+        let error = keychainError { _ = try storedSecret(backend, "app", "dave") }
         #expect(error?.status == errSecNotAvailable, "\(String(describing: error))")
         #expect(Date().timeIntervalSince(started) < 2)
         proxy = try TestServerProcess.countingProxy(upstream: upstream, log: log, port: port)
-        #expect(try VaultTestItems.secret(backend, "app", "dave") == Data("s".utf8))
+        #expect(try storedSecret(backend, "app", "dave") == Data("s".utf8))
     }
 }
 
@@ -137,19 +138,19 @@ struct VaultForkTests {
     let prefix = VaultTestServer.uniquePrefix("fork")
 
     @Test func aForkedChildOpensItsOwnConnectionAndTheParentKeepsItsOwn() throws {
-        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let log = try makeScratchDirectory("lkc-vault").appendingPathComponent("traffic.log")
         let proxy = try TestServerProcess.countingProxy(upstream: try VaultTestServer.root().address, log: log)
         defer { proxy.stop() }
         let backend = VaultBackend(configuration: try VaultConfiguration(address: proxy.address,
                                                                         token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
-        try backend.add(VaultTestItems.generic("app", "erin", Data("s".utf8)))
+        try backend.add(genericItem("app", "erin", Data("s".utf8)))
 
         let status = try inChild {
-            let read = try? VaultTestItems.secret(backend, "app", "erin")
+            let read = try? storedSecret(backend, "app", "erin")
             return read == Data("s".utf8) ? 0 : 1
         }
         #expect(status == 0, "the child's read failed (exit status \(status))")
-        #expect(try VaultTestItems.secret(backend, "app", "erin") == Data("s".utf8))
+        #expect(try storedSecret(backend, "app", "erin") == Data("s".utf8))
 
         // Every request line, with the connection it went on: the child's read on a second
         // connection, the parent's before and after on its first.
@@ -163,12 +164,12 @@ struct VaultForkTests {
     /// the descriptors it watches), the request gets a transport error that names the failing
     /// call, not an "HTTP 0" answer; the lane works again for the next request.
     @Test func aDrivingLoopFailureIsATransportErrorAndTheLaneStillWorks() throws {
-        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let log = try makeScratchDirectory("lkc-vault").appendingPathComponent("traffic.log")
         let proxy = try TestServerProcess.countingProxy(upstream: try VaultTestServer.root().address, log: log,
                                                         faults: ["--stall-answer", "^GET .*/data/"])
         defer { proxy.stop() }
         try VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
-            .add(VaultTestItems.generic("app", "frank", Data("s".utf8)))
+            .add(genericItem("app", "frank", Data("s".utf8)))
         let backend = VaultBackend(configuration: try VaultConfiguration(address: proxy.address,
                                                                         token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
         let status = try inChild {
@@ -180,11 +181,11 @@ struct VaultForkTests {
             one.rlim_cur = 1
             setrlimit(Int32(RLIMIT_NOFILE.rawValue), &one)
             var message = ""
-            do { _ = try VaultTestItems.secret(backend, "app", "frank") } catch { message = "\(error)" }
+            do { _ = try storedSecret(backend, "app", "frank") } catch { message = "\(error)" }
             setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
             if message.contains("HTTP 0") { return 11 }
             if !message.contains("curl_multi_poll") { return 12 }
-            return (try? VaultTestItems.secret(backend, "app", "frank")) == Data("s".utf8) ? 0 : 13
+            return (try? storedSecret(backend, "app", "frank")) == Data("s".utf8) ? 0 : 13
         }
         // 10: not available; 11: "HTTP 0"; 12: another message; 13: the next read failed.
         #expect(status == 0, "exit status \(status)")
@@ -220,15 +221,15 @@ struct VaultLookupBesideTests {
     /// lookup gets no answer: the add either fails and stored nothing, or succeeds; it never
     /// fails having stored the item, which would make the caller's retry a duplicate.
     @Test func aFailedLookupNeverFailsAWriteTheServerApplied() throws {
-        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let log = try makeScratchDirectory("lkc-vault").appendingPathComponent("traffic.log")
         let proxy = try TestServerProcess.countingProxy(upstream: try VaultTestServer.root().address, log: log,
                                                         faults: ["--drop-answer", "lookup-self"])
         defer { proxy.stop() }
         let backend = VaultBackend(configuration: try VaultConfiguration(address: proxy.address,
                                                                         token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
         var failure: (any Error)?
-        do { try backend.add(VaultTestItems.generic("app", "gina", Data("s".utf8))) } catch { failure = error }
-        let stored = try VaultTestItems.secret(VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix)), "app", "gina")
+        do { try backend.add(genericItem("app", "gina", Data("s".utf8))) } catch { failure = error }
+        let stored = try storedSecret(VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix)), "app", "gina")
         if let failure {
             #expect(stored == nil, "the add failed (\(failure)) but stored the item")
         } else {
@@ -245,12 +246,12 @@ struct VaultLaneThreadTests {
     let prefix = VaultTestServer.uniquePrefix("lanethreads")
 
     @Test func threadsGetTheirOwnAnswersAndAtMostEightConnectionsStayOpen() throws {
-        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let log = try makeScratchDirectory("lkc-vault").appendingPathComponent("traffic.log")
         let proxy = try TestServerProcess.countingProxy(upstream: try VaultTestServer.root().address, log: log, faults: ["--log-closes"])
         defer { proxy.stop() }
         let threads = 12
         let seeded = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
-        for index in 0..<threads { try seeded.add(VaultTestItems.generic("app", "user\(index)", Data("secret \(index)".utf8))) }
+        for index in 0..<threads { try seeded.add(genericItem("app", "user\(index)", Data("secret \(index)".utf8))) }
         let backend = VaultBackend(configuration: try VaultConfiguration(address: proxy.address,
                                                                         token: VaultToken(try VaultTestServer.root().token), prefix: prefix))
         #expect(backend.availability().isAvailable)
@@ -265,7 +266,7 @@ struct VaultLaneThreadTests {
             Thread.detachNewThread {
                 start.wait()
                 for _ in 0..<6 {
-                    let read = try? VaultTestItems.secret(backend, "app", "user\(index)")
+                    let read = try? storedSecret(backend, "app", "user\(index)")
                     if read != Data("secret \(index)".utf8) { wrong.withLock { $0.append("user\(index): \(String(describing: read))") } }
                 }
                 done.leave()
@@ -295,11 +296,11 @@ struct VaultLargeBodyTests {
         // Bytes that differ along the whole body (a cut or a repeated chunk shows), made fast.
         let first = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 16) })
         let second = Data((0..<((2 << 20) + 12345)).map { UInt8(truncatingIfNeeded: ($0 &* 40_503) >> 7) })
-        try backend.add(VaultTestItems.generic("app", "large", first))
-        #expect(try VaultTestItems.secret(backend, "app", "large") == first)
+        try backend.add(genericItem("app", "large", first))
+        #expect(try storedSecret(backend, "app", "large") == first)
         let key = PrimaryKey(itemClass: .genericPassword, attributes: ItemAttributes([.service: .string("app"), .account: .string("large")]))
         #expect(try backend.update(ItemQuery(primaryKey: key), with: ItemChanges(secret: SecretBytes(second))) == 1)
-        #expect(try VaultTestItems.secret(backend, "app", "large") == second)
+        #expect(try storedSecret(backend, "app", "large") == second)
     }
 }
 
@@ -313,7 +314,7 @@ struct VaultLaneTLSTests {
     @Test func aReconnectingLaneKeepsItsTLSSettingsAndOtherClientsDoNotShareIt() throws {
         let fixture = try VaultTLSServer()
         defer { fixture.stop() }
-        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("traffic.log")
+        let log = try makeScratchDirectory("lkc-vault").appendingPathComponent("traffic.log")
         var proxy = try TestServerProcess.countingProxy(upstream: fixture.mutualAddress, log: log)
         defer { proxy.stop() }
         let port = try #require(URLComponents(string: proxy.address)?.port)
@@ -325,16 +326,16 @@ struct VaultLaneTLSTests {
         let mutual = try backend(VaultTLSSettings(caFile: fixture.caFile, clientCertificate: fixture.clientCertificate,
                                                   clientKey: fixture.clientKey))
         #expect(mutual.availability().isAvailable, "\(mutual.availability().explanation)")
-        try mutual.add(VaultTestItems.generic("tls", "ivy", Data("s".utf8)))
+        try mutual.add(genericItem("tls", "ivy", Data("s".utf8)))
 
         // Its connection is open; a client without the certificate still makes its own, refused.
         let withoutCertificate = try backend(VaultTLSSettings(caFile: fixture.caFile))
-        #expect(keychainError { _ = try VaultTestItems.secret(withoutCertificate, "tls", "ivy") }?.status == errSecNotAvailable)
+        #expect(keychainError { _ = try storedSecret(withoutCertificate, "tls", "ivy") }?.status == errSecNotAvailable)
 
         proxy.stop()
         Thread.sleep(forTimeInterval: 0.2)
         proxy = try TestServerProcess.countingProxy(upstream: fixture.mutualAddress, log: log, port: port)
-        #expect(try VaultTestItems.secret(mutual, "tls", "ivy") == Data("s".utf8))
+        #expect(try storedSecret(mutual, "tls", "ivy") == Data("s".utf8))
         // The restarted proxy's log: the read after the drop made a new TLS connection.
         let connections = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("connection ") }
         #expect(connections.count == 1, "\(connections)")

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import Testing
 
 /// An AppRole auth mount of one test's own on a server, with a role whose policy reaches the
@@ -25,7 +26,7 @@ struct VaultAppRoleFixture {
         try Self.require(bao(["write", "auth/\(mount)/role/\(role)", "token_policies=\(policy)"] + tokenSettings, nil), "role write")
         roleID = try Self.require(bao(["read", "-field=role_id", "auth/\(mount)/role/\(role)/role-id"], nil), "role-id")
         secretID = try Self.require(bao(["write", "-f", "-field=secret_id", "auth/\(mount)/role/\(role)/secret-id"], nil), "secret-id")
-        let directory = try VaultTestServer.temporaryDirectory()
+        let directory = try makeScratchDirectory("lkc-vault")
         roleIDFile = directory.appendingPathComponent("role-id")
         secretIDFile = directory.appendingPathComponent("secret-id")
         try Data("\(roleID)\n".utf8).write(to: roleIDFile)

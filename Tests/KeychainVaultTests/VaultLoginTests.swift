@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 @testable import KeychainVault
 import Testing
 
@@ -11,16 +12,16 @@ struct VaultLoginTests {
 
     private func serverEnvironment() throws -> [String: String] {
         let root = try VaultTestServer.root()
-        return ["VAULT_ADDR": root.address, "KEYCHAIN_VAULT_PREFIX": prefix, "HOME": try VaultTestServer.temporaryDirectory().path,
+        return ["VAULT_ADDR": root.address, "KEYCHAIN_VAULT_PREFIX": prefix, "HOME": try makeScratchDirectory("lkc-vault").path,
                 "KEYCHAIN_VAULT_TOKEN_CACHE": "off"]
     }
 
     /// A write, a read back and a delete through `backend`.
     private func expectRoundTrip(_ backend: VaultBackend, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let account = UUID().uuidString
-        try backend.add(VaultTestItems.generic("login", account, Data("logged-in".utf8)))
-        #expect(try VaultTestItems.secret(backend, "login", account) == Data("logged-in".utf8), sourceLocation: sourceLocation)
-        #expect(try backend.delete(VaultTestItems.exact("login", account)) == 1, sourceLocation: sourceLocation)
+        try backend.add(genericItem("login", account, Data("logged-in".utf8)))
+        #expect(try storedSecret(backend, "login", account) == Data("logged-in".utf8), sourceLocation: sourceLocation)
+        #expect(try backend.delete(exactQuery("login", account)) == 1, sourceLocation: sourceLocation)
     }
 
     @Test func appRoleLogsInWithIDsFromFilesOrVariables() throws {
@@ -43,7 +44,7 @@ struct VaultLoginTests {
             "KEYCHAIN_VAULT_AUTH": "approle", "KEYCHAIN_VAULT_AUTH_MOUNT": appRole.mount,
             "KEYCHAIN_VAULT_ROLE_ID_FILE": appRole.roleIDFile.path, "KEYCHAIN_VAULT_SECRET_ID": wrongSecret,
         ]) { _, new in new })
-        let error = keychainError { _ = try backend.search(VaultTestItems.exact("login", "x")) }
+        let error = keychainError { _ = try backend.search(exactQuery("login", "x")) }
         #expect(error?.status == errSecAuthFailed, "\(String(describing: error))")
         let text = "\(String(describing: error)) \(backend.availability().explanation)"
         #expect(text.contains("AppRole") && text.contains("KEYCHAIN_VAULT_ROLE_ID_FILE") && text.contains(appRole.mount), "\(text)")
@@ -69,7 +70,7 @@ struct VaultLoginTests {
     /// session keyring that `keyctl session` gives the loop, and the server holds one new token.
     @Test func twentyCLIProcessesMakeOneToken() throws {
         let appRole = try VaultAppRoleFixture(prefix: prefix)
-        let cli = try VaultTestServer.keychainCLI()
+        let cli = try builtCLI()
         // Outside the loop's own session keyring, nothing is cached (serverEnvironment sets off).
         var environment = try serverEnvironment().merging(appRole.environment) { _, new in new }
         let set = try KeychainCLIProcess.run(cli, ["--backend", "vault", "set", "fleet-app", "db"], input: Data("twenty".utf8),
@@ -103,7 +104,7 @@ struct VaultLoginTests {
         let environment = ["VAULT_ADDR": fixture.mutualAddress, "VAULT_CACERT": fixture.caFile, "VAULT_CLIENT_CERT": fixture.clientCertificate,
                            "VAULT_CLIENT_KEY": fixture.clientKey, "KEYCHAIN_VAULT_AUTH": "cert", "KEYCHAIN_VAULT_CERT_ROLE": "fleet",
                            "KEYCHAIN_VAULT_PREFIX": prefix, "KEYCHAIN_VAULT_PROBE_TIMEOUT": "15", "KEYCHAIN_VAULT_TOKEN_CACHE": "off",
-                           "HOME": try VaultTestServer.temporaryDirectory().path]
+                           "HOME": try makeScratchDirectory("lkc-vault").path]
         let backend = VaultBackend(environment: environment)
         #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
         try expectRoundTrip(backend)
@@ -115,7 +116,7 @@ struct VaultLoginTests {
         let appRole = try VaultAppRoleFixture(prefix: prefix)
         let root = try VaultTestServer.root()
         let port = try VaultTestServer.unusedPort()
-        let directory = try VaultTestServer.temporaryDirectory()
+        let directory = try makeScratchDirectory("lkc-vault")
         let config = directory.appendingPathComponent("agent.hcl")
         try Data("""
             vault { address = "\(root.address)" }
@@ -153,7 +154,7 @@ struct VaultLoginTests {
     @Test func agentAddressReplacesTheServerAddressAndNeedsNoToken() throws {
         let configuration = try VaultConfiguration.fromEnvironment([
             "VAULT_ADDR": "https://vault.example.com:8200", "VAULT_AGENT_ADDR": "http://127.0.0.1:8100",
-            "HOME": try VaultTestServer.temporaryDirectory().path,
+            "HOME": try makeScratchDirectory("lkc-vault").path,
         ])
         #expect(configuration.address == "http://127.0.0.1:8100")
         #expect(configuration.token == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 @testable import KeychainVault
 import Testing
 
@@ -10,7 +11,7 @@ struct VaultOperatorSecretsTests {
     let path = "\(VaultTestServer.uniquePrefix("operator"))/myapp/db"
 
     private func keychain(_ arguments: [String], input: Data? = nil) throws -> KeychainCLIProcess.Result {
-        try KeychainCLIProcess.run(try VaultTestServer.keychainCLI(), ["--backend", "vault"] + arguments, input: input,
+        try KeychainCLIProcess.run(try builtCLI(), ["--backend", "vault"] + arguments, input: input,
                                    environment: try VaultTestServer.cliEnvironment(prefix: "lkc-test/unused"))
     }
 
@@ -46,17 +47,17 @@ struct VaultOperatorSecretsTests {
     @Test func backendAddsSearchesAndRemovesTheLastField() throws {
         let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: "lkc-test/unused"))
         let service = "kv:\(path)"
-        try backend.add(VaultTestItems.generic(service, "token", Data("abc".utf8)))
+        try backend.add(genericItem(service, "token", Data("abc".utf8)))
         #expect(try field("token") == "abc")
-        let duplicate = keychainError { try backend.add(VaultTestItems.generic(service, "token", Data("again".utf8))) }
+        let duplicate = keychainError { try backend.add(genericItem(service, "token", Data("again".utf8))) }
         #expect(duplicate?.status == errSecDuplicateItem)
-        let binary = keychainError { try backend.add(VaultTestItems.generic(service, "blob", Data([0xFF, 0x00]))) }
+        let binary = keychainError { try backend.add(genericItem(service, "blob", Data([0xFF, 0x00]))) }
         #expect(binary?.status == errSecParam, "\(String(describing: binary))")
-        #expect(try VaultTestItems.secret(backend, service, "token") == Data("abc".utf8))
-        #expect(try backend.update(VaultTestItems.exact(service, "token"), with: ItemChanges(secret: SecretBytes(Data("def".utf8)))) == 1)
+        #expect(try storedSecret(backend, service, "token") == Data("abc".utf8))
+        #expect(try backend.update(exactQuery(service, "token"), with: ItemChanges(secret: SecretBytes(Data("def".utf8)))) == 1)
         #expect(try field("token") == "def")
-        #expect(try backend.delete(VaultTestItems.exact(service, "token")) == 1)
-        #expect(try VaultTestItems.secret(backend, service, "token") == nil)
+        #expect(try backend.delete(exactQuery(service, "token")) == 1)
+        #expect(try storedSecret(backend, service, "token") == nil)
         // The last field's removal is a soft delete, which an operator can undo.
         let undelete = try VaultTestServer.bao(["kv", "undelete", "-versions=2", "secret/\(path)"])
         #expect(undelete.status == 0, "\(undelete.errorText)")
@@ -69,7 +70,7 @@ struct VaultOperatorSecretsTests {
     @Test func pathsIntoTheLibrarysOwnFolderAreRefused() throws {
         let prefix = VaultTestServer.uniquePrefix("own-folder")
         let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
-        let theirs = VaultTestItems.generic("billing", "db", Data("their-secret".utf8),
+        let theirs = genericItem("billing", "db", Data("their-secret".utf8),
                                             extra: [.accessGroup: .string("OtherProgram")])
         try backend.add(theirs)
         defer { _ = try? VaultTestServer.bao(["kv", "metadata", "delete", "secret/\(prefix)/generic/billing/db;access_group=OtherProgram"]) }
@@ -79,23 +80,23 @@ struct VaultOperatorSecretsTests {
         for service in ["kv:\(prefix)/generic/billing/db;access_group=OtherProgram",
                         "kv:secret/\(prefix)/generic/billing/db;access_group=OtherProgram", "kv:\(prefix)",
                         "kv:\(VaultConfiguration.defaultPrefix)/generic/billing/db"] {
-            let read = keychainError { _ = try backend.search(VaultTestItems.exact(service, "secret")) }
+            let read = keychainError { _ = try backend.search(exactQuery(service, "secret")) }
             #expect(read?.status == errSecParam, "\(service): \(String(describing: read))")
             #expect(read?.message.contains("storage folder") == true, "\(service): \(String(describing: read))")
-            let write = keychainError { try backend.add(VaultTestItems.generic(service, "secret", Data("x".utf8))) }
+            let write = keychainError { try backend.add(genericItem(service, "secret", Data("x".utf8))) }
             #expect(write?.status == errSecParam, "\(service): \(String(describing: write))")
         }
         // A folder that merely starts with the same letters is the operator's.
         let neighbour = "kv:\(prefix)-operator/db"
-        try backend.add(VaultTestItems.generic(neighbour, "password", Data("ok".utf8)))
+        try backend.add(genericItem(neighbour, "password", Data("ok".utf8)))
         defer { _ = try? VaultTestServer.bao(["kv", "metadata", "delete", "secret/\(prefix)-operator/db"]) }
-        #expect(try VaultTestItems.secret(backend, neighbour, "password") == Data("ok".utf8))
+        #expect(try storedSecret(backend, neighbour, "password") == Data("ok".utf8))
     }
 
     @Test func malformedPathsAreRefused() throws {
         let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: "lkc-test/unused"))
         for service in ["kv:", "kv:a//b", "kv:../escape", "kv:a/./b"] {
-            let error = keychainError { try backend.add(VaultTestItems.generic(service, "f", Data("x".utf8))) }
+            let error = keychainError { try backend.add(genericItem(service, "f", Data("x".utf8))) }
             #expect(error?.status == errSecParam, "\(service): \(String(describing: error))")
         }
     }

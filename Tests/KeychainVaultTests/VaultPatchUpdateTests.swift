@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import KeychainVault
 import LinuxKeychain
 import Testing
@@ -43,7 +44,7 @@ struct VaultPatchUpdateTests {
 
     @Test func patchChangesOnlyTheNamedFieldsAndKeepsTheOperatorsOwn() throws {
         let backend = try backend()
-        try backend.add(VaultTestItems.generic("app", "alice", Data("old".utf8),
+        try backend.add(genericItem("app", "alice", Data("old".utf8),
                                                extra: [.label: .string("Label"), .creationDate: .date(Date(timeIntervalSince1970: 1000))]))
         let annotated = try VaultTestServer.bao(["kv", "patch", "-mount=secret", "\(prefix)/generic/app/alice", "owner=ops"])
         try #require(annotated.status == 0, "\(annotated.errorText)")
@@ -66,7 +67,7 @@ struct VaultPatchUpdateTests {
     /// secret leaves exactly one secret field.
     @Test func switchingSecretKindLeavesExactlyOneSecretField() throws {
         let backend = try backend()
-        try backend.add(VaultTestItems.generic("kind", "a", Data("printable".utf8)))
+        try backend.add(genericItem("kind", "a", Data("printable".utf8)))
         let binary = Data([0, 0xFF, 0x80, 0x1B])
         #expect(try backend.update(ItemQuery(primaryKey: key("kind", "a")), with: ItemChanges(secret: SecretBytes(binary))) == 1)
         var stored = try fields("kind", "a")
@@ -92,7 +93,7 @@ struct VaultPatchUpdateTests {
     func valueTypesAfterAnUpdateAreThoseOfTheMergedItem(stored storedSwaps: Set<AttributeKey>, changed changedSwaps: Set<AttributeKey>) throws {
         let backend = try backend()
         let account = "types-\(storedSwaps.map(\.rawValue).sorted().joined())"
-        var original = VaultTestItems.generic("types", account, Data("s".utf8), extra: [.label: .string("Old")])
+        var original = genericItem("types", account, Data("s".utf8), extra: [.label: .string("Old")])
         original.attributes.keysGivenAsOtherType = storedSwaps
         try backend.add(original)
         var changes = ItemChanges(attributes: ItemAttributes([.label: .string("New")]))
@@ -115,7 +116,7 @@ struct VaultPatchUpdateTests {
     /// A soft-deleted latest version (`bao kv delete`) is no item, and stays deleted.
     @Test func softDeletedItemIsNotFoundAndStaysDeleted() throws {
         let backend = try backend()
-        try backend.add(VaultTestItems.generic("soft", "a", Data("v1".utf8)))
+        try backend.add(genericItem("soft", "a", Data("v1".utf8)))
         let removed = try VaultTestServer.bao(["kv", "delete", "-mount=secret", "\(prefix)/generic/soft/a"])
         try #require(removed.status == 0, "\(removed.errorText)")
         let changed = try backend.update(ItemQuery(primaryKey: key("soft", "a")), with: ItemChanges(secret: SecretBytes(Data("v2".utf8))))
@@ -138,7 +139,7 @@ struct VaultPatchUpdateTests {
     /// description, which take a String or a Data) by read and check-and-set, which retries on
     /// a newer version; all eight survive.
     @Test func concurrentPatchesOfDifferentFieldsLoseNoChange() throws {
-        try backend().add(VaultTestItems.generic("contended", "a", Data("s".utf8)))
+        try backend().add(genericItem("contended", "a", Data("s".utf8)))
         let changes: [(AttributeKey, AttributeValue)] = [
             (.label, .string("L")), (.comment, .string("C")), (.itemDescription, .string("D")), (.creator, .integer(1)),
             (.type, .integer(2)), (.isInvisible, .bool(true)), (.isNegative, .bool(true)), (.accessible, .string("ak")),
@@ -167,7 +168,7 @@ struct VaultPatchUpdateTests {
     @Test func policyWithoutPatchCapabilityStillUpdates() throws {
         let token = try VaultPatchFixture.token(allowing: ["create", "read", "update"], under: prefix)
         let backend = try backend(token: token)
-        try backend.add(VaultTestItems.generic("limited", "a", Data("old".utf8), extra: [.label: .string("Label")]))
+        try backend.add(genericItem("limited", "a", Data("old".utf8), extra: [.label: .string("Label")]))
         #expect(try backend.update(ItemQuery(primaryKey: key("limited", "a")), with: ItemChanges(secret: SecretBytes(Data("new".utf8)))) == 1)
         let item = try #require(try stored("limited", "a"))
         #expect(item.secret?.makeData() == Data("new".utf8))
@@ -180,7 +181,7 @@ struct VaultPatchUpdateTests {
     @Test func checkAndSetRequiredMountStillUpdates() throws {
         let mount = try VaultPatchFixture.checkAndSetRequiredMount()
         let backend = try backend(mount: mount)
-        try backend.add(VaultTestItems.generic("strict", "a", Data("old".utf8)))
+        try backend.add(genericItem("strict", "a", Data("old".utf8)))
         #expect(try backend.update(ItemQuery(primaryKey: key("strict", "a")), with: ItemChanges(secret: SecretBytes(Data("new".utf8)))) == 1)
         #expect(try backend.search(ItemQuery(primaryKey: key("strict", "a"), includeSecrets: true)).first?.secret?.makeData() == Data("new".utf8))
         #expect(try fields("strict", "a", mount: mount)["password"] as? String == "new")

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import KeychainVault
 import Testing
 
@@ -32,8 +33,8 @@ struct VaultProbeTests {
             """, defaultPolicy: false)
         let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix, token: token))
         #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
-        try backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
-        #expect(try VaultTestItems.secret(backend, "app", "alice") == Data("s".utf8))
+        try backend.add(genericItem("app", "alice", Data("s".utf8)))
+        #expect(try storedSecret(backend, "app", "alice") == Data("s".utf8))
     }
 
     /// A good token that sees no mount: the health and token checks pass, so the mount is named.

@@ -2,6 +2,7 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 import KeychainSystemCalls
+import KeychainTestSupport
 import KeychainVault
 import Testing
 
@@ -23,13 +24,13 @@ struct VaultReadYourWritesTests {
         for round in 0..<Self.rounds {
             let account = "acct-\(round)"
             let secret = Data("value-\(round)".utf8)
-            try writers[round % 2].add(VaultTestItems.generic("svc", account, secret))
-            let found = try VaultTestItems.secret(readers[round % 2], "svc", account)
+            try writers[round % 2].add(genericItem("svc", account, secret))
+            let found = try storedSecret(readers[round % 2], "svc", account)
             if found != secret { stale.append("round \(round): added, then read \(found.map { String(decoding: $0, as: UTF8.self) } ?? "not found")") }
             let changed = Data("changed-\(round)".utf8)
-            _ = try writers[round % 2].update(VaultTestItems.exact("svc", account),
+            _ = try writers[round % 2].update(exactQuery("svc", account),
                                               with: ItemChanges(secret: SecretBytes(changed)))
-            let reread = try VaultTestItems.secret(readers[(round + 1) % 2], "svc", account)
+            let reread = try storedSecret(readers[(round + 1) % 2], "svc", account)
             if reread != changed { stale.append("round \(round): updated, then read \(reread.map { String(decoding: $0, as: UTF8.self) } ?? "not found")") }
         }
         #expect(stale.isEmpty, "\(stale.count) stale reads: \(stale.prefix(5))")
@@ -41,7 +42,7 @@ struct VaultReadYourWritesTests {
         let cluster = try VaultTestCluster.require()
         var environment = try VaultTestServer.cliEnvironment(prefix: prefix)
         environment["KEYCHAIN_VAULT_TOKEN_CACHE"] = "session"
-        let cli = try VaultTestServer.keychainCLI()
+        let cli = try builtCLI()
         let nodes = cluster.standbys + [cluster.leader]
         var failures: [String] = []
         for round in 0..<Self.rounds {
@@ -71,7 +72,7 @@ struct VaultReadYourWritesTests {
         var environment = try VaultTestServer.cliEnvironment(prefix: prefix)
         environment["KEYCHAIN_VAULT_TOKEN_CACHE"] = "session"
         environment["VAULT_ADDR"] = cluster.standbys[0]
-        let cli = try VaultTestServer.keychainCLI()
+        let cli = try builtCLI()
         let runtimeDirectory = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         let held = try UserLockFile(named: "vault-index.lock", runtimeDirectory: runtimeDirectory)
             .acquire(deadline: .now() + .seconds(5))

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 @testable import KeychainVault
 import Testing
 
@@ -13,18 +14,18 @@ struct VaultRenewalTests {
     /// Reads one item every 0.4 s for `seconds`, through `backend`; returns the failures.
     private func keepUsing(_ backend: VaultBackend, for seconds: TimeInterval) throws -> [String] {
         let account = UUID().uuidString
-        try backend.add(VaultTestItems.generic("renewal", account, Data("alive".utf8)))
+        try backend.add(genericItem("renewal", account, Data("alive".utf8)))
         var failures: [String] = []
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             do {
-                if try VaultTestItems.secret(backend, "renewal", account) != Data("alive".utf8) { failures.append("wrong secret") }
+                if try storedSecret(backend, "renewal", account) != Data("alive".utf8) { failures.append("wrong secret") }
             } catch {
                 failures.append("\(error)")
             }
             Thread.sleep(forTimeInterval: 0.4)
         }
-        _ = try? backend.delete(VaultTestItems.exact("renewal", account))
+        _ = try? backend.delete(exactQuery("renewal", account))
         return failures
     }
 
@@ -72,19 +73,19 @@ struct VaultRenewalTests {
     @Test func revokedGivenTokenIsNamedByItsSourceNotItsValue() throws {
         let token = try createToken(["-period=1h"])
         let backend = VaultBackend(environment: try environment(["VAULT_TOKEN": token]))
-        try backend.add(VaultTestItems.generic("renewal", "revoked", Data("x".utf8)))
+        try backend.add(genericItem("renewal", "revoked", Data("x".utf8)))
         let revoked = try VaultTestServer.bao(["token", "revoke", token])
         try #require(revoked.status == 0, "\(revoked.errorText)")
-        let error = keychainError { _ = try backend.search(VaultTestItems.exact("renewal", "revoked")) }
+        let error = keychainError { _ = try backend.search(exactQuery("renewal", "revoked")) }
         #expect(error?.status == errSecAuthFailed, "\(String(describing: error))")
         #expect(error?.message.contains("the token from VAULT_TOKEN") == true, "\(String(describing: error))")
         #expect(error.map { !"\($0)".contains(token) } == true, "the token leaked into the error")
-        _ = try VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix)).delete(VaultTestItems.exact("renewal", "revoked"))
+        _ = try VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix)).delete(exactQuery("renewal", "revoked"))
     }
 
     private func environment(_ settings: [String: String]) throws -> [String: String] {
         let root = try VaultTestServer.root()
         return ["VAULT_ADDR": root.address, "KEYCHAIN_VAULT_PREFIX": prefix, "KEYCHAIN_VAULT_TOKEN_CACHE": "off",
-                "HOME": try VaultTestServer.temporaryDirectory().path].merging(settings) { _, new in new }
+                "HOME": try makeScratchDirectory("lkc-vault").path].merging(settings) { _, new in new }
     }
 }

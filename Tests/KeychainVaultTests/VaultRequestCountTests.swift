@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import KeychainVault
 import LinuxKeychain
 import Testing
@@ -28,7 +29,7 @@ struct VaultRequestCountTests {
 
     /// A recorded backend on `mount`, with `token` instead of the root token when given.
     private func recorded(token: String? = nil, mount: String = "secret") throws -> Recorded {
-        let log = try VaultTestServer.temporaryDirectory().appendingPathComponent("requests.log")
+        let log = try makeScratchDirectory("lkc-vault").appendingPathComponent("requests.log")
         try Data().write(to: log)
         let root = try VaultTestServer.root()
         let proxy = try TestServerProcess.recordingProxy(upstream: root.address, log: log)
@@ -58,9 +59,9 @@ struct VaultRequestCountTests {
     /// the answer, so the folder is listed too; the read of the leading path travels beside it.
     @Test func getWithServiceAndAccountIsOneGetBesideTheListing() throws {
         let recorded = try recorded()
-        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        try recorded.backend.add(genericItem("app", "alice", Data("s".utf8)))
         _ = try recorded.takeRequests(prefix: prefix)
-        #expect(try VaultTestItems.secret(recorded.backend, "app", "alice") == Data("s".utf8))
+        #expect(try storedSecret(recorded.backend, "app", "alice") == Data("s".utf8))
         #expect(try recorded.takeRequests(prefix: prefix) == ["GET \(itemPath)", "GET \(listing)"])
     }
 
@@ -73,20 +74,20 @@ struct VaultRequestCountTests {
     /// The server merges the changed fields itself, so the update reads nothing first.
     @Test func updateOfFullyNamedKeyIsOnePatch() throws {
         let recorded = try recorded()
-        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        try recorded.backend.add(genericItem("app", "alice", Data("s".utf8)))
         _ = try recorded.takeRequests(prefix: prefix)
         let changed = try recorded.backend.update(ItemQuery(primaryKey: plainKey),
                                                   with: ItemChanges(secret: SecretBytes(Data("t".utf8))))
         #expect(changed == 1)
         #expect(try recorded.takeRequests(prefix: prefix) == ["PATCH \(itemPath)"])
-        #expect(try VaultTestItems.secret(recorded.backend, "app", "alice") == Data("t".utf8))
+        #expect(try storedSecret(recorded.backend, "app", "alice") == Data("t".utf8))
     }
 
     /// A label is one of the attributes whose given type the item records in one field, which a
     /// patch could only overwrite; so such an update reads the record first.
     @Test func updateOfFullyNamedKeySettingALabelReadsFirst() throws {
         let recorded = try recorded()
-        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        try recorded.backend.add(genericItem("app", "alice", Data("s".utf8)))
         _ = try recorded.takeRequests(prefix: prefix)
         let changed = try recorded.backend.update(ItemQuery(primaryKey: plainKey),
                                                   with: ItemChanges(attributes: ItemAttributes([.label: .string("L")])))
@@ -107,7 +108,7 @@ struct VaultRequestCountTests {
     /// checked before the check-and-set write.
     @Test func updateOfFullyNamedKeyWithAnotherConstraintReadsFirst() throws {
         let recorded = try recorded()
-        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8), extra: [.label: .string("L")]))
+        try recorded.backend.add(genericItem("app", "alice", Data("s".utf8), extra: [.label: .string("L")]))
         _ = try recorded.takeRequests(prefix: prefix)
         var query = ItemQuery(primaryKey: plainKey)
         query.constraints[.label] = .string("other")
@@ -121,7 +122,7 @@ struct VaultRequestCountTests {
     /// A rename moves the item to another path, which a patch cannot do.
     @Test func renameOfFullyNamedKeyReadsCreatesAndDeletes() throws {
         let recorded = try recorded()
-        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        try recorded.backend.add(genericItem("app", "alice", Data("s".utf8)))
         _ = try recorded.takeRequests(prefix: prefix)
         let renamed = try recorded.backend.update(ItemQuery(primaryKey: plainKey),
                                                   with: ItemChanges(attributes: ItemAttributes([.account: .string("bob")])))
@@ -134,7 +135,7 @@ struct VaultRequestCountTests {
     /// but the plain path read beside the listing is not read again.
     @Test func updateAndDeleteOfEveryMatchListOnceAndReadOnce() throws {
         let recorded = try recorded()
-        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        try recorded.backend.add(genericItem("app", "alice", Data("s".utf8)))
         _ = try recorded.takeRequests(prefix: prefix)
         #expect(try recorded.backend.update(everyMatch, with: ItemChanges(secret: SecretBytes(Data("t".utf8)))) == 1)
         #expect(try recorded.takeRequests(prefix: prefix) == ["GET \(itemPath)", "GET \(listing)", "POST \(itemPath)"])
@@ -147,7 +148,7 @@ struct VaultRequestCountTests {
     @Test func programsUpdateByServiceAndAccountIsOnePatch() throws {
         let recorded = try recorded()
         let program = KeychainOperations(backend: recorded.backend, scope: .program("billing"))
-        try program.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        try program.add(genericItem("app", "alice", Data("s".utf8)))
         _ = try recorded.takeRequests(prefix: prefix)
         #expect(try program.update(everyMatch, with: ItemChanges(secret: SecretBytes(Data("t".utf8)))) == 1)
         let ownPath = itemPath + "%3Baccess_group%3Dbilling"
@@ -169,7 +170,7 @@ struct VaultRequestCountTests {
     /// second GET, the program's own item one.
     @Test func programsReadOfASharedItemIsTwoGets() throws {
         let recorded = try recorded()
-        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        try recorded.backend.add(genericItem("app", "alice", Data("s".utf8)))
         _ = try recorded.takeRequests(prefix: prefix)
         let program = KeychainOperations(backend: recorded.backend, scope: .program("billing"))
         let query = ItemQuery(itemClass: .genericPassword, constraints: serviceAndAccount, limit: .one, includeSecrets: true)
@@ -196,7 +197,7 @@ struct VaultRequestCountTests {
     /// read and a check-and-set write for each, and the last secret is the one stored.
     private func expectFallbackOnce(_ recorded: Recorded, mount: String,
                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        try recorded.backend.add(genericItem("app", "alice", Data("s".utf8)))
         _ = try recorded.takeRequests(prefix: prefix)
         for secret in ["t", "u"] {
             let changed = try recorded.backend.update(ItemQuery(primaryKey: plainKey), with: ItemChanges(secret: SecretBytes(Data(secret.utf8))))
@@ -206,12 +207,12 @@ struct VaultRequestCountTests {
         let requests = try recorded.takeRequests(prefix: prefix)
         #expect(requests == ["GET \(path)", "GET \(path)", "PATCH \(path)", "POST \(path)", "POST \(path)"], "\(requests)",
                 sourceLocation: sourceLocation)
-        #expect(try VaultTestItems.secret(recorded.backend, "app", "alice") == Data("u".utf8), sourceLocation: sourceLocation)
+        #expect(try storedSecret(recorded.backend, "app", "alice") == Data("u".utf8), sourceLocation: sourceLocation)
     }
 
     @Test func addIsOnePost() throws {
         let recorded = try recorded()
-        try recorded.backend.add(VaultTestItems.generic("app", "alice", Data("s".utf8)))
+        try recorded.backend.add(genericItem("app", "alice", Data("s".utf8)))
         #expect(try recorded.takeRequests(prefix: prefix) == ["POST \(itemPath)"])
     }
 }

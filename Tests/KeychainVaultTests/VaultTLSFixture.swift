@@ -1,5 +1,6 @@
 import Foundation
 import KeychainConformance
+import KeychainTestSupport
 import KeychainVault
 
 /// A private CA made with openssl for one test, and an OpenBao dev server with two more
@@ -24,7 +25,7 @@ final class VaultTLSServer {
 
     init() throws {
         _ = try VaultTestServer.root()
-        directory = try VaultTestServer.temporaryDirectory()
+        directory = try makeScratchDirectory("lkc-vault")
         try Self.makeCertificates(in: directory)
         let tlsPort = try VaultTestServer.unusedPort()
         let mutualPort = try VaultTestServer.unusedPort()

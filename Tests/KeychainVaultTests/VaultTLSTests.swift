@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 @testable import KeychainVault
 import Testing
 
@@ -12,7 +13,7 @@ struct VaultTLSTests {
 
     private func withTLSServer(_ body: (TestServerProcess, URL) throws -> Void) throws {
         _ = try VaultTestServer.root()
-        let directory = try VaultTestServer.temporaryDirectory()
+        let directory = try makeScratchDirectory("lkc-vault")
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try TestServerProcess.baoDevServer(token: "tls-test-root", tlsDirectory: directory)
         defer { server.stop() }
@@ -39,7 +40,7 @@ struct VaultTLSTests {
         try withTLSServer { server, caFile in
             let environment = ["VAULT_ADDR": server.address, "VAULT_TOKEN": "tls-test-root", "VAULT_CACERT": caFile.path,
                                "KEYCHAIN_VAULT_PREFIX": prefix]
-            let cli = try VaultTestServer.keychainCLI()
+            let cli = try builtCLI()
             let set = try KeychainCLIProcess.run(cli, ["--backend", "vault", "set", "tls-app", "me"],
                                                  input: Data("over-tls".utf8), environment: environment)
             #expect(set.status == 0, "\(set.errorText)")
@@ -68,9 +69,9 @@ struct VaultPrivateCATests {
         guard availability.isAvailable else { return availability }
         let account = UUID().uuidString
         do {
-            try backend.add(VaultTestItems.generic("tls", account, Data("private-ca".utf8)))
-            let secret = try VaultTestItems.secret(backend, "tls", account)
-            _ = try backend.delete(VaultTestItems.exact("tls", account))
+            try backend.add(genericItem("tls", account, Data("private-ca".utf8)))
+            let secret = try storedSecret(backend, "tls", account)
+            _ = try backend.delete(exactQuery("tls", account))
             if secret != Data("private-ca".utf8) { return .unavailable(KeychainError(errSecDecode, "read back something else")) }
         } catch {
             return .unavailable(error as? KeychainError ?? KeychainError(errSecIO, "\(error)"))
@@ -132,7 +133,7 @@ struct VaultPrivateCATests {
     @Test func skipVerifyWorksAndWarnsOnEveryUse() throws {
         let fixture = try VaultTLSServer()
         defer { fixture.stop() }
-        let cli = try VaultTestServer.keychainCLI()
+        let cli = try builtCLI()
         let settings = environment(fixture.tlsAddress, fixture, ["VAULT_SKIP_VERIFY": "true", "VAULT_CACERT": fixture.otherCAFile])
         for arguments in [["set", "skip", "me"], ["get", "skip", "me"], ["delete", "skip", "me"]] {
             let result = try KeychainCLIProcess.run(cli, ["--backend", "vault"] + arguments, input: Data("unverified".utf8),

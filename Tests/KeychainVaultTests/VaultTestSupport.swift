@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainTestSupport
 import KeychainVault
 import Testing
 
@@ -11,9 +12,7 @@ enum VaultTestServer {
     static func root() throws -> (address: String, token: String) {
         let environment = ProcessInfo.processInfo.environment
         guard let address = environment["VAULT_ADDR"], let token = environment["VAULT_TOKEN"] else {
-            let reason = "no OpenBao server: run under scripts/with-services.sh, which exports VAULT_ADDR and VAULT_TOKEN"
-            if ConformanceCase.unavailableIsFailure { throw ConformanceFailure(reason + " (KEYCHAIN_REQUIRE_ALL_BACKENDS=1)") }
-            try Test.cancel(Comment(rawValue: reason))
+            try skipOrFail("no OpenBao server: run under scripts/with-services.sh, which exports VAULT_ADDR and VAULT_TOKEN")
         }
         return (address, token)
     }
@@ -53,22 +52,10 @@ enum VaultTestServer {
         return result
     }
 
-    /// The `linux-keychain` CLI built beside the tests.
-    static func keychainCLI() throws -> String {
-        guard let path = ConformanceContext.locateCLI() else {
-            throw ConformanceFailure("the linux-keychain CLI was not found beside the test binary; build with `swift build --build-tests`")
-        }
-        return path
-    }
-
     /// The full path of `name` on PATH.
     static func executable(_ name: String) throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        throw ConformanceFailure("\(name) is not on PATH; run scripts/install-deps.sh")
+        guard let path = pathOnPATH(name) else { throw ConformanceFailure("\(name) is not on PATH; run scripts/install-deps.sh") }
+        return path
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on (bound, then released), and that no
@@ -94,49 +81,6 @@ enum VaultTestServer {
     }
 
     private static let handedOutPorts = Locked<Set<Int>>([])
-
-    /// A fresh directory for one test, inside with-services.sh's scratch directory (removed
-    /// when the run ends) when there is one.
-    static func temporaryDirectory() throws -> URL {
-        let base = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_SCRATCH"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory
-        let directory = base.appendingPathComponent("lkc-vault-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-}
-
-/// Shorthands for building items and queries in tests.
-enum VaultTestItems {
-    static func generic(_ service: String, _ account: String, _ secret: Data,
-                        extra: [AttributeKey: AttributeValue] = [:]) -> KeychainItem {
-        var values: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(account)]
-        values.merge(extra) { _, new in new }
-        return KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes(values), secret: SecretBytes(secret))
-    }
-
-    static func exact(_ service: String, _ account: String) -> ItemQuery {
-        ItemQuery(itemClass: .genericPassword,
-                  constraints: ItemAttributes([.service: .string(service), .account: .string(account)]),
-                  limit: .one, includeSecrets: true)
-    }
-
-    static func secret(_ backend: VaultBackend, _ service: String, _ account: String) throws -> Data? {
-        try backend.search(exact(service, account)).first?.secret?.makeData()
-    }
-}
-
-/// The KeychainError `body` throws; records an issue and returns nil if it throws none.
-func keychainError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> KeychainError? {
-    do {
-        try body()
-        Issue.record("expected a KeychainError, but the call succeeded", sourceLocation: sourceLocation)
-    } catch let error as KeychainError {
-        return error
-    } catch {
-        Issue.record("expected a KeychainError, got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
 }
 
 /// A server process a test starts and stops itself: a second OpenBao dev server (to seal, or
@@ -152,7 +96,7 @@ final class TestServerProcess {
     static func baoDevServer(token: String, tlsDirectory: URL? = nil, configFile: URL? = nil) throws -> TestServerProcess {
         let port = try VaultTestServer.unusedPort()
         VaultTestServer.reserve(port + 1)
-        let home = try VaultTestServer.temporaryDirectory()
+        let home = try makeScratchDirectory("lkc-vault")
         var arguments = ["server", "-dev", "-dev-listen-address=127.0.0.1:\(port)", "-dev-root-token-id=\(token)"]
         if let tlsDirectory { arguments += ["-dev-tls", "-dev-tls-cert-dir=\(tlsDirectory.path)"] }
         if let configFile { arguments.append("-config=\(configFile.path)") }

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainTestSupport
 import LinuxKeychain
 import Testing
 
@@ -24,11 +25,7 @@ struct SecItemFuzzTests {
     @Test(arguments: ["secret-service", "keyring", "file", "vault"])
     func randomDictionariesOnEveryBackendLeaveRefusedCallsWithoutEffect(_ name: String) throws {
         let backend = try KeychainBackendRegistry.withBuiltIns.backend(named: name)
-        if case .unavailable(let reason) = backend.availability() {
-            let text = "\(name) is not available here: \(reason.message)"
-            if ProcessInfo.processInfo.environment["KEYCHAIN_REQUIRE_ALL_BACKENDS"] == "1" { Issue.record(Comment(rawValue: text)) }
-            try Test.cancel(Comment(rawValue: text))
-        }
+        try requireAvailable(backend)
         try fuzz(backend, seed: 5, iterations: 150)
     }
 

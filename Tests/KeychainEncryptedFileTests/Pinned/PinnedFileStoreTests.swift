@@ -1,7 +1,9 @@
 import CSodium
 import Foundation
+import KeychainConformance
 import KeychainCore
 @testable import KeychainEncryptedFile
+import KeychainTestSupport
 import Testing
 
 /// The store in `Fixtures/file-store-v1` was written once, by the release that introduced
