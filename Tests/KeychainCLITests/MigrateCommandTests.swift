@@ -189,7 +189,7 @@ struct MigrateCommandTests {
     /// A Vault item written by hand whose secret field is not base64: named by its path, its
     /// secret cannot be read.
     private func unreadableItem() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("lkc-home-\(UUID().uuidString.prefix(8))").path
+        let home = scratchPath("lkc-home").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         #expect(try keychain(["pin", "vault"], home: home).status == 0)
         let services = ["\(tag)-good1", "\(tag)-bad", "\(tag)-good2"]
