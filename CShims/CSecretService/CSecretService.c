@@ -321,10 +321,9 @@ static void *search_arguments(const char *const *keys, const char *const *values
     return attributes != NULL ? p_g_variant_new_tuple(&attributes, 1) : NULL;
 }
 
-/// The paths of a SearchItems reply, NULL-terminated and freed with g_strfreev; NULL when out
-/// of memory. The reply is not consumed.
-static char **paths_of(void *reply) {
-    void *found = p_g_variant_get_child_value(reply, 0);
+/// The paths in an `ao` value, NULL-terminated and freed with g_strfreev; NULL when out of
+/// memory. The value is not consumed.
+static char **paths_in(void *found) {
     size_t count = p_g_variant_n_children(found);
     char **paths = p_g_malloc0((count + 1) * sizeof(char *));
     for (size_t index = 0; paths != NULL && index < count; index++) {
@@ -332,6 +331,13 @@ static char **paths_of(void *reply) {
         paths[index] = p_g_strdup(p_g_variant_get_string(path, NULL));
         p_g_variant_unref(path);
     }
+    return paths;
+}
+
+/// The paths of a SearchItems reply, as paths_in. The reply is not consumed.
+static char **paths_of(void *reply) {
+    void *found = p_g_variant_get_child_value(reply, 0);
+    char **paths = paths_in(found);
     p_g_variant_unref(found);
     return paths;
 }
@@ -351,6 +357,32 @@ char **csecretservice_collection_search(void *service, const char *collection_pa
     char **paths = paths_of(reply);
     p_g_variant_unref(reply);
     if (paths == NULL) set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading a search's result.");
+    return paths;
+}
+
+/// The arguments of Properties.Get(Collection.Items), floating: the call consumes them.
+static void *items_property_arguments(void) {
+    return p_g_variant_new_tuple((void *[]){p_g_variant_new_string(COLLECTION_INTERFACE),
+                                            p_g_variant_new_string("Items")}, 2);
+}
+
+char **csecretservice_collection_items(void *service, const char *collection_path, int timeout_ms, void *cancellable,
+                                       CSecretServiceError *error) {
+    take_error(NULL, error);
+    void *reply = call_provider(service, collection_path, PROPERTIES_INTERFACE, "Get", items_property_arguments(),
+                                "(v)", timeout_ms, cancellable, error);
+    if (reply == NULL) return NULL;
+    void *boxed = p_g_variant_get_child_value(reply, 0);
+    void *value = p_g_variant_get_variant(boxed);
+    char **paths = NULL;
+    if (!p_g_variant_is_of_type(value, "ao")) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider answered the Items property with no list of object paths.");
+    } else if ((paths = paths_in(value)) == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading a collection's items.");
+    }
+    p_g_variant_unref(value);
+    p_g_variant_unref(boxed);
+    p_g_variant_unref(reply);
     return paths;
 }
 

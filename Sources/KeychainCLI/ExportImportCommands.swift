@@ -10,7 +10,13 @@ enum ExportImportCommands {
         let path = parsed.operands[0]
         let source = try BackendChoice.operations(parsed)
         let limits = try BundleFormat.exportLimits(ProcessInfo.processInfo.environment)
-        let items = try ItemMigration.items(in: source.backend, scope: source.scope)
+        let found = try SourceItems.read(from: source.backend, scope: source.scope)
+        // A bundle is the whole store or nothing: one missing item would be lost on the new machine.
+        for entry in found.unreadable { Terminal.note("unreadable: \(MoveAccount.describe(entry.key)) (\(CLIStatus.describe(entry.error)))") }
+        if let first = found.unreadable.first {
+            throw KeychainError(first.error.status, "\(MoveAccount.items(found.unreadable.count)) of '\(source.backend.name)' could not be read (listed above); nothing was exported", backend: source.backend.name)
+        }
+        let items = found.readable
         let passphrase = try BundlePassphrase.obtain(for: path, confirming: true)
         let counter = isatty(STDERR_FILENO) == 1
         try BundleFile.write(items, to: path, passphrase: passphrase, limits: limits) { done in

@@ -27,7 +27,7 @@ enum MoveAccount {
             Terminal.note("\(items(report.changedDuringMove.count)) of the source changed during the move and were not deleted from the source")
         }
         if let failure = report.failures.first {
-            throw KeychainError(failure.error.status, "\(items(report.failures.count)) could not be copied to '\(target)' (listed above; the first: \(failure.error.message)); nothing was deleted from the source and the placement did not move", backend: failure.error.backend)
+            throw KeychainError(failure.error.status, "\(items(report.failures.count)) could not be moved to '\(target)' (listed above; the first: \(failure.error.message)); nothing was deleted from the source and the placement did not move", backend: failure.error.backend)
         }
         if !report.conflicts.isEmpty && !dryRun {
             throw KeychainError.duplicate("\(items(report.conflicts.count)) differ from the target's items of the same name (listed above) and were left alone; nothing was deleted from the source and the placement did not move. Give --overwrite to replace the target's items")

@@ -24,7 +24,7 @@ enum Terminal {
 
     /// Redraws one counter line on stderr (a terminal), ending it with a newline when `done`.
     static func progress(_ text: String, done: Bool) {
-        try? writeAll(Data("\r\u{1B}[Kkeychain: \(text)\(done ? "\n" : "")".utf8), to: STDERR_FILENO)
+        try? writeAll(Data("\r\u{1B}[K\(KeychainVersion.command): \(text)\(done ? "\n" : "")".utf8), to: STDERR_FILENO)
     }
 
     /// Writes text to stdout, or fails the command when stdout cannot take it.

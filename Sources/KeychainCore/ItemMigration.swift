@@ -28,45 +28,48 @@ public struct ItemMigration: Sendable {
         self.scope = scope
     }
 
-    /// Every item `scope` sees in the source, with its secret, in a stable order.
+    /// Every item `scope` sees in the source, with its secret, in a stable order; throws when
+    /// any one of them cannot be read (`run` reports such an item and moves the rest).
     public func sourceItems() throws -> [KeychainItem] {
         try Self.items(in: source, scope: scope)
     }
 
     /// Every item `scope` sees in `backend`, of both classes, with its secret, synchronizable
     /// or not, items other tools wrote included: what a move (or `linux-keychain export`) carries.
+    /// Throws the first error, an unreadable item's included (`SourceItems` tells them apart).
     public static func items(in backend: any KeychainBackend, scope: AccessScope) throws -> [KeychainItem] {
-        var items: [KeychainItem] = []
-        for itemClass in ItemClass.allCases {
-            let query = ItemQuery(itemClass: itemClass, includeSecrets: true, matchesAnySynchronizable: true,
-                                  includesOtherProgramsItems: true)
-            try scope.forEachSearch(query) { scoped in
-                items += try backend.search(scoped)
-                return true
-            }
-        }
-        return items
+        let found = try SourceItems.read(from: backend, scope: scope)
+        if let first = found.unreadable.first { throw first.error }
+        return found.readable
     }
 
     /// Moves every source item in scope; see the type's contract. `progress` is called once
     /// per item, in order, after its outcome is known. Throws only when the source cannot be
-    /// read at all; a single item's failure is its outcome.
+    /// read at all; a single item's failure is its outcome, an item that cannot be read from
+    /// the source included (it is `.failed`, after the items that could be read, and the move
+    /// is then incomplete: nothing is deleted from the source).
     public func run(progress: (MigrationProgress) -> Void = { _ in }) throws -> MigrationReport {
-        let items: [KeychainItem]
+        let found: SourceItems
         do {
-            items = try sourceItems()
+            found = try SourceItems.read(from: source, scope: scope)
         } catch let error as KeychainError {
             throw error.attributed(to: source.name)
         }
-        return run(items: items, progress: progress)
+        return run(items: found.readable, unreadable: found.unreadable, progress: progress)
     }
 
     /// Moves `items` (each with its secret), as `run(progress:)` moves the source's: for
     /// `linux-keychain import`, whose items come from a bundle. `deleteSource` deletes them from
     /// `source`.
     public func run(items: [KeychainItem], progress: (MigrationProgress) -> Void = { _ in }) -> MigrationReport {
+        run(items: items, unreadable: [], progress: progress)
+    }
+
+    private func run(items: [KeychainItem], unreadable: [(key: PrimaryKey, error: KeychainError)],
+                     progress: (MigrationProgress) -> Void) -> MigrationReport {
         var report = MigrationReport()
-        report.entries.reserveCapacity(items.count)
+        let total = items.count + unreadable.count
+        report.entries.reserveCapacity(total)
         // What the target holds already, read in one search per class rather than one lookup
         // per item, which cost a third of a large move. An item added since by another writer
         // makes the add fail as a duplicate, and is then looked up on its own; a target that
@@ -76,7 +79,13 @@ public struct ItemMigration: Sendable {
         for (index, item) in items.enumerated() {
             let outcome = move(item, attempt: 1, present: present)
             report.entries.append((item.primaryKey, outcome))
-            progress(MigrationProgress(position: index + 1, total: items.count, key: item.primaryKey, outcome: outcome))
+            progress(MigrationProgress(position: index + 1, total: total, key: item.primaryKey, outcome: outcome))
+        }
+        for (index, entry) in unreadable.enumerated() {
+            let error = KeychainError(entry.error.status, "it could not be read from '\(source.name)': \(entry.error.message)",
+                                      backend: source.name, failedCall: entry.error.failedCall)
+            report.entries.append((entry.key, .failed(error)))
+            progress(MigrationProgress(position: items.count + index + 1, total: total, key: entry.key, outcome: .failed(error)))
         }
         if deleteSource && !dryRun && report.isComplete {
             deleteFromSource(items, into: &report)

@@ -68,6 +68,17 @@ struct LibsecretSession {
         return recorded(taking: paths, for: attributes)
     }
 
+    /// Object paths of every item in the collection (its Items property, asked now). A listing
+    /// with nothing to search by asks this: KeePassXC answers a search without attributes with
+    /// no item, where gnome-keyring answers it with every one.
+    func allItems() throws -> [String] {
+        let paths = try checked("org.freedesktop.DBus.Properties.Get(Collection.Items)") {
+            csecretservice_collection_items(service.pointer, collectionPath, call.remainingMilliseconds,
+                                            call.cancellable, $0)
+        }
+        return recorded(taking: paths, for: [:])
+    }
+
     /// What `searchAhead` found: the search's paths, and what was asked with it.
     struct SearchAhead {
         let paths: [String]

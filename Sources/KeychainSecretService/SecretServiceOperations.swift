@@ -29,13 +29,10 @@ enum SecretServiceOperations {
         var readAlready: StoredItem?
         var collectionIsLocked: Bool?
         if search.attributes.isEmpty {
-            paths = try session.search(search.attributes)
-            // An operator's class-wide listing: gnome-keyring answers an empty search with every
-            // item, KeePassXC with none, so this library's own items are searched by their
-            // schema as well, and a provider of either kind lists at least those.
-            let ownSchema = [SecretServiceAttributeMapping.schemaAttribute: SecretServiceAttributeMapping.schemaName(for: query.itemClass)]
-            let seen = Set(paths)
-            paths += try session.search(ownSchema).filter { !seen.contains($0) }
+            // An operator's class-wide listing (`linux-keychain list`, migrate, export): the
+            // collection's items themselves, since KeePassXC answers a search without
+            // attributes with none of them.
+            paths = try session.allItems()
         } else {
             let ahead = try session.searchAhead(search.attributes, itemRead(for: query, found: 1))
             (paths, readAlready, collectionIsLocked) = (ahead.paths, ahead.item, ahead.collectionIsLocked)

@@ -12,7 +12,7 @@ public import KeychainCore
 /// delete removes every version. A service `kv:<path>` names a field of a secret operators
 /// manage (`VaultOperatorSecrets`). Never chosen by `auto`: sending secrets to a server must be
 /// a decision. See docs/vault.md#consistency-across-machines.
-public final class VaultBackend: KeychainBackend {
+public final class VaultBackend: KeychainBackend, ItemByItemReading {
     /// The name it is registered under: `vault`.
     public static let backendName = "vault"
     /// `vault`.
@@ -91,6 +91,33 @@ public final class VaultBackend: KeychainBackend {
             return try connection.operatorSecrets.search(query, at: path)
         }
         return try locate(query, includeSecrets: query.includeSecrets, limit: query.limit.maximum, in: connection).map(\.item)
+    }
+
+    /// The items matching `query`, and each candidate whose fields cannot be decoded named by
+    /// its path's primary key; see `ItemByItemReading`. Operator paths (`kv:`) are read as
+    /// `search` reads them.
+    public func searchItemByItem(_ query: ItemQuery) throws -> (readable: [KeychainItem], unreadable: [(key: PrimaryKey, error: KeychainError)]) {
+        try NameRules.refuseNUL(in: query)
+        let connection = try setup.get()
+        if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
+            return (try connection.operatorSecrets.search(query, at: path), [])
+        }
+        var found: [StoredItem] = []
+        var unreadable: [(key: PrimaryKey, error: KeychainError)] = []
+        for candidate in try listCandidates(query, in: connection) {
+            let read = try connection.kv.read(candidate.path)
+            do {
+                if let item = try matchingItem(read, at: candidate.path, key: candidate.key, query: query,
+                                               includeSecrets: query.includeSecrets) {
+                    found.append(item)
+                }
+            } catch let error as KeychainError where error.status == errSecDecode {
+                unreadable.append((candidate.key, error))
+            }
+        }
+        found.sort { ResultOrder.precedes($0.item, $1.item) }
+        if let limit = query.limit.maximum, found.count > limit { found.removeLast(found.count - limit) }
+        return (found.map(\.item), unreadable)
     }
 
     /// Updates the items matching `query`; see `KeychainBackend.update(_:with:)`.

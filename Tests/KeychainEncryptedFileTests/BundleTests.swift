@@ -145,6 +145,27 @@ struct BundleTests {
         }
     }
 
+    /// On a terminal, export and import redraw a counter on standard error that ends at the
+    /// total; `script` gives them one (a pseudo-terminal).
+    @Test func exportAndImportShowACounterOnATerminal() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = store("tty-source"), target = store("tty-target")
+        for index in 0..<3 {
+            try source.backend.add(KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes([
+                .service: .string("on-a-terminal"), .account: .string("account-\(index)"),
+            ]), secret: SecretBytes(Data("secret \(index)".utf8))))
+        }
+        let bundle = "\(directory)/terminal.lkb"
+        for (arguments, environment, counter) in [(["export", bundle], source.environment, "linux-keychain: export: 3/3\r\n"),
+                                                  (["import", bundle], target.environment, "linux-keychain: import: 3/3\r\n")] {
+            let command = ([cli] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            let result = try KeychainCLIProcess.run("/usr/bin/script", ["-qefc", command, "/dev/null"], environment: environment, timeout: 120)
+            #expect(result.status == 0 && result.outputText.contains("\u{1B}[K" + counter), "\(arguments[0]): \(result.outputText)")
+            #expect(!result.outputText.contains("secret "))
+        }
+        #expect(try target.backend.search(ItemQuery(itemClass: .genericPassword, includeSecrets: true)).count == 3)
+    }
+
     /// The 10,000-item budget (under 30 s each way): kernel keyring → bundle → a fresh file
     /// store and a fresh Vault prefix. Minutes of fsyncs on a slow disk, so only on request:
     /// LINUX_KEYCHAIN_BUNDLE_10K=1 (docs/cli.md has the figures measured here).

@@ -113,6 +113,12 @@ int csecretservice_collection_is_locked(void *service, const char *collection_pa
 char **csecretservice_collection_search(void *service, const char *collection_path, const char *const *keys,
                                         const char *const *values, size_t count, int timeout_ms, void *cancellable,
                                         CSecretServiceError *error);
+/// Object paths of every item in the collection at `collection_path`, read from its Items
+/// property now (not a cached proxy): for a listing with no attribute to search by, which some
+/// providers (KeePassXC) answer with no item at all when asked as a search. NULL-terminated;
+/// free with csecretservice_strv_free. NULL on error.
+char **csecretservice_collection_items(void *service, const char *collection_path, int timeout_ms, void *cancellable,
+                                       CSecretServiceError *error);
 void csecretservice_strv_free(char **strings);
 
 // Items are addressed by their object path (as returned by csecretservice_collection_search);

@@ -1,0 +1,72 @@
+/// What a move (or `linux-keychain export`) read from its source: every item it could read,
+/// with its secret, and every item it could name but not read, with why.
+///
+/// One item that cannot be read (a revoked kernel key, a secret its store refuses to hand out)
+/// must not keep the others where they are: `read(from:scope:)` reads them all in one search
+/// per class and group, as a move always did, and only when such a search fails does it list
+/// that search's items by name and read each on its own, so the failure is pinned to its item.
+public struct SourceItems: Sendable {
+    /// The items read, each with its secret, in the order the searches returned them.
+    public internal(set) var readable: [KeychainItem] = []
+    /// The items that could not be read, by name, with the error (which holds no secret).
+    public internal(set) var unreadable: [(key: PrimaryKey, error: KeychainError)] = []
+
+    /// Every item `scope` sees in `backend`, of both classes, synchronizable or not, other
+    /// tools' items included. Throws only when the store itself cannot be read (locked, not
+    /// available, or not even listable by name); an item that cannot be read is `unreadable`.
+    public static func read(from backend: any KeychainBackend, scope: AccessScope) throws -> SourceItems {
+        var found = SourceItems()
+        for itemClass in ItemClass.allCases {
+            let query = ItemQuery(itemClass: itemClass, includeSecrets: true, matchesAnySynchronizable: true,
+                                  includesOtherProgramsItems: true)
+            try scope.forEachSearch(query) { scoped in
+                do {
+                    found.readable += try backend.search(scoped)
+                } catch let failure as KeychainError where !concernsWholeStore(failure) {
+                    try found.readOneByOne(scoped, from: backend, after: failure)
+                }
+                return true
+            }
+        }
+        return found
+    }
+
+    /// Statuses that say the store as a whole cannot be read now (locked, gone, refused): item
+    /// by item would fail the same way for every item, so they end the read instead.
+    private static func concernsWholeStore(_ error: KeychainError) -> Bool {
+        [errSecInteractionNotAllowed, errSecNotAvailable, errSecAuthFailed, errSecNoSuchKeychain, errSecUserCanceled]
+            .contains(error.status)
+    }
+
+    /// `query`'s items read by the backend item by item (`ItemByItemReading`), or else listed
+    /// without their secrets, then each read by its primary key; when even the listing fails,
+    /// `failure` (the whole search's error) is thrown.
+    private mutating func readOneByOne(_ query: ItemQuery, from backend: any KeychainBackend, after failure: KeychainError) throws {
+        if let itemByItem = backend as? any ItemByItemReading {
+            let found = try itemByItem.searchItemByItem(query)
+            readable += found.readable
+            unreadable += found.unreadable.map { ($0.key, $0.error.attributed(to: backend.name)) }
+            return
+        }
+        var listing = query
+        listing.includeSecrets = false
+        let named: [KeychainItem]
+        do {
+            named = try backend.search(listing)
+        } catch {
+            throw failure
+        }
+        var seen = Set<PrimaryKey>()
+        for item in named where seen.insert(item.primaryKey).inserted {
+            let one = ItemQuery(itemClass: item.itemClass, constraints: item.primaryKey.attributes, includeSecrets: true,
+                                includesOtherProgramsItems: true)
+            do {
+                readable += try backend.search(one)
+            } catch let error as KeychainError {
+                unreadable.append((item.primaryKey, error.attributed(to: backend.name)))
+            } catch {
+                unreadable.append((item.primaryKey, KeychainError(errSecInternalComponent, "Unexpected error: \(type(of: error)).", backend: backend.name)))
+            }
+        }
+    }
+}
