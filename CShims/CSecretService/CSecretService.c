@@ -202,8 +202,16 @@ void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServ
         p_g_main_context_push_thread_default(signal_context);
     }
     GError *failure = NULL;
-    void *service = p_secret_service_open_sync(p_secret_service_get_type(), NULL, SECRET_SERVICE_OPEN_SESSION,
-                                               cancellable, &failure);
+    void *service = NULL;
+    // kwalletd5 refuses a Diffie-Hellman public key that is shorter than 128 bytes (one of 256
+    // of libsecret's, which drops leading zero bytes) with InvalidArgs: a new key is another try.
+    for (int attempt = 0; service == NULL && attempt < 3; attempt++) {
+        if (failure != NULL) p_g_error_free(failure);
+        failure = NULL;
+        service = p_secret_service_open_sync(p_secret_service_get_type(), NULL, SECRET_SERVICE_OPEN_SESSION,
+                                             cancellable, &failure);
+        if (failure == NULL || failure->domain != p_g_dbus_error_quark() || failure->code != DBUS_ERROR_INVALID_ARGS) break;
+    }
     take_error(failure, error);
     if (service != NULL) {
         p_g_dbus_proxy_set_default_timeout(service, timeout_ms);
@@ -402,7 +410,10 @@ static void *get_secrets_arguments(void *service, const char *const *paths, size
 
 /// Fills `values[i]` with the decoded secret of `paths[i]` found in a GetSecrets reply
 /// (a{o(oayays)}), leaving NULL where the reply holds none. The reply is not consumed.
-static void take_secrets(void *service, void *reply, const char *const *paths, void **values, size_t count) {
+/// Decodes GetSecrets' `reply` into `values` (see csecretservice_secrets_load). Returns how many
+/// of the secrets handed out could not be decoded with the transfer session.
+static size_t take_secrets(void *service, void *reply, const char *const *paths, void **values, size_t count) {
+    size_t undecodable = 0;
     void *secrets = p_g_variant_get_child_value(reply, 0);
     size_t found = p_g_variant_n_children(secrets);
     for (size_t entry = 0; entry < found; entry++) {
@@ -413,6 +424,7 @@ static void take_secrets(void *service, void *reply, const char *const *paths, v
             if (values[index] != NULL || strcmp(paths[index], name) != 0) continue;
             void *encoded = p_g_variant_get_child_value(pair, 1);
             values[index] = p_secret_service_decode_dbus_secret(service, encoded);
+            if (values[index] == NULL) undecodable++;
             p_g_variant_unref(encoded);
             break;
         }
@@ -420,7 +432,11 @@ static void take_secrets(void *service, void *reply, const char *const *paths, v
         p_g_variant_unref(pair);
     }
     p_g_variant_unref(secrets);
+    return undecodable;
 }
+
+static const char UNDECRYPTABLE_MESSAGE[] =
+    "The provider sent a secret that the transfer session cannot decrypt: its session key differs from ours.";
 
 /// The unique bus name (":1.42") of the provider the service connection was opened to, or NULL
 /// with `error` (DISCONNECTED) when it is unknown. Calls go to this name, never to
@@ -595,9 +611,13 @@ static void on_item_secrets(void *connection, void *result, void *user_data) {
     if (reply != NULL) {
         void **values = calloc(read->count, sizeof(void *));
         if (values != NULL) {
-            take_secrets(read->service, reply, read->paths, values, read->count);
+            size_t undecodable = take_secrets(read->service, reply, read->paths, values, read->count);
             for (size_t index = 0; index < read->count; index++) read->items[index].secret = values[index];
             free(values);
+            if (undecodable > 0 && !read->failed) {
+                read->failed = 1;
+                set_error(&read->failure, CSECRETSERVICE_ERROR_UNDECRYPTABLE, UNDECRYPTABLE_MESSAGE);
+            }
         } else if (!read->failed) {
             read->failed = 1;
             set_error(&read->failure, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading secrets.");
@@ -993,9 +1013,13 @@ int csecretservice_secrets_load(void *service, const char *const *paths, void **
                                 timeout_ms, cancellable, error);
     if (reply == NULL) return names_vanished_item(error) ? secrets_load_one_by_one(service, paths, values, count,
                                                                                   timeout_ms, cancellable, error) : -1;
-    take_secrets(service, reply, paths, values, count);
+    size_t undecodable = take_secrets(service, reply, paths, values, count);
     p_g_variant_unref(reply);
-    return 0;
+    if (undecodable == 0) return 0;
+    for (size_t index = 0; index < count; index++) csecretservice_value_unref(values[index]);
+    memset(values, 0, count * sizeof *values);
+    set_error(error, CSECRETSERVICE_ERROR_UNDECRYPTABLE, UNDECRYPTABLE_MESSAGE);
+    return -1;
 }
 
 const unsigned char *csecretservice_value_bytes(void *value, size_t *length) {

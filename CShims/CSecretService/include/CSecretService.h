@@ -32,6 +32,9 @@ typedef enum CSecretServiceErrorKind {
     CSECRETSERVICE_ERROR_LOCKED = 5,
     /// The object (collection or item) does not exist (any more).
     CSECRETSERVICE_ERROR_NO_SUCH_OBJECT = 6,
+    /// A secret came back that the transfer session cannot decrypt: the provider's session key
+    /// differs from ours (KWallet 5 now and then). A new connection has a new session.
+    CSECRETSERVICE_ERROR_UNDECRYPTABLE = 7,
 } CSecretServiceErrorKind;
 
 /// A GError, copied out and classified; the GError itself is already freed.
