@@ -36,6 +36,8 @@ case "$purpose" in
         debian_packages=("${build_packages[@]}" "${service_packages[@]}"
             libsecret-1-dev libsecret-tools     # the Secret Service ABI check's headers, and secret-tool for interop tests
             keepassxc                           # the second real provider (keepassxc-cli makes its database)
+            libkf5wallet-bin                    # kwalletd5: the third real provider (scripts/start-kwallet.sh)
+            libqca-qt5-2-plugins                # its Secret Service sessions' Diffie-Hellman (libsecret's default)
             passwd                              # useradd and runuser, for the quota test
             libcurl4                            # vault backend (loaded with dlopen, no headers needed)
             libcurl4-openssl-dev                # the libcurl ABI check's <curl/curl.h> (test-only)

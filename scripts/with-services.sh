@@ -6,8 +6,9 @@
 #     tests store in the kernel (items, the file backend's unlock cache) reaches the real
 #     user's keyrings, and parallel runs never see each other's keys;
 #   - a private D-Bus session with a Secret Service provider: gnome-keyring unlocked, or with
-#     --provider=keepassxc KeePassXC headless (and then nothing D-Bus could activate in its
-#     place: the bus has no service directories);
+#     --provider=keepassxc KeePassXC headless, or with --provider=kwallet kwalletd5 with its
+#     wallet open (with either, nothing D-Bus could activate in its place: the bus has no
+#     service directories);
 #   - an OpenBao dev server on 127.0.0.1 (the Vault backend);
 #   - a passphrase and a directory for the encrypted-file backend.
 # Afterwards it checks that the real user's persistent and user keyrings hold the keys they
@@ -18,7 +19,7 @@
 #     PATH, so that `bao`, `python3` and Python keyring are the ones installed there.
 # With --vault=cluster the Vault backend talks to a three-node raft cluster instead
 # (scripts/start-bao-cluster.sh), through a standby: VAULT_ADDR names one.
-# Usage: with-services.sh [--provider=gnome-keyring|keepassxc] [--vault=dev|cluster] COMMAND [ARGS...]
+# Usage: with-services.sh [--provider=gnome-keyring|keepassxc|kwallet] [--vault=dev|cluster] COMMAND [ARGS...]
 set -euo pipefail
 python_env="$(cd "$(dirname "$0")/.." && pwd)/.build/python/bin"
 [ ! -d "$python_env" ] || case ":$PATH:" in *":$python_env:"*) ;; *) export PATH="$python_env:$PATH" ;; esac
@@ -39,8 +40,8 @@ esac
 # The inner run (this script again) and the tests read it.
 export LINUX_KEYCHAIN_TEST_VAULT=$vault
 case "$provider" in
-    gnome-keyring|keepassxc) ;;
-    *) echo "with-services: unknown provider '$provider' (gnome-keyring or keepassxc)" >&2; exit 2 ;;
+    gnome-keyring|keepassxc|kwallet) ;;
+    *) echo "with-services: unknown provider '$provider' (gnome-keyring, keepassxc or kwallet)" >&2; exit 2 ;;
 esac
 # The tests read it to know which provider they talk to.
 export LINUX_KEYCHAIN_TEST_PROVIDER=$provider
@@ -128,10 +129,10 @@ if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
     # dbus-daemon warns that an unprivileged container cannot raise its file limit, and
     # `keyctl session` announces the keyring it made; that harmless noise is filtered from stderr.
     bus_options=()
-    if [ "$provider" = keepassxc ]; then
+    if [ "$provider" != gnome-keyring ]; then
         # A session bus like the standard one but with no service directories, so that no
         # gnome-keyring (or anything else) can be activated as org.freedesktop.secrets when
-        # KeePassXC is not running.
+        # KeePassXC or kwalletd is not running.
         cat >"$scratch/session-bus.conf" <<'EOF'
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -178,6 +179,8 @@ fi
 provider_pid=""
 if [ "$provider" = keepassxc ]; then
     provider_pid=$(bash "$(dirname "$0")/start-keepassxc.sh" "$LINUX_KEYCHAIN_SCRATCH/keepassxc")
+elif [ "$provider" = kwallet ]; then
+    provider_pid=$(bash "$(dirname "$0")/start-kwallet.sh" "$LINUX_KEYCHAIN_SCRATCH/kwallet")
 else
     echo -n "linux-keychain-test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
 fi
@@ -219,6 +222,6 @@ status=0
 # A test may have killed a node already; the others are ended at once (their data is thrown away).
 for pid in $cluster_pids; do kill -KILL "$pid" 2>/dev/null || true; done
 # KeePassXC ignores SIGTERM while it has unsaved changes (it would ask whether to save), and
-# the database is thrown away: end it at once.
+# the database (or the wallet) is thrown away: end it at once.
 [ -z "$provider_pid" ] || kill -KILL "$provider_pid" 2>/dev/null || true
 exit $status

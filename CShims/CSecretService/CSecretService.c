@@ -114,6 +114,14 @@ static void take_error(GError *error, CSecretServiceError *out) {
     p_g_error_free(error);
 }
 
+/// Whether `error`, the answer to a GetSecrets, can mean that an item asked for is gone: KWallet
+/// answers InvalidArgs ("Can't find item at path") for the whole call where gnome-keyring and
+/// KeePassXC leave the item out.
+static int names_vanished_item(const CSecretServiceError *error) {
+    return error->kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT
+        || (error->code == DBUS_ERROR_INVALID_ARGS && strcmp(error->domain, "g-dbus-error-quark") == 0);
+}
+
 /// A failure that did not come with a GError, e.g. an answer of the wrong type.
 static void set_error(CSecretServiceError *out, CSecretServiceErrorKind kind, const char *message) {
     if (out == NULL) return;
@@ -130,16 +138,17 @@ void csecretservice_cancellable_cancel(void *cancellable) { p_g_cancellable_canc
 void csecretservice_object_unref(void *object) { if (object != NULL) p_g_object_unref(object); }
 void csecretservice_strv_free(char **strings) { p_g_strfreev(strings); }
 
-/// A SecretValue holding a copy of the secret in libsecret's non-pageable memory.
-/// Whether `bytes` are well-formed UTF-8 (NUL included) that does not start with a byte-order
-/// mark, i.e. text that a provider storing text/plain as a string gives back byte for byte.
-static int is_plain_text(const unsigned char *bytes, size_t length) {
+/// Whether `bytes` are well-formed UTF-8 that does not start with a byte-order mark, and hold
+/// no NUL unless `text_keeps_nul`: text that a provider storing text/plain as a string gives
+/// back byte for byte (KWallet's string ends at a NUL).
+static int is_plain_text(const unsigned char *bytes, size_t length, int text_keeps_nul) {
     if (length >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF) return 0;  // decoders drop it
     size_t index = 0;
     while (index < length) {
         unsigned char lead = bytes[index];
         size_t extra;
         uint32_t point;
+        if (lead == 0 && !text_keeps_nul) return 0;
         if (lead < 0x80) { index++; continue; }
         if (lead >= 0xC2 && lead <= 0xDF) { extra = 1; point = lead & 0x1F; }
         else if (lead >= 0xE0 && lead <= 0xEF) { extra = 2; point = lead & 0x0F; }
@@ -158,13 +167,14 @@ static int is_plain_text(const unsigned char *bytes, size_t length) {
     return 1;
 }
 
-/// A SecretValue holding a copy of the secret. Text goes as text/plain and anything else as
-/// application/octet-stream: gnome-keyring ignores the type, but KeePassXC keeps text/plain in
-/// the entry's password field, where its user and secret-tool find it, and other bytes in an
-/// attachment, which secret-tool refuses to print.
-static void *secret_value(const unsigned char *secret, size_t length) {
+/// A SecretValue holding a copy of the secret in libsecret's non-pageable memory. Text goes as
+/// text/plain and anything else as application/octet-stream: gnome-keyring ignores the type,
+/// but KeePassXC keeps text/plain in the entry's password field, where its user and secret-tool
+/// find it, and other bytes in an attachment, which secret-tool refuses to print; KWallet keeps
+/// text/plain as a string, cut at its first NUL, and other bytes whole.
+static void *secret_value(const unsigned char *secret, size_t length, int text_keeps_nul) {
     static const char empty[1] = {0};
-    const char *type = is_plain_text(secret, length) ? "text/plain" : "application/octet-stream";
+    const char *type = is_plain_text(secret, length, text_keeps_nul) ? "text/plain" : "application/octet-stream";
     return p_secret_value_new(length > 0 ? (const char *)secret : empty, (long)length, type);
 }
 
@@ -192,8 +202,16 @@ void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServ
         p_g_main_context_push_thread_default(signal_context);
     }
     GError *failure = NULL;
-    void *service = p_secret_service_open_sync(p_secret_service_get_type(), NULL, SECRET_SERVICE_OPEN_SESSION,
-                                               cancellable, &failure);
+    void *service = NULL;
+    // kwalletd5 refuses a Diffie-Hellman public key that is shorter than 128 bytes (one of 256
+    // of libsecret's, which drops leading zero bytes) with InvalidArgs: a new key is another try.
+    for (int attempt = 0; service == NULL && attempt < 3; attempt++) {
+        if (failure != NULL) p_g_error_free(failure);
+        failure = NULL;
+        service = p_secret_service_open_sync(p_secret_service_get_type(), NULL, SECRET_SERVICE_OPEN_SESSION,
+                                             cancellable, &failure);
+        if (failure == NULL || failure->domain != p_g_dbus_error_quark() || failure->code != DBUS_ERROR_INVALID_ARGS) break;
+    }
     take_error(failure, error);
     if (service != NULL) {
         p_g_dbus_proxy_set_default_timeout(service, timeout_ms);
@@ -424,7 +442,10 @@ static void *get_secrets_arguments(void *service, const char *const *paths, size
 
 /// Fills `values[i]` with the decoded secret of `paths[i]` found in a GetSecrets reply
 /// (a{o(oayays)}), leaving NULL where the reply holds none. The reply is not consumed.
-static void take_secrets(void *service, void *reply, const char *const *paths, void **values, size_t count) {
+/// Decodes GetSecrets' `reply` into `values` (see csecretservice_secrets_load). Returns how many
+/// of the secrets handed out could not be decoded with the transfer session.
+static size_t take_secrets(void *service, void *reply, const char *const *paths, void **values, size_t count) {
+    size_t undecodable = 0;
     void *secrets = p_g_variant_get_child_value(reply, 0);
     size_t found = p_g_variant_n_children(secrets);
     for (size_t entry = 0; entry < found; entry++) {
@@ -435,6 +456,7 @@ static void take_secrets(void *service, void *reply, const char *const *paths, v
             if (values[index] != NULL || strcmp(paths[index], name) != 0) continue;
             void *encoded = p_g_variant_get_child_value(pair, 1);
             values[index] = p_secret_service_decode_dbus_secret(service, encoded);
+            if (values[index] == NULL) undecodable++;
             p_g_variant_unref(encoded);
             break;
         }
@@ -442,7 +464,11 @@ static void take_secrets(void *service, void *reply, const char *const *paths, v
         p_g_variant_unref(pair);
     }
     p_g_variant_unref(secrets);
+    return undecodable;
 }
+
+static const char UNDECRYPTABLE_MESSAGE[] =
+    "The provider sent a secret that the transfer session cannot decrypt: its session key differs from ours.";
 
 /// The unique bus name (":1.42") of the provider the service connection was opened to, or NULL
 /// with `error` (DISCONNECTED) when it is unknown. Calls go to this name, never to
@@ -617,20 +643,27 @@ static void on_item_secrets(void *connection, void *result, void *user_data) {
     if (reply != NULL) {
         void **values = calloc(read->count, sizeof(void *));
         if (values != NULL) {
-            take_secrets(read->service, reply, read->paths, values, read->count);
+            size_t undecodable = take_secrets(read->service, reply, read->paths, values, read->count);
             for (size_t index = 0; index < read->count; index++) read->items[index].secret = values[index];
             free(values);
+            if (undecodable > 0 && !read->failed) {
+                read->failed = 1;
+                set_error(&read->failure, CSECRETSERVICE_ERROR_UNDECRYPTABLE, UNDECRYPTABLE_MESSAGE);
+            }
         } else if (!read->failed) {
             read->failed = 1;
             set_error(&read->failure, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading secrets.");
         }
         p_g_variant_unref(reply);
-    } else if (failure != NULL && classify(failure) == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT) {
+    } else if (failure != NULL) {
+        CSecretServiceError error;
+        take_error(failure, &error);
         // An item deleted since the search may fail the whole call; the items then come
         // without secrets, and the caller asks again for those that still exist.
-        p_g_error_free(failure);
-    } else if (failure != NULL) {
-        items_read_fail(read, failure);
+        if (!names_vanished_item(&error) && !read->failed) {
+            read->failed = 1;
+            read->failure = error;
+        }
     }
     read->pending--;
 }
@@ -982,6 +1015,21 @@ void csecretservice_strings_free(CSecretServiceStrings *strings) {
     memset(strings, 0, sizeof *strings);
 }
 
+/// csecretservice_secrets_load asking for each item alone, after a GetSecrets of them all was
+/// refused for an item that is gone: that item gets no secret, as gnome-keyring would answer.
+static int secrets_load_one_by_one(void *service, const char *const *paths, void **values, size_t count,
+                                   int timeout_ms, void *cancellable, CSecretServiceError *error) {
+    for (size_t index = 0; index < count; index++) {
+        if (count == 1 || csecretservice_secrets_load(service, &paths[index], &values[index], 1, timeout_ms,
+                                                      cancellable, error) == 0) continue;
+        for (size_t loaded = 0; loaded < index; loaded++) csecretservice_value_unref(values[loaded]);
+        memset(values, 0, count * sizeof *values);
+        return -1;
+    }
+    take_error(NULL, error);
+    return 0;
+}
+
 int csecretservice_secrets_load(void *service, const char *const *paths, void **values, size_t count, int timeout_ms,
                                 void *cancellable, CSecretServiceError *error) {
     memset(values, 0, count * sizeof *values);
@@ -995,10 +1043,15 @@ int csecretservice_secrets_load(void *service, const char *const *paths, void **
     // One GetSecrets for all paths; libsecret decodes the answers with the transfer session.
     void *reply = call_provider(service, SERVICE_PATH, SERVICE_INTERFACE, "GetSecrets", arguments, GET_SECRETS_REPLY,
                                 timeout_ms, cancellable, error);
-    if (reply == NULL) return -1;
-    take_secrets(service, reply, paths, values, count);
+    if (reply == NULL) return names_vanished_item(error) ? secrets_load_one_by_one(service, paths, values, count,
+                                                                                  timeout_ms, cancellable, error) : -1;
+    size_t undecodable = take_secrets(service, reply, paths, values, count);
     p_g_variant_unref(reply);
-    return 0;
+    if (undecodable == 0) return 0;
+    for (size_t index = 0; index < count; index++) csecretservice_value_unref(values[index]);
+    memset(values, 0, count * sizeof *values);
+    set_error(error, CSECRETSERVICE_ERROR_UNDECRYPTABLE, UNDECRYPTABLE_MESSAGE);
+    return -1;
 }
 
 const unsigned char *csecretservice_value_bytes(void *value, size_t *length) {
@@ -1009,7 +1062,7 @@ void csecretservice_value_unref(void *value) { if (value != NULL) p_secret_value
 
 int csecretservice_item_create(void *service, const char *collection_path, const char *const *keys,
                                const char *const *values, size_t count, const char *label,
-                               const unsigned char *secret, size_t length, void *cancellable,
+                               const unsigned char *secret, size_t length, int text_keeps_nul, void *cancellable,
                                CSecretServiceError *error) {
     void *properties = p_g_hash_table_new_full(p_g_str_hash, p_g_str_equal, NULL, p_g_variant_unref);
     void *attributes = attribute_dictionary(keys, values, count);
@@ -1021,7 +1074,7 @@ int csecretservice_item_create(void *service, const char *collection_path, const
     p_g_hash_table_insert(properties, (void *)"org.freedesktop.Secret.Item.Attributes", p_g_variant_ref_sink(attributes));
     p_g_hash_table_insert(properties, (void *)"org.freedesktop.Secret.Item.Label",
                           p_g_variant_ref_sink(p_g_variant_new_string(label)));
-    void *value = secret_value(secret, length);
+    void *value = secret_value(secret, length, text_keeps_nul);
     GError *failure = NULL;
     // Only the new item's path comes back: no proxy for an item nobody reads here.
     char *path = p_secret_service_create_item_dbus_path_sync(service, collection_path, properties, value,
@@ -1048,8 +1101,8 @@ static void *item_property_arguments(const char *name, void *value) {
 
 /// `secret`, encrypted for the transfer session by libsecret, as a floating (oayays); NULL when
 /// libsecret has no session to encode it with.
-static void *encoded_secret(void *service, const unsigned char *secret, size_t length) {
-    void *value = secret_value(secret, length);
+static void *encoded_secret(void *service, const unsigned char *secret, size_t length, int text_keeps_nul) {
+    void *value = secret_value(secret, length, text_keeps_nul);
     void *encoded = p_secret_service_encode_dbus_secret(service, value);
     p_secret_value_unref(value);
     return encoded;
@@ -1066,8 +1119,8 @@ static int set_item_property(void *service, const char *path, const char *name, 
 }
 
 int csecretservice_item_set_secret(void *service, const char *path, const unsigned char *secret, size_t length,
-                                   int timeout_ms, void *cancellable, CSecretServiceError *error) {
-    void *encoded = encoded_secret(service, secret, length);
+                                   int text_keeps_nul, int timeout_ms, void *cancellable, CSecretServiceError *error) {
+    void *encoded = encoded_secret(service, secret, length, text_keeps_nul);
     if (encoded == NULL) {
         set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "libsecret has no transfer session to encode the secret with.");
         return -1;
@@ -1112,8 +1165,9 @@ static int neither_sent(const CSecretServiceError *attributes_error, CSecretServ
 
 int csecretservice_item_set_attributes_and_secret(void *service, const char *path, const char *const *keys,
                                                   const char *const *values, size_t count,
-                                                  const unsigned char *secret, size_t length, int timeout_ms,
-                                                  void *cancellable, CSecretServiceError *attributes_error,
+                                                  const unsigned char *secret, size_t length, int text_keeps_nul,
+                                                  int timeout_ms, void *cancellable,
+                                                  CSecretServiceError *attributes_error,
                                                   CSecretServiceError *secret_error) {
     take_error(NULL, attributes_error);
     take_error(NULL, secret_error);
@@ -1122,7 +1176,7 @@ int csecretservice_item_set_attributes_and_secret(void *service, const char *pat
         set_error(attributes_error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
         return neither_sent(attributes_error, secret_error);
     }
-    void *encoded = encoded_secret(service, secret, length);
+    void *encoded = encoded_secret(service, secret, length, text_keeps_nul);
     if (encoded == NULL) {
         p_g_variant_unref(p_g_variant_ref_sink(attributes));
         set_error(attributes_error, CSECRETSERVICE_ERROR_DISCONNECTED,

@@ -233,7 +233,7 @@ struct LibsecretSession {
                 _ = try checked("secret_service_create_item_dbus_path_sync") {
                     csecretservice_item_create(service.pointer, collectionPath, keys, values, count, label,
                                                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
-                                               call.cancellable, $0)
+                                               provider.textKeepsNUL ? 1 : 0, call.cancellable, $0)
                 }
             }
         }
@@ -243,7 +243,8 @@ struct LibsecretSession {
         try secret.withUnsafeBytes { bytes in
             _ = try checked("org.freedesktop.Secret.Item.SetSecret") {
                 csecretservice_item_set_secret(service.pointer, path, bytes.bindMemory(to: UInt8.self).baseAddress,
-                                               bytes.count, call.remainingMilliseconds, call.cancellable, $0)
+                                               bytes.count, provider.textKeepsNUL ? 1 : 0,
+                                               call.remainingMilliseconds, call.cancellable, $0)
             }
         }
     }
@@ -287,7 +288,8 @@ struct LibsecretSession {
             secret.withUnsafeBytes { bytes in
                 _ = csecretservice_item_set_attributes_and_secret(
                     service.pointer, path, keys, values, count, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
-                    call.remainingMilliseconds, call.cancellable, &attributesFailure, &secretFailure)
+                    provider.textKeepsNUL ? 1 : 0, call.remainingMilliseconds, call.cancellable,
+                    &attributesFailure, &secretFailure)
             }
         }
         func error(_ failure: CSecretServiceError, _ call: String) -> KeychainError? {

@@ -110,6 +110,11 @@ public final class SecretServiceBackend: KeychainBackend {
                 // at once; a write is not, since it may have taken effect.
                 guard isReadOnly && reusing else { throw error }
                 return try body(try connection.prepare(call, askingLockState: askingLockState))
+            } catch let error as KeychainError where error.status == errSecDecode && isReadOnly {
+                // The transfer session's key is not the provider's (KWallet 5's Diffie-Hellman
+                // bug): a new connection negotiates a new one, and a read is safe to repeat.
+                connection.reset()
+                return try body(try connection.prepare(call, askingLockState: askingLockState))
             } catch let error as KeychainError where error.status == errSecInteractionNotAllowed {
                 // A locked or vanished collection: it may be back as a new object later.
                 connection.forgetCollection()

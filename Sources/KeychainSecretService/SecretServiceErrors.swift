@@ -78,6 +78,10 @@ enum SecretServiceErrors {
             var error = missingCollection(collection)
             error.failedCall = call
             return error
+        case CSECRETSERVICE_ERROR_UNDECRYPTABLE:
+            return KeychainError(errSecDecode,
+                "\(detail). KWallet 5 does this now and then (KDE bug 514194); nothing was changed, try again.",
+                backend: backend, failedCall: call)
         default:
             return KeychainError(errSecIO, "The Secret Service reported an error: \(detail).", backend: backend,
                                  failedCall: call)

@@ -15,7 +15,7 @@ struct SecretServiceProvider: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         case gnomeKeyring
         case keePassXC
-        /// KWallet's Secret Service (kwalletd5/6, ksecretd): recognised and named, but untested.
+        /// KWallet's Secret Service (kwalletd5/6, ksecretd).
         case kWallet
         /// Anything else: treated like gnome-keyring, the reference implementation.
         case other
@@ -76,6 +76,10 @@ struct SecretServiceProvider: Sendable, Equatable {
     /// Whether Properties.Set(Attributes) merges into the stored attributes (KeePassXC) instead of
     /// replacing them all (gnome-keyring, as the specification says).
     var mergesAttributes: Bool { kind == .keePassXC }
+
+    /// Whether a text/plain secret holding a NUL comes back whole. KWallet keeps text/plain as a
+    /// string that ends at the first NUL, so there such a secret goes as bytes.
+    var textKeepsNUL: Bool { kind != .kWallet }
 
     /// What to send so that an item whose attributes are `current` ends up with `wanted`, in
     /// the form this provider accepts; nil when nothing needs sending. A provider that merges is

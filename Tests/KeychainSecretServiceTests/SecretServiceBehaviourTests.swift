@@ -131,12 +131,16 @@ extension SecretServiceTests {
                     printf '1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n' > gate
                     wait
                     cat status*
+                    # What a racer that neither won nor saw a duplicate said, for the message below.
+                    for racer in 1 2 3 4 5 6 7 8; do
+                        case $(cat "status$racer") in 0|\(CLIExit.duplicate)) ;; *) sed "s/^/racer $racer: /" "error$racer" >&2 ;; esac
+                    done
                     """
                 let result = try runTool("timeout", ["60", "bash", "-c", script])
                 let statuses = result.outputText.split(separator: "\n").compactMap { Int32($0) }
                 #expect(statuses.count == 8, "round \(round): \(result.outputText) \(result.errorText)")
                 #expect(statuses.filter { $0 == 0 }.count == 1 && statuses.filter { $0 == CLIExit.duplicate }.count == 7,
-                        "round \(round): exit statuses \(statuses.sorted())")
+                        "round \(round): exit statuses \(statuses.sorted()) \(result.errorText)")
             }
             let stored = try backend.search(ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)])))
             #expect(stored.count == 3, "\(stored.count) items for 3 racing rounds")

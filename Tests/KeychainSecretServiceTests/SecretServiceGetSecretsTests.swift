@@ -77,7 +77,9 @@ extension SecretServiceTests {
         }
 
         /// "Another program" deletes one of the items between the search and the read: it gets
-        /// no secret (neither provider fails the whole GetSecrets for it), the others keep theirs.
+        /// no secret, the others keep theirs. KWallet fails the whole GetSecrets for it: there
+        /// loadSecrets asks for each item alone, and readItems gives the others without secrets
+        /// (which the backend's search then loads).
         @Test func anItemDeletedAfterTheSearchLeavesTheOthersTheirSecrets() throws {
             let service = SecretServiceTestSupport.uniqueName("getdeleted")
             defer { _ = try? backend.delete(Self.query(service, secrets: false)) }
@@ -96,7 +98,9 @@ extension SecretServiceTests {
                 }
                 let items = try session.readItems(paths, .propertiesAndSecrets)
                 if items.map(\.path) != Array(paths.dropFirst()) { wrong.append("readItems found \(items.map(\.path))") }
-                for (index, item) in zip(1..., items) where item.secret?.makeData() != Self.expected(accounts[index]) {
+                let secretsMayBeMissing = SecretServiceTestSupport.provider == "kwallet"
+                for (index, item) in zip(1..., items) where item.secret?.makeData() != Self.expected(accounts[index])
+                    && !(item.secret == nil && secretsMayBeMissing) {
                     wrong.append("readItems gave \(accounts[index]) \(item.secret.map { Array($0.makeData()) }.debugDescription)")
                 }
                 return wrong

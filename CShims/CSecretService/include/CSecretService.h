@@ -32,6 +32,9 @@ typedef enum CSecretServiceErrorKind {
     CSECRETSERVICE_ERROR_LOCKED = 5,
     /// The object (collection or item) does not exist (any more).
     CSECRETSERVICE_ERROR_NO_SUCH_OBJECT = 6,
+    /// A secret came back that the transfer session cannot decrypt: the provider's session key
+    /// differs from ours (KWallet 5 now and then). A new connection has a new session.
+    CSECRETSERVICE_ERROR_UNDECRYPTABLE = 7,
 } CSecretServiceErrorKind;
 
 /// A GError, copied out and classified; the GError itself is already freed.
@@ -191,15 +194,17 @@ int csecretservice_secrets_load(void *service, const char *const *paths, void **
 const unsigned char *csecretservice_value_bytes(void *value, size_t *length);
 void csecretservice_value_unref(void *value);
 
+// A secret is sent as text/plain when it is UTF-8 text, else as application/octet-stream;
+// `text_keeps_nul` 0 counts text holding a NUL as bytes, for a provider that cuts text there.
+
 /// Creates an item in the collection at `collection_path` with exactly these attributes,
-/// `label`, and the secret (copied into libsecret's memory as application/octet-stream).
-/// 0, or -1 with the error.
+/// `label`, and the secret (copied into libsecret's memory). 0, or -1 with the error.
 int csecretservice_item_create(void *service, const char *collection_path, const char *const *keys,
                                const char *const *values, size_t count, const char *label,
-                               const unsigned char *secret, size_t length, void *cancellable,
+                               const unsigned char *secret, size_t length, int text_keeps_nul, void *cancellable,
                                CSecretServiceError *error);
 int csecretservice_item_set_secret(void *service, const char *path, const unsigned char *secret, size_t length,
-                                   int timeout_ms, void *cancellable, CSecretServiceError *error);
+                                   int text_keeps_nul, int timeout_ms, void *cancellable, CSecretServiceError *error);
 /// Replaces all of the item's attributes with these. 0, or -1 with the error.
 int csecretservice_item_set_attributes(void *service, const char *path, const char *const *keys,
                                        const char *const *values, size_t count, int timeout_ms, void *cancellable,
@@ -210,8 +215,9 @@ int csecretservice_item_set_attributes(void *service, const char *path, const ch
 /// when nothing could be sent, both hold the same error).
 int csecretservice_item_set_attributes_and_secret(void *service, const char *path, const char *const *keys,
                                                   const char *const *values, size_t count,
-                                                  const unsigned char *secret, size_t length, int timeout_ms,
-                                                  void *cancellable, CSecretServiceError *attributes_error,
+                                                  const unsigned char *secret, size_t length, int text_keeps_nul,
+                                                  int timeout_ms, void *cancellable,
+                                                  CSecretServiceError *attributes_error,
                                                   CSecretServiceError *secret_error);
 int csecretservice_item_set_label(void *service, const char *path, const char *label, int timeout_ms,
                                   void *cancellable, CSecretServiceError *error);
