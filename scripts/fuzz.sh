@@ -63,6 +63,9 @@ run_target() {
     local target=$1 seconds=$2 log status=0
     mkdir -p "$scratch/corpus/$target" "$scratch/findings/$target"
     log=$scratch/findings/$target/last-run.log
+    # Leaks are checked after every input and at exit; the suppressions are those of the
+    # address-sanitized tests (each entry says why), as the same live-Data reports arise here.
+    export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
     # -rss_limit_mb: a decoder must not allocate more than its input justifies.
     "$bin/fuzz-$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix="$scratch/findings/$target/" "$scratch/corpus/$target" "Fuzz/corpus/$target" >"$log" 2>&1 || status=$?
@@ -84,6 +87,7 @@ case "${1:-}" in
 esac
 if [ "$selection" = all ]; then chosen=("${targets[@]}"); elif known "$selection"; then chosen=("$selection"); else usage; fi
 
+bash scripts/install-deps.sh --for fuzz
 build_modules
 failed=0
 for target in "${chosen[@]}"; do

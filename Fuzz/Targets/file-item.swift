@@ -5,7 +5,7 @@ import Foundation
 // The file store's item plaintext (ItemPlaintext) and the item file around it (StoreKeys):
 // what `openFile` reads from every file in items/ once its seal verifies.
 
-private let storeKeys: StoreKeys = {
+private let fuzzHarnessStoreKeys: StoreKeys = {
     do {
         return try StoreKeys(masterKey: GuardedBytes(count: 32) { $0.initializeMemory(as: UInt8.self, repeating: 7) },
                              storeID: Data(repeating: 9, count: StoreHeader.storeIDBytes))
@@ -28,9 +28,9 @@ func fuzzCheck(_ input: Data) {
         fuzzFailure("an item changed on its way through encode and decode")
     }
     // The same item sealed into its file and opened again, as the store reads it.
-    guard let file = try? storeKeys.sealedFile(for: item) else { return }  // too large for a file
-    let location = storeKeys.location(of: item.primaryKey)
-    guard let opened = try? storeKeys.openFile(file, at: location, path: "fuzz"),
+    guard let file = try? fuzzHarnessStoreKeys.sealedFile(for: item) else { return }  // too large for a file
+    let location = fuzzHarnessStoreKeys.location(of: item.primaryKey)
+    guard let opened = try? fuzzHarnessStoreKeys.openFile(file, at: location, path: "fuzz"),
           ItemPlaintext.encode(opened).withUnsafeBytes({ Data($0) }) == encoded.withUnsafeBytes({ Data($0) }) else {
         fuzzFailure("a sealed item file does not open to its item")
     }
