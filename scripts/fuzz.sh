@@ -54,7 +54,8 @@ known() { local target; for target in "${targets[@]}"; do [ "$target" = "$1" ] &
 
 write_seeds() {
     local target=$1
-    rm -rf "Fuzz/corpus/$target"
+    # Seeds are rewritten; finding-* inputs (past findings, kept as regression seeds) stay.
+    rm -f "Fuzz/corpus/$target"/seed-*
     LKC_FUZZ_WRITE_SEEDS="Fuzz/corpus/$target" "$bin/fuzz-$target"
     echo "fuzz: $target: $(ls "Fuzz/corpus/$target" | wc -l) seeds in Fuzz/corpus/$target"
 }
