@@ -27,7 +27,7 @@ func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePoi
         exit(1)
     }
     // _exit: LeakSanitizer's exit check would report the live values of globals and of this
-    // function as leaks (scripts/sanitizers/live-data-probe.swift).
+    // function as leaks (scripts/sanitizers/live-values-probe.swift).
     _exit(0)
 }
 
