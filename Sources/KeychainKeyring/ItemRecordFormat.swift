@@ -83,13 +83,15 @@ struct ItemRecord: Equatable, Sendable {
         for entry in entries { append(entry) }
     }
 
-    /// Parses a record payload; nil for bytes this format does not describe.
+    /// Parses a record payload; nil for bytes this format does not describe, including two
+    /// entries of one name hash, which no writer makes (lookups and deletes find the first).
     init?(decoding payload: [UInt8]) {
         // A count beyond any a writer makes would have a listing look for that many records.
         guard payload.count >= 5, payload.prefix(4).elementsEqual(Self.magic),
               payload[4] <= ItemRecords.maximumLog2BucketCount else { return nil }
         var reader = Reader(bytes: payload, offset: 5)
         var spans: [(hash: UInt64, range: Range<Int>)] = []
+        var hashes = Set<UInt64>()
         while !reader.isAtEnd {
             let start = reader.offset
             guard let hash = reader.integer(UInt64.self), reader.skip(4), let flags = reader.byte(), flags & ~3 == 0,
@@ -98,7 +100,8 @@ struct ItemRecord: Equatable, Sendable {
                 guard let nameLength = reader.byte(), reader.skip(Int(nameLength)),
                       let valueLength = reader.integer(UInt16.self), reader.skip(Int(valueLength)) else { return nil }
             }
-            guard let unsetLength = reader.integer(UInt16.self), reader.skip(Int(unsetLength)) else { return nil }
+            guard let unsetLength = reader.integer(UInt16.self), reader.skip(Int(unsetLength)),
+                  hashes.insert(hash).inserted else { return nil }
             spans.append((hash, start..<reader.offset))
         }
         bytes = payload

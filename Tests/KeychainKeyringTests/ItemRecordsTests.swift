@@ -46,6 +46,22 @@ struct ItemRecordsTests {
         #expect(ItemRecord(decoding: flagged) == nil)
     }
 
+    /// Found by the keyring-record fuzz target (Fuzz/Targets/keyring-record.swift): two entries
+    /// of one name hash, the first with text that is not UTF-8. A lookup saw the first (and
+    /// answered "not found"), a listing the second, and a delete removed only the first, which
+    /// would bring the second back. No writer makes such a record, so it is not one.
+    @Test func aRecordWithTwoEntriesOfOneNameHashIsNotARecord() {
+        func entry(_ hash: UInt64, label: [UInt8]) -> [UInt8] {
+            withUnsafeBytes(of: hash.littleEndian, Array.init) + [0, 0, 0, 0, 0, 1, 4] + Array("labl".utf8)
+                + withUnsafeBytes(of: UInt16(label.count).littleEndian, Array.init) + label + [0, 0]
+        }
+        let header = ItemRecord.magic + [0]
+        #expect(ItemRecord(decoding: header + entry(7, label: [0xFF]) + entry(7, label: Array("a".utf8))) == nil)
+        #expect(ItemRecord(decoding: header + entry(7, label: Array("a".utf8)) + entry(7, label: Array("b".utf8))) == nil)
+        let distinct = ItemRecord(decoding: header + entry(7, label: [0xFF]) + entry(8, label: Array("a".utf8)))
+        #expect(distinct?.entries.map(\.nameHash) == [8])
+    }
+
     // MARK: - Growing
 
     /// Enough items, with labels, to split the records more than once.
