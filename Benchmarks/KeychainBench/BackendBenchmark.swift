@@ -70,9 +70,12 @@ final class BackendBenchmark {
 
     /// Turns of ours and of the raw call per row: enough that a turn is shorter than the
     /// machine's slow spells, few enough that each turn's untimed warm-up calls stay cheap.
-    private static let turns = 6
+    static let turns = 6
 
-    private func sample(_ operation: String, iterations: Int) throws -> LatencySample {
+    /// `iterations` timed calls of `operation`. Makes this benchmark's backend the process-wide
+    /// choice first, so that two benchmarks can be measured in alternating turns.
+    func sample(_ operation: String, iterations: Int) throws -> LatencySample {
+        KeychainBackendRegistry.withBuiltIns.use(operations.backend)
         let newSecret = Data(repeating: 0x5A, count: 32)
         switch operation {
         case "get":

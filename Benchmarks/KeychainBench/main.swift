@@ -14,6 +14,7 @@ do {
 do {
     let results = try BenchmarkRun(options: options).run()
     print(ReportWriter.table(results))
+    if let summary = DurableDefaultAgainstKeyring.summary(results) { print(summary) }
     if let path = options.jsonPath { try ReportWriter.writeJSON(results, to: path) }
     if let path = options.svgPath { try ReportWriter.writeSVG(results, to: path) }
     if let path = options.markdownPath { try ReportWriter.writeMarkdown(results, to: path) }
