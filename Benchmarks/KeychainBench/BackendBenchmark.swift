@@ -70,7 +70,7 @@ final class BackendBenchmark {
 
     /// Turns of ours and of the raw call per row: enough that a turn is shorter than the
     /// machine's slow spells, few enough that each turn's untimed warm-up calls stay cheap.
-    static let turns = 6
+    private static let turns = 6
 
     /// `iterations` timed calls of `operation`. Makes this benchmark's backend the process-wide
     /// choice first, so that two benchmarks can be measured in alternating turns.
