@@ -72,7 +72,10 @@ final class BackendBenchmark {
     /// machine's slow spells, few enough that each turn's untimed warm-up calls stay cheap.
     private static let turns = 6
 
-    private func sample(_ operation: String, iterations: Int) throws -> LatencySample {
+    /// `iterations` timed calls of `operation`. Makes this benchmark's backend the process-wide
+    /// choice first, so that two benchmarks can be measured in alternating turns.
+    func sample(_ operation: String, iterations: Int) throws -> LatencySample {
+        KeychainBackendRegistry.withBuiltIns.use(operations.backend)
         let newSecret = Data(repeating: 0x5A, count: 32)
         switch operation {
         case "get":

@@ -56,6 +56,9 @@ struct BenchmarkRun {
                 results += try measureDurableDefault()
             }
         }
+        if let comparison = try measureDurableAgainstKeyring(measured: Set(results.map(\.backend))) {
+            results.append(comparison)
+        }
         progress("measuring front-end overhead")
         results.append(try FrontEndOverhead.measure(iterations: iterations))
         results += WholeProcessFigures(quick: options.quick).measure(available: Set(results.map(\.backend)))
@@ -82,6 +85,31 @@ struct BenchmarkRun {
 
     /// The `file-durable-default` rows, against the file store's raw calls.
     private func measureDurableDefault() throws -> [BenchmarkResult] {
+        try withDurableDefault { backend in
+            try measure(backend, label: Self.durableDefaultLabel, raw: rawBaseline(for: EncryptedFileBackend.backendName))
+        }
+    }
+
+    /// The durable default's get against `keyring`'s in alternating turns, at the smallest
+    /// store size (`DurableDefaultAgainstKeyring`), when this run measured both.
+    private func measureDurableAgainstKeyring(measured: Set<String>) throws -> BenchmarkResult? {
+        guard measured.contains(Self.durableDefaultLabel), measured.contains("keyring") else { return nil }
+        progress("measuring \(Self.durableDefaultLabel) get against keyring get, in turns")
+        let size = growthSizes(for: Self.durableDefaultLabel)[0]
+        return try withDurableDefault { durableBackend in
+            let durable = try BackendBenchmark(backend: durableBackend, iterations: iterations, label: Self.durableDefaultLabel)
+            let keyring = try BackendBenchmark(backend: try KeychainBackendRegistry.withBuiltIns.backend(named: "keyring"),
+                                               iterations: iterations)
+            try durable.grow(to: size)
+            try keyring.grow(to: size)
+            return try DurableDefaultAgainstKeyring.measure(durable: durable, keyring: keyring, iterations: iterations)
+        }
+    }
+
+    /// Runs `body` with what `auto` picks on a headless server with a key source: the file
+    /// store, its passphrase from the environment, its caches at their default lifetime, in a
+    /// directory of its own that is removed afterwards.
+    private func withDurableDefault<Result>(_ body: (EncryptedFileBackend) throws -> Result) throws -> Result {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("keychain-bench-durable-\(ProcessInfo.processInfo.processIdentifier)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -89,8 +117,7 @@ struct BenchmarkRun {
         environment[FileStoreSettings.directoryVariable] = directory
         environment[FileStoreSettings.cacheVariable] = nil
         if environment[PassphraseSource.variable, default: ""].isEmpty { environment[PassphraseSource.variable] = "keychain-bench-passphrase" }
-        return try measure(EncryptedFileBackend(environment: environment), label: Self.durableDefaultLabel,
-                           raw: rawBaseline(for: EncryptedFileBackend.backendName))
+        return try body(EncryptedFileBackend(environment: environment))
     }
 
     private func rawBaseline(for backend: String) -> (any RawBaseline)? {

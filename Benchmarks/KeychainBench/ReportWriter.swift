@@ -21,6 +21,7 @@ enum ReportWriter {
             if let baseline = result.baseline, cells[7] != "-" { cells[7] += " (`\(baseline)`)" }
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
+        if let summary = DurableDefaultAgainstKeyring.summary(results) { lines += ["", summary] }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 

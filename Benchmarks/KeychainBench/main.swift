@@ -3,6 +3,10 @@ import LinuxKeychain
 
 // keychain-bench: get/set/add/delete latency of every backend usable here, through the front
 // end, next to the raw calls measured in the same run. See docs/performance.md.
+// A whole-process row writes a secret to its child's stdin; a child that exited first (a
+// binary not built: exit 127) must fail that row with EPIPE, not end the whole run by SIGPIPE
+// before any table is printed.
+signal(SIGPIPE, SIG_IGN)
 let options: BenchmarkOptions
 do {
     options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -14,6 +18,7 @@ do {
 do {
     let results = try BenchmarkRun(options: options).run()
     print(ReportWriter.table(results))
+    if let summary = DurableDefaultAgainstKeyring.summary(results) { print(summary) }
     if let path = options.jsonPath { try ReportWriter.writeJSON(results, to: path) }
     if let path = options.svgPath { try ReportWriter.writeSVG(results, to: path) }
     if let path = options.markdownPath { try ReportWriter.writeMarkdown(results, to: path) }

@@ -108,13 +108,13 @@ public final class EncryptedFileBackend: KeychainBackend, Sendable {
     /// The answer from the secret cache, on the session kept from an earlier call, or nil to
     /// read the files. The session's directory is checked as every call checks it; its header
     /// is not read, since the entry stands for one item file as it is now (`StoreSession`).
+    /// The entry's name comes from `SecretCacheRoutes`, which keeps the hashing out of the way.
     private func cachedAnswer(_ query: ItemQuery) throws -> [KeychainItem]? {
         let settings = try configuration.get()
         guard let kept = session.withLock({ $0 }), let key = Self.secretOnlyKey(query, caching: kept.files.secretCache),
               kept.isSameDirectory(at: settings.directory) else { return nil }
-        let location = kept.files.keys.location(of: key)
-        guard let identity = kept.files.identity(of: location),
-              let secret = kept.files.secretCache.secret(at: location, identity: identity) else { return nil }
+        guard let entry = kept.secretCacheRoutes.entryName(for: key, in: kept.files),
+              let secret = kept.files.secretCache.secret(entry: entry) else { return nil }
         return [KeychainItem(itemClass: query.itemClass, attributes: query.constraints, secret: secret)]
     }
 

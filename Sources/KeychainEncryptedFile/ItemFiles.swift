@@ -26,8 +26,18 @@ struct ItemFiles: Sendable {
     /// The identity of the item file at `location`, or nil when there is none (or it is not a
     /// regular file, or cannot be inspected: the caller then reads the files as usual).
     func identity(of location: ItemLocation) -> FileIdentity? {
-        guard let status = try? top.status(of: "\(Self.directoryName)/\(location.bucket)/\(location.file)") else { return nil }
+        identity(atPath: Self.path(of: location))
+    }
+
+    /// Like `identity(of:)`, for the item file at `path` (as `path(of:)` makes it).
+    func identity(atPath path: String) -> FileIdentity? {
+        guard let status = try? top.status(of: path) else { return nil }
         return FileIdentity(status)
+    }
+
+    /// The path of the item file at `location`, relative to the store's top directory.
+    static func path(of location: ItemLocation) -> String {
+        "\(directoryName)/\(location.bucket)/\(location.file)"
     }
 
     private func invalidateCachedSecret(at location: ItemLocation) {

@@ -39,14 +39,21 @@ struct ItemSecretCache: Sendable {
 
     /// The entry's name: the item's file name (its first half, which the store id and identity
     /// make unique enough) and the identity of the file it was read from.
-    private func entryDescription(_ location: ItemLocation, _ identity: FileIdentity) -> String {
-        "\(prefix):\(location.file.prefix(32)):\(identity.text)"
+    func entryDescription(_ location: ItemLocation, _ identity: FileIdentity) -> String {
+        entryNamePrefix(location) + identity.text
     }
 
-    /// The cached secret of the item at `location`, if its file there is still `identity`.
-    func secret(at location: ItemLocation, identity: FileIdentity) -> SecretBytes? {
+    /// The part of an entry's name that stays the same while its item stays at `location`;
+    /// `SecretCacheRoutes` keeps it, so a cached read appends only the file's identity.
+    func entryNamePrefix(_ location: ItemLocation) -> String {
+        "\(prefix):\(location.file.prefix(32)):"
+    }
+
+    /// The cached secret in the entry named `entryDescription` (as `entryDescription` makes
+    /// it, for the item file there now), or nil when there is none or the cache is off.
+    func secret(entry entryDescription: String) -> SecretBytes? {
         guard lifetime > 0,
-              let entry = try? KernelKeyCalls.search(KEY_SPEC_USER_KEYRING, type: "user", description: entryDescription(location, identity))
+              let entry = try? KernelKeyCalls.search(KEY_SPEC_USER_KEYRING, type: "user", description: entryDescription)
         else { return nil }
         return Self.read(entry)
     }
@@ -118,16 +125,28 @@ struct ItemSecretCache: Sendable {
 
 /// What tells one item file from its replacement: device, inode, size and change time.
 struct FileIdentity: Equatable, Sendable {
-    let text: String
+    private let device: UInt64
+    private let inode: UInt64
+    private let size: UInt64
+    private let changeSeconds: UInt64
+    private let changeNanoseconds: UInt64
 
-    /// The identity of the regular file `status` describes; nil for anything else. Written as
-    /// dot-separated hex numbers without leading zeros, by hand: it is made on every cached
-    /// read, and string interpolation of five numbers costs a noticeable share of one.
+    /// The identity of the regular file `status` describes; nil for anything else.
     init?(_ status: stat) {
         guard status.st_mode & S_IFMT == S_IFREG else { return nil }
-        let fields = [UInt64(status.st_dev), UInt64(status.st_ino), UInt64(status.st_size),
-                      UInt64(bitPattern: Int64(status.st_ctim.tv_sec)), UInt64(status.st_ctim.tv_nsec)]
-        text = String(unsafeUninitializedCapacity: fields.count * 17) { buffer in
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = UInt64(status.st_size)
+        changeSeconds = UInt64(bitPattern: Int64(status.st_ctim.tv_sec))
+        changeNanoseconds = UInt64(status.st_ctim.tv_nsec)
+    }
+
+    /// The identity as it appears in entry names: dot-separated hex numbers without leading
+    /// zeros, written by hand because string interpolation of five numbers costs a noticeable
+    /// share of a cached read.
+    var text: String {
+        let fields = [device, inode, size, changeSeconds, changeNanoseconds]
+        return String(unsafeUninitializedCapacity: fields.count * 17) { buffer in
             var end = 0
             for (index, field) in fields.enumerated() {
                 if index > 0 { buffer[end] = UInt8(ascii: "."); end += 1 }

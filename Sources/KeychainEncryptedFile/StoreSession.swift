@@ -16,6 +16,8 @@ import Foundation
 /// See docs/file.md#durability-and-concurrency.
 final class StoreSession: Sendable {
     let files: ItemFiles
+    /// The names cached reads of this store need, kept between calls.
+    let secretCacheRoutes = SecretCacheRoutes()
     private let device: UInt64
     private let inode: UInt64
     private let header: Data
