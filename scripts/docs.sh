@@ -68,3 +68,10 @@ for module in KeychainCore LinuxKeychainKit; do
         --warnings-as-errors "$@"
     echo "docs: $out/$module.doccarchive"
 done
+
+# The size budget of the newcomer's pages (#27): the README at most 12 KB, docs/*.md 120 KB in all.
+readme_bytes=$(wc -c < README.md)
+docs_bytes=$(cat docs/*.md | wc -c)
+[ "$readme_bytes" -le 12000 ] || { echo "docs: README.md is $readme_bytes bytes, over its 12,000" >&2; exit 1; }
+[ "$docs_bytes" -le 120000 ] || { echo "docs: docs/*.md are $docs_bytes bytes in all, over their 120,000" >&2; exit 1; }
+echo "docs: README.md $readme_bytes bytes, docs/*.md $docs_bytes bytes"
