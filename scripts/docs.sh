@@ -3,7 +3,8 @@
 # .build/docs/MODULE.doccarchive with the toolchain's own docc, from symbol graphs of the debug
 # build: no SwiftPM plugin. Any docc warning (a broken ``Symbol`` link in a doc comment or an
 # article, say) fails the run. Builds what it needs; after scripts/test.sh that is nothing.
-# Extra arguments go to every `docc convert` (e.g. --transform-for-static-hosting).
+# Extra arguments go to every `docc convert` (e.g. --transform-for-static-hosting). Last, it
+# checks the README and docs/*.md against their size budget.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
