@@ -68,8 +68,7 @@ struct ItemLookup: Sendable {
         try kernel.searchUserKey(description.text, in: target, of: description.primaryKey.readableName)
     }
 
-    /// The item whose item key is `key` and whose entry is `entry`; nil when its attributes key
-    /// is gone.
+    /// The item of item key `key` and entry `entry`; nil when its attributes key is gone.
     private func item(_ description: ItemKeyDescription, key: key_serial_t, entry: ItemRecordEntry,
                       in target: key_serial_t) throws -> FoundItem? {
         var attributesKey: key_serial_t?

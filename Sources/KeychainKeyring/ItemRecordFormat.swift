@@ -8,14 +8,12 @@ import KeychainCore
 struct ItemRecordEntry: Equatable, Sendable {
     /// `ItemRecords.nameHash` of the item key's name.
     var nameHash: UInt64
-    /// The serial of the item key when the entry was written: a key of that name found with
-    /// another serial is the item only if it is linked in the target itself (replaced by hand
-    /// with `keyctl add`), not one in a keyring nested in it.
+    /// The item key's serial when the entry was written: a key of that name with another serial
+    /// is the item only if linked in the target itself (replaced with `keyctl add`), not nested.
     var itemKey: key_serial_t
     /// The item key holds one placeholder byte, as the kernel refuses an empty `user` key.
     var secretIsEmpty: Bool
-    /// The attributes are in the item's `AttributesKey`, since they are too large for an entry
-    /// (`maximumEncodedSize`); `attributes` and `unset` are then empty.
+    /// Attributes too large for an entry live in its `AttributesKey`; `attributes`, `unset` are empty.
     var inAttributesKey: Bool
     var attributes: [String: String]
     var unset: String?
@@ -63,8 +61,7 @@ extension ItemRecordEntry {
 struct ItemRecord: Equatable, Sendable {
     static let magic: [UInt8] = [0x4C, 0x4B, 0x52, 0x01]
 
-    /// The payload, as read or to be written. Kept as bytes, so that finding or replacing one
-    /// entry decodes and encodes that entry alone.
+    /// The payload as read or to be written: bytes, so that one entry is decoded or encoded alone.
     private(set) var bytes: [UInt8]
     /// Where each entry's bytes are, in order.
     private var spans: [(hash: UInt64, range: Range<Int>)]
