@@ -203,7 +203,24 @@ void ccurl_response_free(CCurlResponse *response) {
 
 // --- Requests -----------------------------------------------------------------------------------
 
-static CCurlFailure classify(int code, const char *message, int is_https) {
+/// Whether the transfer ended with the connection closed before any answer came: the shapes a
+/// server's refusal of the TLS handshake takes after it, depending on timing and on whether HTTP/2
+/// was negotiated (over HTTP/2 a TLS 1.3 alert ends the stream, not the request).
+static int ended_unanswered(int code, long status) {
+    switch (code) {
+    case E_RECV_ERROR: case E_SEND_ERROR: case E_GOT_NOTHING: case E_HTTP2: case E_HTTP2_STREAM:
+        return 1;
+    case E_PARTIAL_FILE:
+        return status == 0;
+    default:
+        return 0;
+    }
+}
+
+/// `new_connection`: whether this transfer opened a connection of its own. TLS 1.3 shows a
+/// refused client certificate only after the handshake, at the first read, so a new https
+/// connection closed unanswered is that refusal; a reused one closing is not.
+static CCurlFailure classify(int code, long status, const char *message, int is_https, int new_connection) {
     switch (code) {
     case E_COULDNT_RESOLVE_PROXY: case E_COULDNT_RESOLVE_HOST: case E_COULDNT_CONNECT:
         return CCURL_FAILURE_UNREACHABLE;
@@ -216,15 +233,12 @@ static CCurlFailure classify(int code, const char *message, int is_https) {
     case E_SSL_SHUTDOWN_FAILED: case E_SSL_CRL_BADFILE: case E_SSL_ISSUER_ERROR: case E_SSL_PINNEDPUBKEYNOTMATCH:
     case E_SSL_INVALIDCERTSTATUS: case E_SSL_CLIENTCERT:
         return CCURL_FAILURE_TLS;
-    case E_RECV_ERROR: case E_SEND_ERROR: case E_GOT_NOTHING:
-        // With TLS 1.3 a refused client certificate shows only at the first read, as an alert.
-        // Over https, a connection the server drops before any answer is usually the same
-        // refusal arriving as a reset, depending on timing.
-        if (is_https || strstr(message, "SSL") != NULL || strstr(message, "alert") != NULL || strstr(message, "certificate") != NULL) {
+    default:
+        if (!ended_unanswered(code, status)) return CCURL_FAILURE_OTHER;
+        if ((is_https && new_connection) || strstr(message, "SSL") != NULL || strstr(message, "alert") != NULL
+            || strstr(message, "certificate") != NULL) {
             return CCURL_FAILURE_TLS;
         }
-        return CCURL_FAILURE_OTHER;
-    default:
         return CCURL_FAILURE_OTHER;
     }
 }
@@ -398,8 +412,11 @@ static int finish(Transfer *transfer, int code) {
         snprintf(response->message, sizeof response->message, "out of memory for the request or its answer");
     } else {
         int is_https = strncasecmp(request->url, "https:", 6) == 0;
-        response->failure = classify(code, response->message, is_https);
-        if (is_https && response->failure == CCURL_FAILURE_TLS && (code == E_SEND_ERROR || code == E_RECV_ERROR || code == E_GOT_NOTHING)) {
+        long status = 0, connects = 0;
+        p_curl_easy_getinfo(handle, INFO_RESPONSE_CODE, &status);
+        p_curl_easy_getinfo(handle, INFO_NUM_CONNECTS, &connects);
+        response->failure = classify(code, status, response->message, is_https, connects > 0);
+        if (is_https && response->failure == CCURL_FAILURE_TLS && ended_unanswered(code, status)) {
             size_t used = strlen(response->message);
             snprintf(response->message + used, sizeof response->message - used,
                      "; the server ended the TLS connection, as one that requires a client certificate does");

@@ -19,7 +19,7 @@ struct CurlABICheckTests {
         // passes or compares, and the sizes and offsets of CURLMsg, curl_blob and curl_sockaddr.
         #expect(checked.prototypes == 19)
         #expect(checked.callbacks == 4)
-        #expect(checked.constants == 66)
+        #expect(checked.constants == 70)
         #expect(checked.layouts == 18)
     }
 }

@@ -330,7 +330,8 @@ struct VaultLaneTLSTests {
 
         // Its connection is open; a client without the certificate still makes its own, refused.
         let withoutCertificate = try backend(VaultTLSSettings(caFile: fixture.caFile))
-        #expect(keychainError { _ = try storedSecret(withoutCertificate, "tls", "ivy") }?.status == errSecNotAvailable)
+        let refusal = keychainError { _ = try storedSecret(withoutCertificate, "tls", "ivy") }
+        #expect(refusal?.status == errSecNotAvailable, "\(String(describing: refusal))")
 
         proxy.stop()
         Thread.sleep(forTimeInterval: 0.2)
