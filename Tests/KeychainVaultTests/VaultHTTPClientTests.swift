@@ -27,14 +27,7 @@ struct VaultHTTPClientTests {
             _ = try? child.wait()
         }
         let procDirectory = "/proc/\(pid)"
-        // Waiting in read(0, ...) shows in /proc/PID/syscall as syscall 0 on fd 0.
-        var waitingOnStdin = false
-        for _ in 0..<200 where !waitingOnStdin {
-            let syscall = (try? String(contentsOfFile: "\(procDirectory)/syscall", encoding: .utf8)) ?? ""
-            waitingOnStdin = syscall.hasPrefix("0 0x0 ")
-            if !waitingOnStdin { Thread.sleep(forTimeInterval: 0.05) }
-        }
-        try #require(waitingOnStdin, "the CLI never waited for the secret on stdin")
+        try #require(Self.waitsOnStandardInput(pid), "the CLI never waited for the secret on stdin")
         // Read to the end: /proc files have no size, and a one-shot read may stop at a page.
         let mapsFile = try FileHandle(forReadingFrom: URL(fileURLWithPath: "\(procDirectory)/maps"))
         defer { try? mapsFile.close() }
@@ -46,32 +39,45 @@ struct VaultHTTPClientTests {
 
     /// Every socket the client opens (its connection to the server, libcurl's own socketpair)
     /// is close-on-exec, so a program that starts another hands it no connection to Vault.
-    /// Sockets this process inherited (from the services wrapper) are left out of the count.
+    /// Read from a `linux-keychain` process waiting for its secret, after its availability
+    /// check has connected. Not from this process: Foundation keeps an inheritable socketpair
+    /// for each child that the tests beside this one run, and children inherit those, so the
+    /// CLI is started through a Python exec that closes every descriptor but 0 to 2 first.
     @Test func theClientsSocketsAreCloseOnExec() throws {
-        let inheritedBefore = Self.inheritableSockets()
-        let backend = VaultBackend(configuration: try VaultTestServer.configuration(prefix: prefix))
-        // A read keeps its lane and the lane's connection open for the next request.
-        #expect(try storedSecret(backend, "close-on-exec", "probe") == nil)
-        withExtendedLifetime(backend) {
-            let opened = Self.sockets().subtracting(inheritedBefore)
-            // Tests beside this one open and close sockets too, so only "some" can be counted on.
-            #expect(!opened.isEmpty, "the client holds no socket: the check below would prove nothing")
-            let inheritable = Self.inheritableSockets().subtracting(inheritedBefore)
-            #expect(inheritable.isEmpty, "sockets \(inheritable.sorted()) would be inherited across exec")
+        let cleanExec = "import os, sys; os.closerange(3, os.sysconf('SC_OPEN_MAX')); os.execv(sys.argv[1], sys.argv[1:])"
+        let child = KeychainCLIProcess(try VaultTestServer.executable("python3"),
+                                       ["-c", cleanExec, try builtCLI(), "--backend", "vault", "set", "close-on-exec", "probe"],
+                                       environment: try VaultTestServer.cliEnvironment(prefix: prefix), holdingInput: true)
+        let pid = try #require(child.processIdentifier, "the linux-keychain CLI did not start")
+        // Killed before it reads a secret, so it never stores one.
+        defer {
+            kill(pid, SIGKILL)
+            child.release(nil)
+            _ = try? child.wait()
         }
+        try #require(Self.waitsOnStandardInput(pid), "the CLI never waited for the secret on stdin")
+        let sockets = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)"))?.hasPrefix("socket:") == true
+        }
+        #expect(!sockets.isEmpty, "the client holds no socket: the check below would prove nothing")
+        // fdinfo's `flags` is octal and includes O_CLOEXEC for a close-on-exec descriptor.
+        let inheritable = try sockets.filter { descriptor in
+            let info = try String(contentsOfFile: "/proc/\(pid)/fdinfo/\(descriptor)", encoding: .utf8)
+            let flags = info.split(separator: "\n").first { $0.hasPrefix("flags:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) }
+            return (flags ?? 0) & Int(O_CLOEXEC) == 0
+        }
+        #expect(inheritable.isEmpty, "sockets \(inheritable.sorted()) of \(sockets.sorted()) would be inherited across exec")
     }
 
-    /// The descriptors of this process that are sockets.
-    private static func sockets() -> Set<Int32> {
-        let numbers = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap(Int32.init)
-        return Set(numbers.filter {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.hasPrefix("socket:") == true
-        })
-    }
-
-    /// The sockets without close-on-exec; one closed since the listing answers -1 and is skipped.
-    private static func inheritableSockets() -> Set<Int32> {
-        sockets().filter { let flags = fcntl($0, F_GETFD); return flags >= 0 && flags & FD_CLOEXEC == 0 }
+    /// Whether process `pid` comes to wait in read(0, ...), which /proc/PID/syscall shows as
+    /// syscall 0 on fd 0, within 10 seconds.
+    private static func waitsOnStandardInput(_ pid: Int32) -> Bool {
+        for _ in 0..<200 {
+            let syscall = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
+            if syscall.hasPrefix("0 0x0 ") { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
     }
 
     /// 150 reads from GCD worker threads, each blocking its thread, finish like 150 reads from
