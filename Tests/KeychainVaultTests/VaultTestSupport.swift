@@ -266,9 +266,13 @@ final class TestServerProcess {
         guard !stopped else { return }
         stopped = true
         // SIGKILL, not terminate(): children of test threads inherit a signal mask that
-        // blocks SIGTERM. No waitUntilExit either, which was seen to hang after the kill;
-        // Foundation reaps the child on its own.
+        // blocks SIGTERM. waitUntilExit only once Foundation has seen the exit (called before,
+        // it was seen to hang): until it is called, the run-loop source Foundation keeps for the
+        // child holds the Process alive, which LeakSanitizer reports as a leak.
         kill(process.processIdentifier, SIGKILL)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if !process.isRunning { process.waitUntilExit() }
     }
 
     deinit { stop() }
