@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitizer=${1:?usage: test-sanitizers.sh thread|address [FILTER]}
-filter=${2:-KeychainCoreTests|KeychainKeyringTests|KeychainEncryptedFileTests|KeychainSecretServiceTests|KeychainVaultTests}
+threaded='KeychainCoreTests|KeychainKeyringTests|KeychainEncryptedFileTests|KeychainVaultTests'
+filter=${2:-$threaded|KeychainSecretServiceTests}
 case "$sanitizer" in
     thread) report='WARNING: ThreadSanitizer' ;;
     address) report='ERROR: AddressSanitizer|ERROR: LeakSanitizer' ;;
@@ -37,11 +38,27 @@ fi
 swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-# The endless-answer test bounds how long reading a huge reply may take; the sanitizer's own
-# slowdown, not the code, would break that bound.
 status=0
-bash scripts/with-services.sh swift test --sanitize="$sanitizer" --scratch-path "$scratch" --skip-build \
-    --filter "$filter" --skip endlessAnswerIsRefusedPromptly 2>&1 | tee "$log" || status=$?
+# `skip`: tests whose timing bounds the sanitizer's slowdown, not the code, would break; the
+# endless-answer test bounds how long reading a huge reply may take.
+skip=endlessAnswerIsRefusedPromptly
+# One `swift test` run over the filter $1, with the environment settings that follow it.
+run_tests() {
+    env "${@:2}" bash scripts/with-services.sh swift test --sanitize="$sanitizer" --scratch-path "$scratch" --skip-build \
+        --filter "$1" --skip "$skip" 2>&1 | tee -a "$log" || status=$?
+}
+if [ "$sanitizer" = address ] && [ -z "${2:-}" ]; then
+    # Debian's GLib has no frame pointers, so the fast unwinder shows a GLib allocation as two
+    # frames, which no suppression can tell apart. The Secret Service tests, the ones that run
+    # GLib, take full stacks; only they do, since that slows every allocation.
+    run_tests "$threaded"
+    # Full stacks slow the client enough that a reply beats its next request: the tests that
+    # count how requests share waits then see more waits.
+    skip+='|aGetSendsSevenRequestsInThreeWaits|aMissAsksTheLockStateBeforeTheSearchIsAnswered'
+    run_tests KeychainSecretServiceTests ASAN_OPTIONS="fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+else
+    run_tests "$filter"
+fi
 if grep -Eq "$report" "$log"; then
     echo "test-sanitizers: $sanitizer sanitizer reports above ($(grep -Ec "$report" "$log"))" >&2
     exit 1
