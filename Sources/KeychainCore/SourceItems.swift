@@ -1,5 +1,5 @@
 /// What a move (or `linux-keychain export`) read from its source: every item it could read,
-/// with its secret, and every item it could name but not read, with why.
+/// with its secret, and every entry it found but could not read, with why.
 ///
 /// One item that cannot be read (a revoked kernel key, a secret its store refuses to hand out)
 /// must not keep the others where they are: `read(from:scope:)` reads them all in one search
@@ -8,8 +8,8 @@
 public struct SourceItems: Sendable {
     /// The items read, each with its secret, in the order the searches returned them.
     public internal(set) var readable: [KeychainItem] = []
-    /// The items that could not be read, by name, with the error (which holds no secret).
-    public internal(set) var unreadable: [(key: PrimaryKey, error: KeychainError)] = []
+    /// The entries that could not be read, each once, with the error (which holds no secret).
+    public internal(set) var unreadable: [UnreadableEntry] = []
 
     /// Every item `scope` sees in `backend`, of both classes, synchronizable or not, other
     /// tools' items included. Throws only when the store itself cannot be read (locked, not
@@ -45,7 +45,11 @@ public struct SourceItems: Sendable {
         if let itemByItem = backend as? any ItemByItemReading {
             let found = try itemByItem.searchItemByItem(query)
             readable += found.readable
-            unreadable += found.unreadable.map { ($0.key, $0.error.attributed(to: backend.name)) }
+            // A store that cannot read an entry cannot tell its class or group either, so each
+            // search of a move meets it: it is listed once.
+            for entry in found.unreadable where !unreadable.contains(where: { $0.key == entry.key && $0.place == entry.place }) {
+                unreadable.append(entry.attributed(to: backend.name))
+            }
             return
         }
         var listing = query
@@ -63,9 +67,9 @@ public struct SourceItems: Sendable {
             do {
                 readable += try backend.search(one)
             } catch let error as KeychainError {
-                unreadable.append((item.primaryKey, error.attributed(to: backend.name)))
+                unreadable.append(UnreadableEntry(key: item.primaryKey, error: error.attributed(to: backend.name)))
             } catch {
-                unreadable.append((item.primaryKey, KeychainError(errSecInternalComponent, "Unexpected error: \(type(of: error)).", backend: backend.name)))
+                unreadable.append(UnreadableEntry(key: item.primaryKey, error: KeychainError(errSecInternalComponent, "Unexpected error: \(type(of: error)).", backend: backend.name)))
             }
         }
     }
