@@ -185,25 +185,28 @@ struct ItemLookup: Sendable {
 
     private static let listingRounds = 50
 
-    /// The keys linked in `target` that an entry names as item keys but that cannot be described (revoked, expired, not
-    /// viewable), named by serial, with why: items `items(in:)` cannot tell from other keys, and so leaves out.
-    func undescribableItemKeys(in target: key_serial_t) throws -> [UnreadableEntry] {
-        var failing: [key_serial_t: KeychainError] = [:]
+    /// What the keys linked in `target` say by their descriptions alone: the primary keys they name as item keys, and
+    /// the keys an entry names as item keys that cannot be described (revoked, expired, not viewable), by serial, with
+    /// why: items that `items(in:)` cannot tell from other keys, and so leaves out.
+    func itemKeyNames(in target: key_serial_t) throws -> (names: [PrimaryKey], undescribable: [UnreadableEntry]) {
+        var names: [PrimaryKey] = [], failing: [key_serial_t: KeychainError] = [:]
         for serial in try kernel.contents(of: target) {
-            do { _ = try kernel.describe(serial) } catch let failure as KeyctlFailure where !failure.isNoSuchKey {
+            do {
+                let key = try kernel.describe(serial)
+                if key.type == "user", let name = ItemKeyDescription(parsing: key.description) { names.append(name.primaryKey) }
+            } catch let failure as KeyctlFailure where !failure.isNoSuchKey {
                 failing[serial] = failure.keychainError("reading kernel key \(serial) of keyring \(target)")
             }
         }
         // Every record says which are item keys, one that states a higher count (a split in progress) included.
         var named = Set<key_serial_t>(), bucket = 0, count = failing.isEmpty ? 0 : 1
         while bucket < count {
-            if let record = try records.readRecord(target, bucket: bucket)?.record {
-                named.formUnion(record.entries.map(\.itemKey))
-                count = max(count, 1 << Int(record.log2BucketCount))
-            }
+            let record = try records.readRecord(target, bucket: bucket)?.record
+            named.formUnion(record?.entries.map(\.itemKey) ?? [])
+            count = max(count, 1 << Int(record?.log2BucketCount ?? 0))
             bucket += 1
         }
-        return failing.filter { named.contains($0.key) }.sorted { $0.key < $1.key }.map { UnreadableEntry(place: "kernel key \($0.key)", error: $0.value) }
+        return (names, failing.filter { named.contains($0.key) }.sorted { $0.key < $1.key }.map { UnreadableEntry(place: "kernel key \($0.key)", error: $0.value) })
     }
 
     /// The item whose item key is `serial`, or nil for a key that is not an item `items(in:)` asks for.

@@ -128,9 +128,20 @@ public final class KernelKeyringBackend: KeychainBackend, ItemByItemReading {
         }
     }
 
-    /// `search(query)`, and each item key that cannot even be described (`ItemLookup.undescribableItemKeys`); see `ItemByItemReading`.
+    /// `search(query)`, and each item key that cannot be described (`ItemLookup.itemKeyNames`); when undecodable
+    /// attributes end the search, its items are named by their keys and read one by one (`ItemByItemReading`).
     public func searchItemByItem(_ query: ItemQuery) throws -> (readable: [KeychainItem], unreadable: [UnreadableEntry]) {
-        (try search(query), try lookup.undescribableItemKeys(in: target().serial))
+        let keyring = try target().serial, keys = try lookup.itemKeyNames(in: keyring)
+        do {
+            return (try search(query), keys.undescribable)
+        } catch let failure as KeychainError where failure.status == errSecDecode {
+            var found = (readable: [KeychainItem](), unreadable: keys.undescribable)
+            for key in keys.names where key.itemClass == query.itemClass {
+                let one = ItemQuery(itemClass: key.itemClass, constraints: key.attributes, includeSecrets: query.includeSecrets, matchesAnySynchronizable: true, includesOtherProgramsItems: true)
+                do { found.readable += try search(one).filter(query.matches) } catch let error as KeychainError { found.unreadable.append(UnreadableEntry(key: key, error: error)) }
+            }
+            return found
+        }
     }
 
     /// Each matching item is rewritten in place (`ItemWriter.replace`), or, when its primary key changes, added anew

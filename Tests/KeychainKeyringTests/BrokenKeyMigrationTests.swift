@@ -40,14 +40,15 @@ extension BrokenKeyTests {
         #expect(entry.error.message.contains(reason), "\(breakage): \(entry.error.message)")
     }
 
-    /// Attributes that do not decode end the listing itself: the move fails as a whole, naming
-    /// the item, and copies nothing (a gap: not yet one failed entry among the others).
-    @Test func malformedAttributesFailAMoveNamingTheItem() throws {
+    /// Attributes that do not decode end the listing itself: the items are then named by their
+    /// keys and read one by one, so the broken one is a failure by name and the others move.
+    @Test func malformedAttributesAreAFailedItemOfAMove() throws {
         let (crafted, outcome) = try moveWithBrokenKey("malformed attributes")
         defer { remove(crafted) }
-        #expect(throws: KeychainError.self) { try outcome.get() }
-        if case .failure(let error as KeychainError) = outcome {
-            #expect(error.status == errSecDecode && error.message.contains(crafted.service), "\(error.message)")
-        }
+        let report = try outcome.get()
+        #expect(report.count("copied") == 2 && report.count("failed") == 1 && report.damaged.isEmpty, "\(report.summary)")
+        #expect(report.deletedFromSource == 0 && !report.isComplete, "the source was emptied")
+        let failure = try #require(report.failures.first)
+        #expect(failure.key.readableName.contains(crafted.service) && failure.error.status == errSecDecode, "\(failure.error.message)")
     }
 }
