@@ -11,11 +11,6 @@ enum ExportImportCommands {
         let source = try BackendChoice.operations(parsed)
         let limits = try BundleFormat.exportLimits(ProcessInfo.processInfo.environment)
         let found = try SourceItems.read(from: source.backend, scope: source.scope)
-        // A bundle is the whole store or nothing: one missing item would be lost on the new machine.
-        for entry in found.unreadable { Terminal.note("unreadable: \(MoveAccount.describe(entry.key)) (\(CLIStatus.describe(entry.error)))") }
-        if let first = found.unreadable.first {
-            throw KeychainError(first.error.status, "\(MoveAccount.items(found.unreadable.count)) of '\(source.backend.name)' could not be read (listed above); nothing was exported", backend: source.backend.name)
-        }
         let items = found.readable
         let passphrase = try BundlePassphrase.obtain(for: path, confirming: true)
         let counter = isatty(STDERR_FILENO) == 1
@@ -25,6 +20,11 @@ enum ExportImportCommands {
             }
         }
         Terminal.write("exported \(MoveAccount.items(items.count)) from '\(source.backend.name)' to \(path)\n")
+        // The bundle carries what could be read; the exit status says it is not the whole store.
+        for entry in found.unreadable { Terminal.note("unreadable: \(MoveAccount.describe(entry)) (\(CLIStatus.describe(entry.error)))") }
+        if let first = found.unreadable.first?.error {
+            throw KeychainError(first.status, "\(MoveAccount.items(found.unreadable.count)) of '\(source.backend.name)' could not be read (listed above) and are not in the bundle", backend: source.backend.name)
+        }
     }
 
     static func `import`(_ parsed: ParsedCommand) throws {

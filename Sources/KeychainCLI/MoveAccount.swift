@@ -10,7 +10,8 @@ enum MoveAccount {
     static func run(_ migration: ItemMigration, items: [KeychainItem]? = nil, verb: String) throws -> MigrationReport {
         let counter = isatty(STDERR_FILENO) == 1
         let progress: (MigrationProgress) -> Void = { step in
-            Terminal.write("\(step.outcome.word): \(describe(step.key))\(detail(step.outcome))\n")
+            let name = step.key.map(describe) ?? describe(place: step.place)
+            Terminal.write("\(step.outcome.word): \(name)\(detail(step.outcome))\n")
             // A counter every 50 items and at the end: redrawing it per item would cost more than the move.
             if counter && (step.position % 50 == 0 || step.position == step.total) {
                 Terminal.progress("\(verb): \(step.position)/\(step.total)", done: step.position == step.total)
@@ -26,8 +27,8 @@ enum MoveAccount {
         if !report.changedDuringMove.isEmpty {
             Terminal.note("\(items(report.changedDuringMove.count)) of the source changed during the move and were not deleted from the source")
         }
-        if let failure = report.failures.first {
-            throw KeychainError(failure.error.status, "\(items(report.failures.count)) could not be moved to '\(target)' (listed above; the first: \(failure.error.message)); nothing was deleted from the source and the placement did not move", backend: failure.error.backend)
+        if let failure = report.failures.first?.error ?? report.damaged.first?.error {
+            throw KeychainError(failure.status, "\(items(report.failures.count + report.damaged.count)) could not be moved to '\(target)' (listed above; the first: \(failure.message)); nothing was deleted from the source and the placement did not move", backend: failure.backend)
         }
         if !report.conflicts.isEmpty && !dryRun {
             throw KeychainError.duplicate("\(items(report.conflicts.count)) differ from the target's items of the same name (listed above) and were left alone; nothing was deleted from the source and the placement did not move. Give --overwrite to replace the target's items")
@@ -47,6 +48,15 @@ enum MoveAccount {
         if let group = attributes.string(.accessGroup), !group.isEmpty { text += ", group '\(group)'" }
         if attributes.flag(.synchronizable) { text += ", synchronizable" }
         return text
+    }
+
+    /// An unreadable source entry's name: its item's, or, for one too damaged to name, where it lies.
+    static func describe(_ entry: UnreadableEntry) -> String {
+        entry.key.map(describe) ?? describe(place: entry.place)
+    }
+
+    private static func describe(place: String?) -> String {
+        "damaged entry '\(place ?? "unknown")'"
     }
 
     /// `1 item`, `2 items`.

@@ -3,9 +3,10 @@
 /// is damaged (`SourceItems`).
 ///
 /// Contract: `readable` is what `search(query)` would return if the unreadable items were not
-/// there; each of `unreadable` is an item the store holds under that primary key (it may or may
-/// not match the query's other constraints, which cannot be checked without reading it), with
-/// an error that says why and holds no secret. An error about the store as a whole is thrown.
+/// there; each of `unreadable` is an entry the store holds, named by its primary key when it
+/// has one that can be trusted, else by where it lies (it may or may not match the query's
+/// other constraints, which cannot be checked without reading it), with an error that says why
+/// and holds no secret. An error about the store as a whole is thrown.
 public protocol ItemByItemReading: KeychainBackend {
-    func searchItemByItem(_ query: ItemQuery) throws -> (readable: [KeychainItem], unreadable: [(key: PrimaryKey, error: KeychainError)])
+    func searchItemByItem(_ query: ItemQuery) throws -> (readable: [KeychainItem], unreadable: [UnreadableEntry])
 }

@@ -29,7 +29,7 @@ public struct ItemMigration: Sendable {
     }
 
     /// Every item `scope` sees in the source, with its secret, in a stable order; throws when
-    /// any one of them cannot be read (`run` reports such an item and moves the rest).
+    /// any one entry cannot be read (`run` reports such an entry and moves the rest).
     public func sourceItems() throws -> [KeychainItem] {
         try Self.items(in: source, scope: scope)
     }
@@ -45,9 +45,10 @@ public struct ItemMigration: Sendable {
 
     /// Moves every source item in scope; see the type's contract. `progress` is called once
     /// per item, in order, after its outcome is known. Throws only when the source cannot be
-    /// read at all; a single item's failure is its outcome, an item that cannot be read from
-    /// the source included (it is `.failed`, after the items that could be read, and the move
-    /// is then incomplete: nothing is deleted from the source).
+    /// read at all; a single item's failure is its outcome, an entry that cannot be read from
+    /// the source included (it is `.failed`, after the items that could be read, in `entries`
+    /// or, when it cannot even be named, in `damaged`; the move is then incomplete: nothing is
+    /// deleted from the source).
     public func run(progress: (MigrationProgress) -> Void = { _ in }) throws -> MigrationReport {
         let found: SourceItems
         do {
@@ -65,7 +66,7 @@ public struct ItemMigration: Sendable {
         run(items: items, unreadable: [], progress: progress)
     }
 
-    private func run(items: [KeychainItem], unreadable: [(key: PrimaryKey, error: KeychainError)],
+    private func run(items: [KeychainItem], unreadable: [UnreadableEntry],
                      progress: (MigrationProgress) -> Void) -> MigrationReport {
         var report = MigrationReport()
         let total = items.count + unreadable.count
@@ -76,16 +77,18 @@ public struct ItemMigration: Sendable {
         // cannot be read whole (one unreadable item) is looked up item by item instead. Only
         // `scope`'s items can share a primary key with the items moved, so only they are read.
         let present = try? Dictionary(Self.items(in: target, scope: scope).map { ($0.primaryKey, $0) }) { first, _ in first }
-        for (index, item) in items.enumerated() {
-            let outcome = move(item, attempt: 1, present: present)
-            report.entries.append((item.primaryKey, outcome))
-            progress(MigrationProgress(position: index + 1, total: total, key: item.primaryKey, outcome: outcome))
+        // Items are independent, so a target that waits on a server takes several at once.
+        let width = dryRun ? 1 : max(1, (target as? any SideBySideWrites)?.sideBySideWrites ?? 1)
+        WindowedWork.run(count: items.count, width: width, window: width * 16,
+                         work: { move(items[$0], attempt: 1, present: present) }) { index, outcome in
+            report.entries.append((items[index].primaryKey, outcome))
+            progress(MigrationProgress(position: index + 1, total: total, key: items[index].primaryKey, place: nil, outcome: outcome))
         }
         for (index, entry) in unreadable.enumerated() {
             let error = KeychainError(entry.error.status, "it could not be read from '\(source.name)': \(entry.error.message)",
                                       backend: source.name, failedCall: entry.error.failedCall)
-            report.entries.append((entry.key, .failed(error)))
-            progress(MigrationProgress(position: items.count + index + 1, total: total, key: entry.key, outcome: .failed(error)))
+            if let key = entry.key { report.entries.append((key, .failed(error))) } else { report.damaged.append(entry) }
+            progress(MigrationProgress(position: items.count + index + 1, total: total, key: entry.key, place: entry.place, outcome: .failed(error)))
         }
         if deleteSource && !dryRun && report.isComplete {
             deleteFromSource(items, into: &report)

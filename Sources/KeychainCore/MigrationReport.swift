@@ -42,8 +42,10 @@ public struct MigrationProgress: Sendable {
     public let position: Int
     /// How many items the source holds in the scope moved.
     public let total: Int
-    /// The item, by name (never its secret).
-    public let key: PrimaryKey
+    /// The item, by name (never its secret); nil for a source entry too damaged to name.
+    public let key: PrimaryKey?
+    /// Where the source keeps an entry that has no `key` (`UnreadableEntry.place`); else nil.
+    public let place: String?
     /// What happened to it.
     public let outcome: MigrationOutcome
 }
@@ -52,16 +54,22 @@ public struct MigrationProgress: Sendable {
 public struct MigrationReport: Sendable {
     /// Every source item in the order moved, with its outcome.
     public internal(set) var entries: [(key: PrimaryKey, outcome: MigrationOutcome)] = []
+    /// Source entries too damaged to name by a primary key, which therefore did not move; an
+    /// item that could be named but not read is in `entries`, as `.failed`.
+    public internal(set) var damaged: [UnreadableEntry] = []
     /// How many items were deleted from the source (`deleteSource`, only after a complete move).
     public internal(set) var deletedFromSource = 0
     /// Source items `deleteSource` left in place: changed since they were copied, or not deletable.
     public internal(set) var changedDuringMove: [PrimaryKey] = []
 
     /// Items with `outcome`'s word, e.g. `count("copied")`.
-    public func count(_ word: String) -> Int { entries.filter { $0.outcome.word == word }.count }
+    /// A damaged entry counts as `failed`.
+    public func count(_ word: String) -> Int {
+        entries.filter { $0.outcome.word == word }.count + (word == "failed" ? damaged.count : 0)
+    }
 
     /// Whether every source item is now in the target, as the source holds it.
-    public var isComplete: Bool { entries.allSatisfy { $0.outcome.isInTarget } }
+    public var isComplete: Bool { damaged.isEmpty && entries.allSatisfy { $0.outcome.isInTarget } }
 
     /// The items in conflict, with what differs.
     public var conflicts: [(key: PrimaryKey, differences: [String])] {
@@ -71,7 +79,7 @@ public struct MigrationReport: Sendable {
         }
     }
 
-    /// The items that failed, with why.
+    /// The items that failed, with why (the `damaged` entries are apart).
     public var failures: [(key: PrimaryKey, error: KeychainError)] {
         entries.compactMap { entry in
             if case .failed(let error) = entry.outcome { return (entry.key, error) }

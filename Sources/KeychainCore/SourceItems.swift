@@ -1,15 +1,16 @@
 /// What a move (or `linux-keychain export`) read from its source: every item it could read,
-/// with its secret, and every item it could name but not read, with why.
+/// with its secret, and every entry it found but could not read, with why.
 ///
 /// One item that cannot be read (a revoked kernel key, a secret its store refuses to hand out)
-/// must not keep the others where they are: `read(from:scope:)` reads them all in one search
-/// per class and group, as a move always did, and only when such a search fails does it list
-/// that search's items by name and read each on its own, so the failure is pinned to its item.
+/// must not keep the others where they are, nor vanish: `read(from:scope:)` reads them all in
+/// one search per class and group, as a move always did (item by item, `ItemByItemReading`,
+/// where the backend can), and only when such a search fails does it list that search's items
+/// by name and read each on its own, so the failure is pinned to its item.
 public struct SourceItems: Sendable {
     /// The items read, each with its secret, in the order the searches returned them.
     public internal(set) var readable: [KeychainItem] = []
-    /// The items that could not be read, by name, with the error (which holds no secret).
-    public internal(set) var unreadable: [(key: PrimaryKey, error: KeychainError)] = []
+    /// The entries that could not be read, each once, with the error (which holds no secret).
+    public internal(set) var unreadable: [UnreadableEntry] = []
 
     /// Every item `scope` sees in `backend`, of both classes, synchronizable or not, other
     /// tools' items included. Throws only when the store itself cannot be read (locked, not
@@ -21,7 +22,11 @@ public struct SourceItems: Sendable {
                                   includesOtherProgramsItems: true)
             try scope.forEachSearch(query) { scoped in
                 do {
-                    found.readable += try backend.search(scoped)
+                    if let itemByItem = backend as? any ItemByItemReading {
+                        try found.add(itemByItem.searchItemByItem(scoped), from: backend)
+                    } else {
+                        found.readable += try backend.search(scoped)
+                    }
                 } catch let failure as KeychainError where !concernsWholeStore(failure) {
                     try found.readOneByOne(scoped, from: backend, after: failure)
                 }
@@ -38,16 +43,18 @@ public struct SourceItems: Sendable {
             .contains(error.status)
     }
 
-    /// `query`'s items read by the backend item by item (`ItemByItemReading`), or else listed
-    /// without their secrets, then each read by its primary key; when even the listing fails,
-    /// `failure` (the whole search's error) is thrown.
-    private mutating func readOneByOne(_ query: ItemQuery, from backend: any KeychainBackend, after failure: KeychainError) throws {
-        if let itemByItem = backend as? any ItemByItemReading {
-            let found = try itemByItem.searchItemByItem(query)
-            readable += found.readable
-            unreadable += found.unreadable.map { ($0.key, $0.error.attributed(to: backend.name)) }
-            return
+    /// One search's answer, item by item: an entry that each search of a move meets (a store that
+    /// cannot read an entry cannot tell its class or group either) is listed once.
+    private mutating func add(_ found: (readable: [KeychainItem], unreadable: [UnreadableEntry]), from backend: any KeychainBackend) {
+        readable += found.readable
+        for entry in found.unreadable where !unreadable.contains(where: { $0.key == entry.key && $0.place == entry.place }) {
+            unreadable.append(entry.attributed(to: backend.name))
         }
+    }
+
+    /// `query`'s items listed without their secrets, then each read by its primary key; when
+    /// even the listing fails, `failure` (the whole search's error) is thrown.
+    private mutating func readOneByOne(_ query: ItemQuery, from backend: any KeychainBackend, after failure: KeychainError) throws {
         var listing = query
         listing.includeSecrets = false
         let named: [KeychainItem]
@@ -63,9 +70,9 @@ public struct SourceItems: Sendable {
             do {
                 readable += try backend.search(one)
             } catch let error as KeychainError {
-                unreadable.append((item.primaryKey, error.attributed(to: backend.name)))
+                unreadable.append(UnreadableEntry(key: item.primaryKey, error: error.attributed(to: backend.name)))
             } catch {
-                unreadable.append((item.primaryKey, KeychainError(errSecInternalComponent, "Unexpected error: \(type(of: error)).", backend: backend.name)))
+                unreadable.append(UnreadableEntry(key: item.primaryKey, error: KeychainError(errSecInternalComponent, "Unexpected error: \(type(of: error)).", backend: backend.name)))
             }
         }
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// the master key then stays in guarded memory and, for other processes, in the kernel keyring
 /// for `cacheLifetime` seconds. Thread-safe and multi-process-safe. Layout and guarantees:
 /// docs/file.md.
-public final class EncryptedFileBackend: KeychainBackend, Sendable {
+public final class EncryptedFileBackend: KeychainBackend, ItemByItemReading, Sendable {
     /// The name it is registered under: `file`.
     public static let backendName = "file"
     /// `file`.
@@ -102,6 +102,17 @@ public final class EncryptedFileBackend: KeychainBackend, Sendable {
                 files.secretCache.store(secret, at: location, identity: identity)
             }
             return found
+        }
+    }
+
+    /// The items matching `query`, and each item file that does not open named by its path in
+    /// the store (`items/BUCKET/FILE`); see `ItemByItemReading`.
+    public func searchItemByItem(_ query: ItemQuery) throws -> (readable: [KeychainItem], unreadable: [UnreadableEntry]) {
+        try NameRules.refuseNUL(in: query)
+        guard let files = try openStore(creatingIfMissing: false) else { return ([], []) }
+        return try files.withReadLock {
+            let found = try files.itemsAndDamagedFiles(matching: query)
+            return (ItemCollection(found.items).search(query), found.damaged)
         }
     }
 

@@ -48,19 +48,36 @@ struct ItemFiles: Sendable {
     /// bucket is read when it names one; otherwise every bucket. A file that fails to open is an
     /// error naming it, never skipped: "not found" must mean "not there".
     func items(matching query: ItemQuery) throws -> [KeychainItem] {
-        guard let items = try top.subdirectory(Self.directoryName, create: false) else { return [] }
+        try items(matching: query, listingDamaged: false).items
+    }
+
+    /// Like `items(matching:)`, but a damaged file (one that does not open under this store's
+    /// key) is listed by its path in the store instead of ending the read: what a move needs to
+    /// carry the other items. Its primary key is unknown, since it cannot be trusted.
+    func itemsAndDamagedFiles(matching query: ItemQuery) throws -> (items: [KeychainItem], damaged: [UnreadableEntry]) {
+        try items(matching: query, listingDamaged: true)
+    }
+
+    private func items(matching query: ItemQuery, listingDamaged: Bool) throws -> (items: [KeychainItem], damaged: [UnreadableEntry]) {
+        guard let items = try top.subdirectory(Self.directoryName, create: false) else { return ([], []) }
         let buckets = try keys.bucket(for: query).map { [$0] } ?? items.entries().filter(ItemLocation.isBucketName)
         var found: [KeychainItem] = []
+        var damaged: [UnreadableEntry] = []
         for bucket in buckets {
             // A bucket or file removed since it was listed was deleted by a writer: not there.
             guard let directory = try items.subdirectory(bucket, create: false) else { continue }
             for file in try directory.entries() where ItemLocation.isFileName(file) {
-                guard let contents = try directory.read(file, limit: StoreKeys.maximumItemFile) else { continue }
-                let item = try keys.openFile(contents, at: ItemLocation(bucket: bucket, file: file), path: "\(directory.path)/\(file)")
-                if query.matches(item) { found.append(item) }
+                let location = ItemLocation(bucket: bucket, file: file)
+                do {
+                    guard let contents = try directory.read(file, limit: StoreKeys.maximumItemFile) else { continue }
+                    let item = try keys.openFile(contents, at: location, path: "\(directory.path)/\(file)")
+                    if query.matches(item) { found.append(item) }
+                } catch let error as KeychainError where listingDamaged && error.status == errSecDecode {
+                    damaged.append(UnreadableEntry(place: Self.path(of: location), error: error))
+                }
             }
         }
-        return found
+        return (found, damaged)
     }
 
     /// Whether an item with `key` exists (whether or not its file is readable).

@@ -2,10 +2,9 @@ import CKeyutils
 import Foundation
 import KeychainCore
 
-/// The key that holds an item's attributes when they are too large for an entry
-/// (`ItemRecordEntry.maximumEncodedSize`): the `user` key `linux-keychain-attributes:genp:...`,
-/// named like the item key, next to it in the target, holding `StoredAttributes` as JSON. Only
-/// an entry that says so makes it the item's; otherwise it is one a delete left.
+/// The key that holds an item's attributes when they are too large for an entry (`ItemRecordEntry.maximumEncodedSize`):
+/// the `user` key `linux-keychain-attributes:genp:...`, named like the item key, next to it in the target, holding
+/// `StoredAttributes` as JSON. Only an entry that says so makes it the item's; otherwise it is one a delete left.
 enum AttributesKey {
     static let prefix = "linux-keychain-attributes"
 

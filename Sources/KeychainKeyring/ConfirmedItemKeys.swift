@@ -1,14 +1,12 @@
 import KeychainCore
 import CKeyutils
 
-/// The item keys this process has seen confirmed as items: keys whose target's records held an
-/// entry naming exactly that key (by serial) when they were read. A read that wants only the
-/// secret of an item it names by its whole primary key (`ItemQuery.includeAttributes` false)
-/// may then skip the record read: the kernel's search by name finding a confirmed key is proof
-/// enough that the item still exists, since nothing this library does takes an entry away from
-/// a key that stays linked under its name. The secret being empty, which an update may change
-/// in place, is still checked against the entry. What this does not see (damage done by hand)
-/// is in docs/keyring.md ("Speed").
+/// The item keys this process has seen confirmed as items: keys whose target's records held an entry naming exactly
+/// that key (by serial) when they were read. A read that wants only the secret of an item it names by its whole primary
+/// key (`ItemQuery.includeAttributes` false) may then skip the record read: the kernel's search by name finding a
+/// confirmed key is proof enough that the item still exists, since nothing this library does takes an entry away from a
+/// key that stays linked under its name. The secret being empty, which an update may change in place, is still checked
+/// against the entry. What this does not see (damage done by hand) is in docs/keyring.md ("Speed").
 enum ConfirmedItemKeys {
     /// Enough for the items a service reads often; past it the set starts again empty, which
     /// costs only one record read per item.

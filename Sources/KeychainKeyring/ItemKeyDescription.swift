@@ -4,13 +4,12 @@ import KeychainCore
 /// The kernel key description that names an item: readable in `keyctl show`, typed by hand
 /// in `keyctl search`, and different for every primary key.
 ///
-/// The form is `linux-keychain:genp:SERVICE:ACCOUNT` for a generic password and
-/// `linux-keychain:inet:SERVER:ACCOUNT` for an internet password, followed by `:TAG=VALUE` for
-/// each other primary-key attribute that is not empty, zero or false, in a fixed order, tagged
-/// with Apple's attribute name (`agrp`, `ptcl`, `port`, `path`, `atyp`, `sdmn`, `sync`).
-/// Inside a value, `%`, `:` and control characters are percent-encoded (`a:b` becomes `a%3Ab`),
-/// so a raw `:` only ever separates fields and no two primary keys share a description.
-/// Everything else, non-ASCII letters included, stays as it is, for readability.
+/// The form is `linux-keychain:genp:SERVICE:ACCOUNT` for a generic password and `linux-keychain:inet:SERVER:ACCOUNT`
+/// for an internet password, followed by `:TAG=VALUE` for each other primary-key attribute that is not empty, zero or
+/// false, in a fixed order, tagged with Apple's attribute name (`agrp`, `ptcl`, `port`, `path`, `atyp`, `sdmn`,
+/// `sync`). Inside a value, `%`, `:` and control characters are percent-encoded (`a:b` becomes `a%3Ab`), so a raw `:`
+/// only ever separates fields and no two primary keys share a description. Everything else, non-ASCII letters included,
+/// stays as it is, for readability.
 struct ItemKeyDescription: Hashable, Sendable {
     static let prefix = "linux-keychain"
     /// The kernel's limit on a key description, in bytes (`KEY_MAX_DESC_SIZE` - 1).
@@ -95,8 +94,7 @@ struct ItemKeyDescription: Hashable, Sendable {
     private static let genericPasswordPositionalKeys: [AttributeKey] = [.service, .account]
     private static let internetPasswordPositionalKeys: [AttributeKey] = [.server, .account]
 
-    /// Built as bytes in one buffer rather than from strings joined: every lookup by name pays
-    /// for it.
+    /// Built as bytes in one buffer rather than from strings joined: every lookup by name pays for it.
     private static func encode(_ primaryKey: PrimaryKey) -> String {
         let itemClass = primaryKey.itemClass
         let keys = itemClass.primaryKeyAttributes

@@ -9,12 +9,11 @@ import KeychainCore
 
 /// Finding the items of a target keyring and reading their secrets.
 ///
-/// An item is one `user` key linked directly in the target, its item key, named by its
-/// `ItemKeyDescription` and holding exactly the secret; its other attributes are an entry in the
-/// target's records (`ItemRecords`), or in its `AttributesKey` when too large for one. **An item
-/// exists while its item key is linked in the target and has an entry**; a key of that name
-/// without one is no item. An empty secret is stored as `emptySecretPlaceholder`, and the entry
-/// says so. `ItemWriter` keeps these rules; docs/keyring.md describes them for users.
+/// An item is one `user` key linked directly in the target, its item key, named by its `ItemKeyDescription` and holding
+/// exactly the secret; its other attributes are an entry in the target's records (`ItemRecords`), or in its
+/// `AttributesKey` when too large for one. **An item exists while its item key is linked in the target and has an
+/// entry**; a key of that name without one is no item. An empty secret is stored as `emptySecretPlaceholder`, and the
+/// entry says so. `ItemWriter` keeps these rules; docs/keyring.md describes them for users.
 struct ItemLookup: Sendable {
     let kernel: KernelKeys
     var records: ItemRecords { ItemRecords(kernel: kernel) }
@@ -30,10 +29,9 @@ struct ItemLookup: Sendable {
 
     /// The item `description` names in `target`; nil when there is none.
     ///
-    /// `secretOnly`: the caller reads only the item's secret, and gives the attributes that
-    /// name it. An item key already confirmed as an item (`ConfirmedItemKeys`) is then returned
-    /// with these attributes and without reading its entry; its secret is read as one that may
-    /// be empty.
+    /// `secretOnly`: the caller reads only the item's secret, and gives the attributes that name it. An item key
+    /// already confirmed as an item (`ConfirmedItemKeys`) is then returned with these attributes and without reading
+    /// its entry; its secret is read as one that may be empty.
     func item(named description: ItemKeyDescription, in target: key_serial_t,
               secretOnly naming: ItemAttributes? = nil) throws -> FoundItem? {
         let key: key_serial_t
@@ -41,9 +39,8 @@ struct ItemLookup: Sendable {
             guard let found = try searchItemKey(description, in: target) else { return nil }
             key = found
         } catch let error as KeychainError where error.status == errSecDataNotAvailable {
-            // An item key revoked or expired by hand (its possessor may `keyctl revoke` it) is
-            // still the item, named by its entry: its attributes read, and it can be deleted;
-            // its secret is "not available" when read.
+            // An item key revoked or expired by hand (its possessor may `keyctl revoke` it) is still the item, named by
+            // its entry: its attributes read, and it can be deleted; its secret is "not available" when read.
             guard let entry = try? records.entry(named: description, in: target), kernel.isLinked(entry.itemKey, in: target) else {
                 throw error
             }
@@ -122,11 +119,10 @@ struct ItemLookup: Sendable {
         return stored.keyring == target || kernel.isLinked(key, in: target) ? (key, item) : nil
     }
 
-    /// Whether `entry`, found under the name hash of `description`, is the entry of a live item
-    /// of another name: an item key linked in `target` whose name differs and has the same
-    /// hash. The hash is no defence against names chosen to collide, so an add refuses such a
-    /// name rather than take the other item's entry. Any other entry there is one a delete
-    /// left, whose key is gone, unlinked, or now a key of another kind.
+    /// Whether `entry`, found under the name hash of `description`, is the entry of a live item of another name: an
+    /// item key linked in `target` whose name differs and has the same hash. The hash is no defence against names
+    /// chosen to collide, so an add refuses such a name rather than take the other item's entry. Any other entry there
+    /// is one a delete left, whose key is gone, unlinked, or now a key of another kind.
     func isEntryOfAnotherItem(_ entry: ItemRecordEntry, than description: ItemKeyDescription,
                               in target: key_serial_t) -> Bool {
         guard let key = try? kernel.describe(entry.itemKey), key.type == "user", key.description != description.text,
@@ -136,9 +132,8 @@ struct ItemLookup: Sendable {
         return kernel.isLinked(entry.itemKey, in: target)
     }
 
-    /// Whether `failure`, of a call on the item key `key`, means that a delete unlinked it: the
-    /// kernel says "no such key", or, for a moment before the key is gone, refuses access to a
-    /// key this thread no longer possesses.
+    /// Whether `failure`, of a call on the item key `key`, means that a delete unlinked it: the kernel says "no such
+    /// key", or, for a moment before the key is gone, refuses access to a key this thread no longer possesses.
     func isUnlinkedKey(_ failure: KeyctlFailure, _ key: key_serial_t, in target: key_serial_t) -> Bool {
         failure.isNoSuchKey || (failure.errno == .permissionDenied && !kernel.isLinked(key, in: target))
     }
@@ -190,6 +185,30 @@ struct ItemLookup: Sendable {
 
     private static let listingRounds = 50
 
+    /// What the keys linked in `target` say by their descriptions alone: the primary keys they name as item keys, and
+    /// the keys an entry names as item keys that cannot be described (revoked, expired, not viewable), by serial, with
+    /// why: items that `items(in:)` cannot tell from other keys, and so leaves out.
+    func itemKeyNames(in target: key_serial_t) throws -> (names: [PrimaryKey], undescribable: [UnreadableEntry]) {
+        var names: [PrimaryKey] = [], failing: [key_serial_t: KeychainError] = [:]
+        for serial in try kernel.contents(of: target) {
+            do {
+                let key = try kernel.describe(serial)
+                if key.type == "user", let name = ItemKeyDescription(parsing: key.description) { names.append(name.primaryKey) }
+            } catch let failure as KeyctlFailure where !failure.isNoSuchKey {
+                failing[serial] = failure.keychainError("reading kernel key \(serial) of keyring \(target)")
+            }
+        }
+        // Every record says which are item keys, one that states a higher count (a split in progress) included.
+        var named = Set<key_serial_t>(), bucket = 0, count = failing.isEmpty ? 0 : 1
+        while bucket < count {
+            let record = try records.readRecord(target, bucket: bucket)?.record
+            named.formUnion(record?.entries.map(\.itemKey) ?? [])
+            count = max(count, 1 << Int(record?.log2BucketCount ?? 0))
+            bucket += 1
+        }
+        return (names, failing.filter { named.contains($0.key) }.sorted { $0.key < $1.key }.map { UnreadableEntry(place: "kernel key \($0.key)", error: $0.value) })
+    }
+
     /// The item whose item key is `serial`, or nil for a key that is not an item `items(in:)` asks for.
     private func examine(_ serial: key_serial_t, in target: key_serial_t, _ leadingText: String,
                          _ wanted: (PrimaryKey) -> Bool, _ entries: ItemRecords.RecordReader) throws -> FoundItem? {
@@ -227,12 +246,11 @@ struct ItemLookup: Sendable {
         return try secretReadingPlaceholders(secret, of: found.description, itemKey: keys.entryKey, in: target, key: keys.key)
     }
 
-    /// `secret`, just read from the item key `key` whose entry (naming `itemKey`) said, or was not
-    /// read to say (`ConfirmedItemKeys`), that the secret is not empty; or the empty secret, when
-    /// it is the placeholder an update to an empty secret wrote since. Such an update writes its
-    /// entry first; updates between the two reads are ruled out by reading both again under the
-    /// record lock, where writers change them together (the caller must not hold it). Without
-    /// the lock, or an entry naming the key, the key read again decides.
+    /// `secret`, just read from the item key `key` whose entry (naming `itemKey`) said, or was not read to say
+    /// (`ConfirmedItemKeys`), that the secret is not empty; or the empty secret, when it is the placeholder an update
+    /// to an empty secret wrote since. Such an update writes its entry first; updates between the two reads are ruled
+    /// out by reading both again under the record lock, where writers change them together (the caller must not hold
+    /// it). Without the lock, or an entry naming the key, the key read again decides.
     private func secretReadingPlaceholders(_ secret: SecretBytes, of description: ItemKeyDescription, itemKey: key_serial_t,
                                            in target: key_serial_t, key: key_serial_t) throws -> SecretBytes {
         guard Self.isPlaceholder(secret) else { return secret }

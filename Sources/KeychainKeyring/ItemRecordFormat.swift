@@ -2,9 +2,8 @@ import CKeyutils
 import Foundation
 import KeychainCore
 
-/// One item's entry in a record (`ItemRecords`): the item's attributes outside its primary
-/// key in a few bytes, since every byte counts against the user's key quota. `attributes` and
-/// `unset` mean what they mean in `StoredAttributes`.
+/// One item's entry in a record (`ItemRecords`): the item's attributes outside its primary key in a few bytes, since
+/// every byte counts against the user's key quota. `attributes` and `unset` mean what they mean in `StoredAttributes`.
 struct ItemRecordEntry: Equatable, Sendable {
     /// `ItemRecords.nameHash` of the item key's name.
     var nameHash: UInt64

@@ -10,15 +10,13 @@ import KeychainCore
 /// The records of a target: the attributes of many items in a few `user` keys, so that an
 /// item costs one key of the user's quota, its item key.
 ///
-/// The record of bucket B of a target is the `user` key `linux-keychain:records:SERIAL:B`
-/// (`ItemRecord` gives the payload), and an item's entry is in bucket `nameHash & (count - 1)`.
-/// Writers hold the target's `KeyringRecordLock` from reading a record to writing it back. The
-/// bucket count only doubles, when a record grows past `splitThreshold`; every record states
-/// the count it was written for, record 0 the target's, and a split writes each upper record
-/// before it rewrites its lower one, record 0 last, so readers follow a record that states a
-/// higher count, and the next writer finishes a split a killed writer left. A record other
-/// than record 0 that loses its last entry is unlinked. docs/keyring.md ("The records") has
-/// the whole argument.
+/// The record of bucket B of a target is the `user` key `linux-keychain:records:SERIAL:B` (`ItemRecord` gives the
+/// payload), and an item's entry is in bucket `nameHash & (count - 1)`. Writers hold the target's `KeyringRecordLock`
+/// from reading a record to writing it back. The bucket count only doubles, when a record grows past `splitThreshold`;
+/// every record states the count it was written for, record 0 the target's, and a split writes each upper record before
+/// it rewrites its lower one, record 0 last, so readers follow a record that states a higher count, and the next writer
+/// finishes a split a killed writer left. A record other than record 0 that loses its last entry is unlinked.
+/// docs/keyring.md ("The records") has the whole argument.
 struct ItemRecords: Sendable {
     let kernel: KernelKeys
 
@@ -26,8 +24,7 @@ struct ItemRecords: Sendable {
         "linux-keychain:records:\(target):\(bucket)"
     }
 
-    /// The 64-bit FNV-1a hash of the item key's name: its entry's name, and its bucket.
-    /// Pinned with the record format.
+    /// The 64-bit FNV-1a hash of the item key's name: its entry's name, and its bucket. Pinned with the record format.
     static func nameHash(_ description: ItemKeyDescription) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var text = description.text
@@ -80,9 +77,8 @@ struct ItemRecords: Sendable {
         return .countTooHigh
     }
 
-    /// `target`'s records as one lookup or listing reads them: each record read once, when an
-    /// entry in it is first asked for, so that a listing pays for the records of the items it
-    /// finds, not for every record.
+    /// `target`'s records as one lookup or listing reads them: each record read once, when an entry in it is first
+    /// asked for, so that a listing pays for the records of the items it finds, not for every record.
     func reader(for target: key_serial_t) -> RecordReader { RecordReader(records: self, target: target) }
 
     final class RecordReader {
@@ -178,9 +174,8 @@ struct ItemRecords: Sendable {
         var record = changed()
         if record.isEmpty, bucket != 0, let current, current.record.log2BucketCount == log2,
            (try? kernel.unlink(current.serial, from: target)) != nil {
-            // A missing record reads as an empty one: taken away, it gives its key back to the
-            // quota and costs listings nothing. (Not record 0, which states the count, nor one
-            // a split left stating another count.)
+            // A missing record reads as an empty one: taken away, it gives its key back to the quota and costs listings
+            // nothing. (Not record 0, which states the count, nor one a split left stating another count.)
             RecordKnowledge.forget(target, bucket: bucket)
             return
         }
@@ -214,9 +209,8 @@ struct ItemRecords: Sendable {
             "The item records in keyring \(target) could not be brought to one bucket count; try again.")
     }
 
-    /// Doubles `target`'s bucket count to `1 << log2`, or finishes doing so (see the type's
-    /// comment for the order). Throws, with record 0 still stating the old count, when the
-    /// quota has no room for the new records.
+    /// Doubles `target`'s bucket count to `1 << log2`, or finishes doing so (see the type's comment for the order).
+    /// Throws, with record 0 still stating the old count, when the quota has no room for the new records.
     private func split(_ target: key_serial_t, to log2: UInt8) throws {
         let half = 1 << Int(log2 - 1)
         var unusedUpper: Int?

@@ -167,9 +167,8 @@ struct ItemWriter: Sendable {
                 if removed, let attributesKey = keys.attributesKey { try? kernel.unlink(attributesKey, from: target) }
             }
         } catch {
-            // The entry stays, no item's, until an add of the name replaces it. The attributes
-            // key (many bytes of quota) is invalidated: unlinking by its name without the lock
-            // could take the one a later add placed.
+            // The entry stays, no item's, until an add of the name replaces it. The attributes key (many bytes of
+            // quota) is invalidated: unlinking by its name without the lock could take the one a later add placed.
             if !attributesKeyDone, let attributesKey = keys.attributesKey { try? kernel.invalidate(attributesKey) }
         }
     }

@@ -11,11 +11,10 @@ import KeychainSystemCalls
 /// The `keyring` backend: items live in the Linux kernel key retention service, through
 /// libkeyutils, so they need no daemon and no disk, and vanish at reboot.
 ///
-/// Items go to the user's persistent keyring unless `KEYCHAIN_KEYRING` says otherwise (see
-/// `KeyringChoice`); an item's keys are described in `ItemLookup`, their names in
-/// `ItemKeyDescription`, and docs/keyring.md has the whole layout. The backend holds no
-/// mutable state and is safe from any thread and any process.
-public final class KernelKeyringBackend: KeychainBackend {
+/// Items go to the user's persistent keyring unless `KEYCHAIN_KEYRING` says otherwise (see `KeyringChoice`); an item's
+/// keys are described in `ItemLookup`, their names in `ItemKeyDescription`, and docs/keyring.md has the whole layout.
+/// The backend holds no mutable state and is safe from any thread and any process.
+public final class KernelKeyringBackend: KeychainBackend, ItemByItemReading {
     /// The name it is registered under: `keyring`.
     public static let backendName = "keyring"
     /// Chooses the keyring: `persistent`, `user` or `session`.
@@ -42,8 +41,7 @@ public final class KernelKeyringBackend: KeychainBackend {
         self.init(choice: .success(keyring), kernel: KernelKeys())
     }
 
-    /// Reads `KEYCHAIN_KEYRING` from `environment`; an invalid value makes every call fail
-    /// with `errSecParam`.
+    /// Reads `KEYCHAIN_KEYRING` from `environment`; an invalid value makes every call fail with `errSecParam`.
     public convenience init(environment: [String: String]) {
         let choice: Result<KeyringChoice?, KeychainError>
         switch environment[Self.keyringVariable] ?? "" {
@@ -130,11 +128,26 @@ public final class KernelKeyringBackend: KeychainBackend {
         }
     }
 
-    /// Each matching item is rewritten in place (`ItemWriter.replace`), or, when its primary key
-    /// changes, added anew and the old one unlinked after. Collisions are checked for every item
-    /// before any is written; if a later item fails (a racing writer, the quota), the items done
-    /// stay updated and the rest as they were. An update racing a delete of the same item in
-    /// another process can land after it, as if the update had come second.
+    /// `search(query)`, and each item key that cannot be described (`ItemLookup.itemKeyNames`); when undecodable
+    /// attributes end the search, its items are named by their keys and read one by one (`ItemByItemReading`).
+    public func searchItemByItem(_ query: ItemQuery) throws -> (readable: [KeychainItem], unreadable: [UnreadableEntry]) {
+        let keyring = try target().serial, keys = try lookup.itemKeyNames(in: keyring)
+        do {
+            return (try search(query), keys.undescribable)
+        } catch let failure as KeychainError where failure.status == errSecDecode {
+            var found = (readable: [KeychainItem](), unreadable: keys.undescribable)
+            for key in keys.names where key.itemClass == query.itemClass {
+                let one = ItemQuery(itemClass: key.itemClass, constraints: key.attributes, includeSecrets: query.includeSecrets, matchesAnySynchronizable: true, includesOtherProgramsItems: true)
+                do { found.readable += try search(one).filter(query.matches) } catch let error as KeychainError { found.unreadable.append(UnreadableEntry(key: key, error: error)) }
+            }
+            return found
+        }
+    }
+
+    /// Each matching item is rewritten in place (`ItemWriter.replace`), or, when its primary key changes, added anew
+    /// and the old one unlinked after. Collisions are checked for every item before any is written; if a later item
+    /// fails (a racing writer, the quota), the items done stay updated and the rest as they were. An update racing a
+    /// delete of the same item in another process can land after it, as if the update had come second.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
         try NameRules.refuseNUL(in: query, changes)
         try ItemWriter.checkSecretSize(changes.secret, of: "the update")
@@ -183,9 +196,8 @@ public final class KernelKeyringBackend: KeychainBackend {
         return try matched.reduce(0) { count, entry in count + (try unlinkItem(entry, from: keyring) ? 1 : 0) }
     }
 
-    /// Unlinks the item read as `entry`, or what replaced it since (an update in another
-    /// process), so that a delete that returns leaves no item of that name; false when another
-    /// process deleted it first.
+    /// Unlinks the item read as `entry`, or what replaced it since (an update in another process), so that a delete
+    /// that returns leaves no item of that name; false when another process deleted it first.
     private func unlinkItem(_ entry: FoundItem, from keyring: ResolvedKeyring) throws -> Bool {
         var keys = entry.keys
         for _ in 0..<Self.readAttempts {
@@ -271,11 +283,10 @@ public final class KernelKeyringBackend: KeychainBackend {
         return try listedItems(query, in: keyring)
     }
 
-    /// The items matching `query` when the keyring holds no tagged item, found by looking up by
-    /// name the only item that can then match (the lookup comes before the marker check:
-    /// `TaggedItemsMarker`); nil when every item must be read: tagged items may exist, the query
-    /// does not name service (or server) and account, or the lookup failed (a broken item is
-    /// then reported by the full read, never as "not found").
+    /// The items matching `query` when the keyring holds no tagged item, found by looking up by name the only item that
+    /// can then match (the lookup comes before the marker check: `TaggedItemsMarker`); nil when every item must be
+    /// read: tagged items may exist, the query does not name service (or server) and account, or the lookup failed (a
+    /// broken item is then reported by the full read, never as "not found").
     private func untaggedStoreAnswer(_ query: ItemQuery, in keyring: ResolvedKeyring) -> [FoundItem]? {
         guard let key = query.untaggedPrimaryKey, let description = try? ItemKeyDescription(key),
               case .success(let found) = Result(catching: { try lookup.item(named: description, in: keyring.serial) }) else {

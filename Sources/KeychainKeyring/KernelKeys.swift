@@ -54,9 +54,8 @@ struct KernelKeys: Sendable {
     }
 
     #if DEBUG
-    /// Debug builds only: how many kernel calls the calling thread has made through this type,
-    /// so that a test can hold an operation to the calls it makes; always 0 if the process had
-    /// no thread-specific slot left for the count.
+    /// Debug builds only: how many kernel calls the calling thread has made through this type, so that a test can hold
+    /// an operation to the calls it makes; always 0 if the process had no thread-specific slot left for the count.
     static var callsOnThisThread: Int { callCountKey.map { Int(bitPattern: pthread_getspecific($0)) } ?? 0 }
 
     // Kept in the thread's own slot, as a count in a pointer's bits: tests run in parallel, and
@@ -92,17 +91,15 @@ struct KernelKeys: Sendable {
         try perform("keyctl_setperm") { () throws(SystemCallError) in try KernelKeyCalls.setPermissions(key, permissions) }
     }
 
-    /// Replaces the payload of `key` in one step (`keyctl_update`); readers see the old
-    /// payload or the new one.
+    /// Replaces the payload of `key` in one step (`keyctl_update`); readers see the old payload or the new one.
     func update(_ key: key_serial_t, payload: UnsafeRawBufferPointer) throws {
         try perform("keyctl_update") { () throws(SystemCallError) in try KernelKeyCalls.update(key, payload: payload) }
     }
 
     // MARK: - Links
 
-    /// Moves `key` from one keyring to another in one step. With `exclusive`, fails with
-    /// `EEXIST` when the destination already holds a key of the same type and description;
-    /// without it, such a key is displaced atomically.
+    /// Moves `key` from one keyring to another in one step. With `exclusive`, fails with `EEXIST` when the destination
+    /// already holds a key of the same type and description; without it, such a key is displaced atomically.
     func move(_ key: key_serial_t, from source: key_serial_t, to destination: key_serial_t, exclusive: Bool) throws {
         let flags = exclusive ? UInt32(KEYCTL_MOVE_EXCL) : 0
         try perform("keyctl_move") { () throws(SystemCallError) in

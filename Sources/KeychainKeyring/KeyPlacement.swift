@@ -4,14 +4,12 @@ import KeychainCore
 
 /// Putting the backend's own keys into a target keyring, with the permissions they carry.
 ///
-/// A key is created in the calling thread's thread keyring, where the kernel finds it at once
-/// while its permissions are set, and then moved into the target, so that it appears there
-/// whole, with its final permissions, in one step.
+/// A key is created in the calling thread's thread keyring, where the kernel finds it at once while its permissions are
+/// set, and then moved into the target, so that it appears there whole, with its final permissions, in one step.
 extension KernelKeys {
-    /// What a marker or a lock key grants: nothing for group, other, or the user as such (the
-    /// library always possesses its keys, through the target linked into the thread keyring);
-    /// the possessor gets view (to list), read, search (to read and to prove possession) and
-    /// link, which `keyctl_move` requires.
+    /// What a marker or a lock key grants: nothing for group, other, or the user as such (the library always possesses
+    /// its keys, through the target linked into the thread keyring); the possessor gets view (to list), read, search
+    /// (to read and to prove possession) and link, which `keyctl_move` requires.
     static let readOnlyPermissions = key_perm_t(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_SEARCH | KEY_POS_LINK)
 
     /// What an item key, an attributes key or a record grants: as `readOnlyPermissions`, plus

@@ -33,13 +33,12 @@ struct ResolvedKeyring: Sendable {
 }
 
 extension KernelKeys {
-    /// Finds the keyring for `choice` (nil: persistent, else the user keyring where the kernel
-    /// has no persistent keyrings) and links it into this thread's keyring, which makes the
-    /// thread possess it whatever session the process runs in (cron, systemd). With
-    /// `reusingLinks`, a thread looks the user or session keyring up, and links the persistent
-    /// one (which also restarts its expiry timer), at most once per `lookupInterval`
-    /// (`ThreadKeyringLinks`); a change of effective user takes effect at once. docs/keyring.md
-    /// ("Which keyring") gives the consequences.
+    /// Finds the keyring for `choice` (nil: persistent, else the user keyring where the kernel has no persistent
+    /// keyrings) and links it into this thread's keyring, which makes the thread possess it whatever session the
+    /// process runs in (cron, systemd). With `reusingLinks`, a thread looks the user or session keyring up, and links
+    /// the persistent one (which also restarts its expiry timer), at most once per `lookupInterval`
+    /// (`ThreadKeyringLinks`); a change of effective user takes effect at once. docs/keyring.md ("Which keyring") gives
+    /// the consequences.
     func resolve(_ choice: KeyringChoice?, reusingLinks: Bool = true) throws -> ResolvedKeyring {
         let links = ThreadKeyringLinks.current
         if reusingLinks, let recent = links.keyring(for: choice, lookedUpWithin: Self.lookupInterval) {
@@ -57,8 +56,7 @@ extension KernelKeys {
         }
     }
 
-    /// Seconds after which a thread looks its keyring up again (and links the persistent
-    /// keyring again).
+    /// Seconds after which a thread looks its keyring up again (and links the persistent keyring again).
     static let lookupInterval = 1.0
 
     private func resolvePersistent(fallingBackToUserKeyring fallBack: Bool) throws -> ResolvedKeyring {

@@ -12,11 +12,10 @@ import KeychainSystemCalls
 /// target, built from kernel keys alone, which a holder that dies cannot leave taken. Writers
 /// of the records take it around their read-modify-write: the kernel has no compare-and-swap.
 ///
-/// Held exactly while the target `T` holds the `user` key `linux-keychain:lock:T`; each thread
-/// moves its own lock key (`ThreadLockKeys`) in exclusively and back, and a waiter that finds
-/// the holder's thread keyring gone invalidates that key (`takeFromDeadHolder`). See
-/// docs/keyring.md#the-record-lock. The body must not take the same lock again; if the lock was
-/// taken from the thread meanwhile, `withLock` throws `errSecIO` instead of the body's result.
+/// Held exactly while the target `T` holds the `user` key `linux-keychain:lock:T`; each thread moves its own lock key
+/// (`ThreadLockKeys`) in exclusively and back, and a waiter that finds the holder's thread keyring gone invalidates
+/// that key (`takeFromDeadHolder`). See docs/keyring.md#the-record-lock. The body must not take the same lock again; if
+/// the lock was taken from the thread meanwhile, `withLock` throws `errSecIO` instead of the body's result.
 struct KeyringRecordLock: Sendable {
     let kernel: KernelKeys
     /// How long `withLock` waits for a live holder.
@@ -61,9 +60,8 @@ struct KeyringRecordLock: Sendable {
             } catch Errno.fileExists {
                 invalidateIfHolderIsDead(in: target)
             } catch let failure as KeyctlFailure where !madeNewKey && [.noSuchKey, .noSuchFileOrDirectory].contains(failure.errno) {
-                // The key is gone (invalidated by a waiter that judged this thread dead) or no
-                // longer in the thread keyring: make another, once. A second failure is the
-                // target's own.
+                // The key is gone (invalidated by a waiter that judged this thread dead) or no longer in the thread
+                // keyring: make another, once. A second failure is the target's own.
                 keys.keys[target] = nil
                 madeNewKey = true
                 continue
@@ -95,8 +93,7 @@ struct KeyringRecordLock: Sendable {
         }
     }
 
-    /// Invalidates the lock key in `target` when its holder thread is gone. Any doubt counts
-    /// as a live holder.
+    /// Invalidates the lock key in `target` when its holder thread is gone. Any doubt counts as a live holder.
     private func invalidateIfHolderIsDead(in target: key_serial_t) {
         guard let held = try? kernel.search(target, type: "user", description: Self.lockDescription(target)),
               let payload = try? kernel.readPublicPayload(held),
@@ -105,11 +102,10 @@ struct KeyringRecordLock: Sendable {
         takeFromDeadHolder(held)
     }
 
-    /// Frees the lock from `held`, the lock key of a holder found dead, by invalidating that
-    /// key: by the time this runs, another waiter may have freed it already and a live thread
-    /// taken the lock with its own key, which must stay. Unlinking `held` from the target would
-    /// remove that key instead, whenever `held` still exists (the kernel unlinks by type and
-    /// description). Failing changes nothing: the next try looks again.
+    /// Frees the lock from `held`, the lock key of a holder found dead, by invalidating that key: by the time this
+    /// runs, another waiter may have freed it already and a live thread taken the lock with its own key, which must
+    /// stay. Unlinking `held` from the target would remove that key instead, whenever `held` still exists (the kernel
+    /// unlinks by type and description). Failing changes nothing: the next try looks again.
     func takeFromDeadHolder(_ held: key_serial_t) {
         try? kernel.invalidate(held)
     }

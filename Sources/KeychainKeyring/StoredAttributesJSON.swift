@@ -1,9 +1,8 @@
 import Foundation
 
-/// Writes the JSON of `StoredAttributes` in the pinned spelling (docs/pinned-formats.md), which
-/// `JSONEncoder` does not produce: keys sorted, and in strings only `"`, `\` and control
-/// characters escaped (as `\u00XX`), so the text stays readable in `keyctl print`.
-/// `JSONDecoder` reads it back.
+/// Writes the JSON of `StoredAttributes` in the pinned spelling (docs/pinned-formats.md), which `JSONEncoder` does not
+/// produce: keys sorted, and in strings only `"`, `\` and control characters escaped (as `\u00XX`), so the text stays
+/// readable in `keyctl print`. `JSONDecoder` reads it back.
 enum StoredAttributesJSON {
     /// `stored` as one JSON object.
     static func encode(_ stored: StoredAttributes) -> Data {

@@ -8,17 +8,15 @@ import Foundation
 import KeychainCore
 import KeychainSystemCalls
 
-/// The marker that lets a query by service and account, with the access group and the
-/// synchronizable flag left open, be answered by one lookup by name instead of a read of every
-/// item: the `user` key `linux-keychain:tagged-items` in the target, saying `no SERIAL` (no item
-/// whose name carries more than service and account, `ItemKeyDescription.isTagged`) or
-/// `yes SERIAL` (tagged items may exist), SERIAL being the target's.
+/// The marker that lets a query by service and account, with the access group and the synchronizable flag left open, be
+/// answered by one lookup by name instead of a read of every item: the `user` key `linux-keychain:tagged-items` in the
+/// target, saying `no SERIAL` (no item whose name carries more than service and account, `ItemKeyDescription.isTagged`)
+/// or `yes SERIAL` (tagged items may exist), SERIAL being the target's.
 ///
-/// **Invariant:** while the target's marker is absent or says `no`, the target holds no tagged
-/// item. The marker only moves forward (absent, `no`, `yes`); writers of a tagged item put
-/// `yes` in place before the item, writers of an untagged item create `no` only where there is
-/// no marker; readers look the untagged item up by name first and read the marker after, and
-/// any doubt sends them to the full read. docs/keyring.md ("Speed") gives the reasons.
+/// **Invariant:** while the target's marker is absent or says `no`, the target holds no tagged item. The marker only
+/// moves forward (absent, `no`, `yes`); writers of a tagged item put `yes` in place before the item, writers of an
+/// untagged item create `no` only where there is no marker; readers look the untagged item up by name first and read
+/// the marker after, and any doubt sends them to the full read. docs/keyring.md ("Speed") gives the reasons.
 struct TaggedItemsMarker: Sendable {
     static let description = "linux-keychain:tagged-items"
 

@@ -12,11 +12,14 @@ public import KeychainCore
 /// delete removes every version. A service `kv:<path>` names a field of a secret operators
 /// manage (`VaultOperatorSecrets`). Never chosen by `auto`: sending secrets to a server must be
 /// a decision. See docs/vault.md#consistency-across-machines.
-public final class VaultBackend: KeychainBackend, ItemByItemReading {
+public final class VaultBackend: KeychainBackend, ItemByItemReading, SideBySideWrites {
     /// The name it is registered under: `vault`.
     public static let backendName = "vault"
     /// `vault`.
     public var name: String { Self.backendName }
+
+    /// As many items as the lanes kept open (`CurlLanePool`): each request waits on the server.
+    public var sideBySideWrites: Int { CurlLanePool.maximumIdleLanes }
 
     /// How many times an add or an update writes again after losing a check-and-set race.
     private static let maximumWriteAttempts = 8
@@ -96,14 +99,14 @@ public final class VaultBackend: KeychainBackend, ItemByItemReading {
     /// The items matching `query`, and each candidate whose fields cannot be decoded named by
     /// its path's primary key; see `ItemByItemReading`. Operator paths (`kv:`) are read as
     /// `search` reads them.
-    public func searchItemByItem(_ query: ItemQuery) throws -> (readable: [KeychainItem], unreadable: [(key: PrimaryKey, error: KeychainError)]) {
+    public func searchItemByItem(_ query: ItemQuery) throws -> (readable: [KeychainItem], unreadable: [UnreadableEntry]) {
         try NameRules.refuseNUL(in: query)
         let connection = try setup.get()
         if let path = try connection.operatorPath(query.itemClass, service: query.constrainedString(.service)) {
             return (try connection.operatorSecrets.search(query, at: path), [])
         }
         var found: [StoredItem] = []
-        var unreadable: [(key: PrimaryKey, error: KeychainError)] = []
+        var unreadable: [UnreadableEntry] = []
         for candidate in try listCandidates(query, in: connection) {
             let read = try connection.kv.read(candidate.path)
             do {
@@ -112,7 +115,7 @@ public final class VaultBackend: KeychainBackend, ItemByItemReading {
                     found.append(item)
                 }
             } catch let error as KeychainError where error.status == errSecDecode {
-                unreadable.append((candidate.key, error))
+                unreadable.append(UnreadableEntry(key: candidate.key, error: error))
             }
         }
         found.sort { ResultOrder.precedes($0.item, $1.item) }

@@ -6,37 +6,67 @@ import KeychainConformance
 import KeychainCore
 import KeychainEncryptedFile
 import KeychainKeyring
+import KeychainSecretService
 import KeychainTestSupport
+import KeychainVault
 import Testing
 
-/// `kill -9` in the middle of a 2,000-item `linux-keychain migrate` from the kernel keyring to the
-/// file store, then the same command again: the source intact, and the target with every item
-/// exactly once, as the source holds it.
-@Suite("an interrupted migration")
+/// `kill -9` in the middle of a 2,000-item `linux-keychain migrate`, then the same command again:
+/// the source intact, and the target with every item exactly once, as the source holds it. Run
+/// from the kernel keyring to the file store, and from the file store to Vault and to the Secret
+/// Service (gnome-keyring's `session` collection; KeePassXC's scratch `default` one).
+@Suite("an interrupted migration", .serialized)
 struct InterruptedMigrationTests {
     static let count = 2_000
 
-    @Test func killedMidwayThenRerunCompletesWithNoDuplicates() throws {
-        let cli = try builtCLI()
+    /// The test's own stores: a fresh file directory, Vault prefix and access group.
+    struct Stores {
+        let group = "interrupted-\(UUID().uuidString.prefix(8).lowercased())"
         let directory = scratchPath("lkc-interrupted").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let group = "interrupted-\(UUID().uuidString.prefix(8))"
-        let environment = ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_FILE_PASSPHRASE": "interrupted-migration",
-                           "KEYCHAIN_KEYRING": "session", "KEYCHAIN_BACKEND": ""]
-        let source = KernelKeyringBackend(environment: environment)
-        defer { _ = try? source.delete(ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.accessGroup: .string(group)]))) }
+        var environment: [String: String] {
+            let onKeePassXC = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_PROVIDER"] == "keepassxc"
+            return ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_FILE_PASSPHRASE": "interrupted-migration", "KEYCHAIN_KEYRING": "session",
+                    "KEYCHAIN_VAULT_PREFIX": "\(group)/", "KEYCHAIN_SECRET_SERVICE_COLLECTION": onKeePassXC ? "default" : "session",
+                    // Reading every secret back from the Secret Service is one call, longer than its default timeout.
+                    "KEYCHAIN_SECRET_SERVICE_TIMEOUT": "120", "KEYCHAIN_BACKEND": ""]
+        }
+
+        func backend(_ name: String) -> any KeychainBackend {
+            let all = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+            switch name {
+            case "keyring": return KernelKeyringBackend(environment: all)
+            case "file": return EncryptedFileBackend(environment: all)
+            case "vault": return VaultBackend(environment: all)
+            default: return SecretServiceBackend(settings: SecretServiceSettings(environment: all))
+            }
+        }
+
+        var ownItems: ItemQuery {
+            ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.accessGroup: .string(group)]), includeSecrets: true)
+        }
+    }
+
+    @Test(arguments: [("keyring", "file"), ("file", "vault"), ("file", "secret-service")])
+    func killedMidwayThenRerunCompletesWithNoDuplicates(from sourceName: String, to targetName: String) throws {
+        let cli = try builtCLI()
+        let stores = Stores()
+        let environment = stores.environment
+        defer { try? FileManager.default.removeItem(atPath: stores.directory) }
+        let source = stores.backend(sourceName), target = stores.backend(targetName)
+        defer { for store in [source, target] { _ = try? store.delete(ItemQuery(itemClass: .genericPassword, constraints: stores.ownItems.constraints)) } }
         let started = Date()
         for index in 0..<Self.count {
             try source.add(KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes([
-                .service: .string("interrupted"), .account: .string("account-\(index)"), .accessGroup: .string(group),
+                .service: .string("interrupted"), .account: .string("account-\(index)"), .accessGroup: .string(stores.group),
                 .creationDate: .date(started), .modificationDate: .date(started),
             ]), secret: SecretBytes(Data("secret \(index)".utf8))))
         }
+        let arguments = ["migrate", "--from", sourceName, "--to", targetName, "--group", stores.group]
 
         // Killed once a few hundred items are in: mid-add, mid-verification, wherever it is.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: cli)
-        process.arguments = ["migrate", "--from", "keyring", "--to", "file", "--group", group]
+        process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let output = Pipe()
         process.standardOutput = output
@@ -52,24 +82,23 @@ struct InterruptedMigrationTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal, "the migration ended before it could be killed")
 
-        let rerun = try KeychainCLIProcess.run(cli, ["migrate", "--from", "keyring", "--to", "file", "--group", group],
-                                               environment: environment, timeout: 300)
+        let rerun = try KeychainCLIProcess.run(cli, arguments, environment: environment, timeout: 600)
         #expect(rerun.status == 0, "\(rerun.errorText)")
         let lines = rerun.outputText.split(separator: "\n")
         let present = lines.filter { $0.hasPrefix("already present: ") }.count
         let copied = lines.filter { $0.hasPrefix("copied: ") }.count
         #expect(present >= 250 && present + copied == Self.count, "rerun: \(present) present, \(copied) copied")
 
-        let target = EncryptedFileBackend(environment: environment)
-        let query = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.accessGroup: .string(group)]), includeSecrets: true)
-        let copies = try target.search(query)
+        let copies = try target.search(stores.ownItems)
         #expect(copies.count == Self.count)
         #expect(Set(copies.map(\.primaryKey)).count == Self.count)
         for copy in copies {
             let account = copy.attributes.string(.account) ?? ""
             #expect(copy.secret?.makeData() == Data("secret \(account.dropFirst("account-".count))".utf8))
         }
-        #expect(try source.search(query).count == Self.count, "the source lost items")
-        print("interrupted migration of \(Self.count) items: \(String(format: "%.1f", Date().timeIntervalSince(started))) s in all")
+        let kept = try source.search(stores.ownItems)
+        #expect(kept.count == Self.count, "the source lost items")
+        #expect(kept.allSatisfy { $0.secret?.makeData() == Data("secret \(($0.attributes.string(.account) ?? "").dropFirst("account-".count))".utf8) })
+        print("interrupted migration \(sourceName) → \(targetName) of \(Self.count) items: \(String(format: "%.1f", Date().timeIntervalSince(started))) s in all")
     }
 }
