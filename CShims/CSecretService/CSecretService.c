@@ -66,6 +66,12 @@ static CSecretServiceErrorKind classify_remote_name(const char *name) {
 }
 
 static CSecretServiceErrorKind classify(const GError *error) {
+    // kwalletd's own error (an unregistered name, which libsecret strips from the message).
+    static const char session_lost[] = "Can't find session";
+    if (error->domain == p_g_io_error_quark() && error->code == IO_ERROR_DBUS_ERROR && error->message != NULL
+        && strncmp(error->message, session_lost, sizeof session_lost - 1) == 0) {
+        return CSECRETSERVICE_ERROR_SESSION_LOST;
+    }
     if (error->domain == p_g_io_error_quark()) {
         switch (error->code) {
         case IO_ERROR_CANCELLED: case IO_ERROR_TIMED_OUT: return CSECRETSERVICE_ERROR_TIMEOUT;

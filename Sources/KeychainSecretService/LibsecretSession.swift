@@ -226,17 +226,23 @@ struct LibsecretSession {
         }
     }
 
-    /// Creates an item with exactly `attributes`, `label` and `secret`.
+    /// Creates an item with exactly `attributes`, `label` and `secret`. Throws
+    /// `SecretServiceErrors.TransferSessionLost` when the provider lost the transfer session,
+    /// which kwalletd 5 reports after it created the item without its secret.
     func createItem(attributes: [String: String], label: String, secret: SecretBytes) throws {
+        let name = "secret_service_create_item_dbus_path_sync"
+        var failure = CSecretServiceError()
         try withAttributeArrays(attributes) { keys, values, count in
-            try secret.withUnsafeBytes { bytes in
-                _ = try checked("secret_service_create_item_dbus_path_sync") {
-                    csecretservice_item_create(service.pointer, collectionPath, keys, values, count, label,
+            secret.withUnsafeBytes { bytes in
+                _ = csecretservice_item_create(service.pointer, collectionPath, keys, values, count, label,
                                                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
-                                               provider.textKeepsNUL ? 1 : 0, call.cancellable, $0)
-                }
+                                               provider.textKeepsNUL ? 1 : 0, call.cancellable, &failure)
             }
         }
+        if failure.kind == CSECRETSERVICE_ERROR_SESSION_LOST {
+            throw SecretServiceErrors.TransferSessionLost(error: explained(failure, call: name))
+        }
+        if failure.kind != CSECRETSERVICE_ERROR_NONE { throw explained(failure, call: name) }
     }
 
     func setSecret(_ secret: SecretBytes, at path: String) throws {
@@ -307,11 +313,14 @@ struct LibsecretSession {
     }
 
     /// Deletes the item; false when it was already gone.
-    func delete(_ item: StoredItem) throws -> Bool {
+    func delete(_ item: StoredItem) throws -> Bool { try delete(at: item.path) }
+
+    /// Deletes the item at `path`; false when it was already gone.
+    func delete(at path: String) throws -> Bool {
         var failure = CSecretServiceError()
-        _ = csecretservice_item_delete(service.pointer, item.path, call.cancellable, &failure)
+        _ = csecretservice_item_delete(service.pointer, path, call.cancellable, &failure)
         if failure.kind == CSECRETSERVICE_ERROR_NONE || failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT {
-            searchPaths.forget(item.path)
+            searchPaths.forget(path)
         }
         if failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT { return false }
         if failure.kind != CSECRETSERVICE_ERROR_NONE {
