@@ -167,7 +167,31 @@ enum SecretServiceOperations {
         }
         var update = SecretServiceUpdate(session: session)
         try update.apply(targets, secret: changes.secret, previousSecrets: previousSecrets)
+        if let secret = changes.secret, session.provider.kind == .kWallet {
+            try requireStored(secret, at: targets.map(\.stored.path), secretOnly: changes.attributes.allSatisfy {
+                $0.key == .modificationDate
+            }, in: session)
+        }
         return plan.changes.count
+    }
+
+    /// Throws unless every item at `paths` holds `secret`, as kwalletd 5 may have stored what a
+    /// session key it got wrong made of it: `TransferSessionLost` for an update of the secret
+    /// alone, which the job may simply run again, else an error saying to set the secret again.
+    private static func requireStored(_ secret: SecretBytes, at paths: [String], secretOnly: Bool,
+                                      in session: LibsecretSession) throws {
+        let stored: [SecretBytes?]
+        do {
+            stored = try session.loadSecrets(paths)
+        } catch let error as KeychainError where error.status == errSecDecode {
+            stored = []
+        }
+        if stored.count == paths.count && stored.allSatisfy({ $0?.constantTimeEquals(secret) == true }) { return }
+        let error = KeychainError(errSecIO,
+            "KWallet did not store the new secret it was sent (KDE bug 514194)\(secretOnly ? "" : "; the update's other changes were made: set the secret again").",
+            backend: SecretServiceErrors.backend, failedCall: "org.freedesktop.Secret.Item.SetSecret")
+        if secretOnly { throw SecretServiceErrors.TransferSessionLost(error: error) }
+        throw error
     }
 
     static func delete(_ query: ItemQuery, in session: LibsecretSession) throws -> Int {
