@@ -66,10 +66,10 @@ static CSecretServiceErrorKind classify_remote_name(const char *name) {
 }
 
 static CSecretServiceErrorKind classify(const GError *error) {
-    // kwalletd's own error (an unregistered name, which libsecret strips from the message).
-    static const char session_lost[] = "Can't find session";
-    if (error->domain == p_g_io_error_quark() && error->code == IO_ERROR_DBUS_ERROR && error->message != NULL
-        && strncmp(error->message, session_lost, sizeof session_lost - 1) == 0) {
+    // kwalletd's text, under error names that differ by call, after a "GDBus.Error:NAME: "
+    // prefix unless libsecret stripped it.
+    if ((error->domain == p_g_io_error_quark() || error->domain == p_g_dbus_error_quark()) && error->message != NULL
+        && strstr(error->message, "Can't find session") != NULL) {
         return CSECRETSERVICE_ERROR_SESSION_LOST;
     }
     if (error->domain == p_g_io_error_quark()) {
