@@ -81,7 +81,9 @@ public final class SecretServiceBackend: KeychainBackend {
 
     /// Loads libsecret, checks for a session bus, takes the write lock if asked, then runs
     /// `body` on the worker with a prepared collection; all within the timeout. A read-only
-    /// `body` is run once more on a fresh connection when the kept one turns out to be dead.
+    /// `body` is run once more on a fresh connection when the kept one turns out to be dead;
+    /// any `body` that throws `SecretServiceErrors.TransferSessionLost` (having undone its
+    /// write), up to twice more, each on a fresh connection.
     /// Internal rather than private so that tests can drive a real session step by step.
     func perform<Value: Sendable>(_ what: String, holdingWriteLock: Bool = false, isReadOnly: Bool = false,
                                   askingLockState: Bool = false, _ body: @escaping @LibsecretActor @Sendable (LibsecretSession) throws -> Value)
