@@ -9,10 +9,13 @@ cd "$(dirname "$0")/.."
 # The Python peers kept out of .build/python itself (see install-deps.sh).
 export KEYCHAIN_BENCH_PYTHONPATH="$PWD/.build/bench-python"
 bash scripts/install-deps.sh --for test
-swift build -c release --product keychain-bench
-swift build -c release --product linux-keychain
-swift build -c release --product keychain-bench-hello
-bin="$(swift build -c release --show-bin-path)"
+# With the Swift runtime linked in, as scripts/package.sh builds the linux-keychain users install:
+# loading the shared runtime and Foundation is most of a dynamic build's start-up.
+build=(swift build -c release --static-swift-stdlib)
+"${build[@]}" --product keychain-bench
+"${build[@]}" --product linux-keychain
+"${build[@]}" --product keychain-bench-hello
+bin="$("${build[@]}" --show-bin-path)"
 mkdir -p docs
 # The keyring backend runs in a fresh session keyring, so the figures are those of a store
 # holding only what the benchmark puts there, not whatever earlier runs or tests left in the

@@ -9,10 +9,13 @@ struct BenchmarkOptions {
     var backends: [String] = []
     /// The largest store the growth rows go to; nil: 10,000, and 1,000 on the Secret Service.
     var maximumItems: Int?
+    /// Only the whole-process rows, put in place of those of the report already at `--json`.
+    var wholeProcessOnly = false
 
     static let usage = """
-    usage: keychain-bench [--quick] [--json PATH] [--svg PATH] [--markdown PATH] [--backend NAME]... [--max-items N]
+    usage: keychain-bench [--quick] [--whole-process] [--json PATH] [--svg PATH] [--markdown PATH] [--backend NAME]... [--max-items N]
       --quick          a short smoke run (CI); its times are not meaningful
+      --whole-process  only the whole-process rows, replacing those of the report at --json PATH
       --json PATH      write the figures as JSON
       --svg PATH       draw p50 per backend and operation, with raw baselines, on a log scale
       --markdown PATH  write the table as Markdown (docs/benchmark.md)
@@ -26,6 +29,7 @@ struct BenchmarkOptions {
         while let argument = remaining.popFirst() {
             switch argument {
             case "--quick": quick = true
+            case "--whole-process": wholeProcessOnly = true
             case "--json": jsonPath = try Self.value(after: argument, in: &remaining)
             case "--svg": svgPath = try Self.value(after: argument, in: &remaining)
             case "--markdown": markdownPath = try Self.value(after: argument, in: &remaining)

@@ -36,6 +36,13 @@ struct BenchmarkRun {
         var results: [BenchmarkResult] = []
         let registry = KeychainBackendRegistry.withBuiltIns
         let names = options.backends.isEmpty ? registry.names : options.backends
+        if options.wholeProcessOnly {
+            let usable = try names.filter { name in
+                if case .available = try registry.backend(named: name).availability() { return true }
+                return false
+            }
+            return WholeProcessFigures(quick: options.quick).measure(available: Set(usable))
+        }
         for name in names {
             let backend = try registry.backend(named: name)
             if case .unavailable(let reason) = backend.availability() {

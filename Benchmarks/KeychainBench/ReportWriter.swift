@@ -36,8 +36,14 @@ enum ReportWriter {
         }
     }
 
+    private struct Document: Codable { let results: [BenchmarkResult] }
+
+    /// The results a `writeJSON` wrote to `path`.
+    static func readJSON(from path: String) throws -> [BenchmarkResult] {
+        try JSONDecoder().decode(Document.self, from: Data(contentsOf: URL(fileURLWithPath: path))).results
+    }
+
     static func writeJSON(_ results: [BenchmarkResult], to path: String) throws {
-        struct Document: Codable { let results: [BenchmarkResult] }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(Document(results: results)).write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -66,6 +66,12 @@ static CSecretServiceErrorKind classify_remote_name(const char *name) {
 }
 
 static CSecretServiceErrorKind classify(const GError *error) {
+    // kwalletd's text, under error names that differ by call, after a "GDBus.Error:NAME: "
+    // prefix unless libsecret stripped it.
+    if ((error->domain == p_g_io_error_quark() || error->domain == p_g_dbus_error_quark()) && error->message != NULL
+        && strstr(error->message, "Can't find session") != NULL) {
+        return CSECRETSERVICE_ERROR_SESSION_LOST;
+    }
     if (error->domain == p_g_io_error_quark()) {
         switch (error->code) {
         case IO_ERROR_CANCELLED: case IO_ERROR_TIMED_OUT: return CSECRETSERVICE_ERROR_TIMEOUT;

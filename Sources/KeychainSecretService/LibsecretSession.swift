@@ -226,27 +226,41 @@ struct LibsecretSession {
         }
     }
 
-    /// Creates an item with exactly `attributes`, `label` and `secret`.
+    /// Creates an item with exactly `attributes`, `label` and `secret`. Throws
+    /// `SecretServiceErrors.TransferSessionLost` when the provider lost the transfer session,
+    /// which kwalletd 5 reports after it created the item without its secret.
     func createItem(attributes: [String: String], label: String, secret: SecretBytes) throws {
+        let name = "secret_service_create_item_dbus_path_sync"
+        var failure = CSecretServiceError()
         try withAttributeArrays(attributes) { keys, values, count in
-            try secret.withUnsafeBytes { bytes in
-                _ = try checked("secret_service_create_item_dbus_path_sync") {
-                    csecretservice_item_create(service.pointer, collectionPath, keys, values, count, label,
+            secret.withUnsafeBytes { bytes in
+                _ = csecretservice_item_create(service.pointer, collectionPath, keys, values, count, label,
                                                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
-                                               provider.textKeepsNUL ? 1 : 0, call.cancellable, $0)
-                }
+                                               provider.textKeepsNUL ? 1 : 0, call.cancellable, &failure)
             }
         }
+        try throwIfFailed(failure, name)
     }
 
+    /// Throws `SecretServiceErrors.TransferSessionLost` when the provider lost the transfer
+    /// session (kwalletd 5), which leaves the item's secret as it was.
     func setSecret(_ secret: SecretBytes, at path: String) throws {
-        try secret.withUnsafeBytes { bytes in
-            _ = try checked("org.freedesktop.Secret.Item.SetSecret") {
-                csecretservice_item_set_secret(service.pointer, path, bytes.bindMemory(to: UInt8.self).baseAddress,
+        let name = "org.freedesktop.Secret.Item.SetSecret"
+        var failure = CSecretServiceError()
+        secret.withUnsafeBytes { bytes in
+            _ = csecretservice_item_set_secret(service.pointer, path, bytes.bindMemory(to: UInt8.self).baseAddress,
                                                bytes.count, provider.textKeepsNUL ? 1 : 0,
-                                               call.remainingMilliseconds, call.cancellable, $0)
-            }
+                                               call.remainingMilliseconds, call.cancellable, &failure)
         }
+        try throwIfFailed(failure, name)
+    }
+
+    /// `failure` thrown, as `TransferSessionLost` when the provider lost the transfer session.
+    private func throwIfFailed(_ failure: CSecretServiceError, _ name: String) throws {
+        if failure.kind == CSECRETSERVICE_ERROR_SESSION_LOST {
+            throw SecretServiceErrors.TransferSessionLost(error: explained(failure, call: name))
+        }
+        if failure.kind != CSECRETSERVICE_ERROR_NONE { throw explained(failure, call: name) }
     }
 
     /// Gives the item at `path`, whose attributes are `current`, the attributes `wanted`, sending
@@ -266,6 +280,8 @@ struct LibsecretSession {
     struct PairedWrite {
         var attributes: KeychainError?
         var secret: KeychainError?
+        /// Whether the secret was refused because the provider lost the transfer session.
+        var secretLostSession = false
     }
 
     /// Gives the item at `path` the attributes `wanted` (as `setAttributes` does) and `secret`,
@@ -278,6 +294,8 @@ struct LibsecretSession {
             do {
                 try setSecret(secret, at: path)
                 return PairedWrite()
+            } catch let lost as SecretServiceErrors.TransferSessionLost {
+                return PairedWrite(secret: lost.error, secretLostSession: true)
             } catch let failure as KeychainError {
                 return PairedWrite(secret: failure)
             }
@@ -296,7 +314,8 @@ struct LibsecretSession {
             failure.kind == CSECRETSERVICE_ERROR_NONE ? nil : explained(failure, call: call)
         }
         return PairedWrite(attributes: error(attributesFailure, "org.freedesktop.DBus.Properties.Set(Attributes)"),
-                           secret: error(secretFailure, "org.freedesktop.Secret.Item.SetSecret"))
+                           secret: error(secretFailure, "org.freedesktop.Secret.Item.SetSecret"),
+                           secretLostSession: secretFailure.kind == CSECRETSERVICE_ERROR_SESSION_LOST)
     }
 
     func setLabel(_ label: String, at path: String) throws {
@@ -307,11 +326,14 @@ struct LibsecretSession {
     }
 
     /// Deletes the item; false when it was already gone.
-    func delete(_ item: StoredItem) throws -> Bool {
+    func delete(_ item: StoredItem) throws -> Bool { try delete(at: item.path) }
+
+    /// Deletes the item at `path`; false when it was already gone.
+    func delete(at path: String) throws -> Bool {
         var failure = CSecretServiceError()
-        _ = csecretservice_item_delete(service.pointer, item.path, call.cancellable, &failure)
+        _ = csecretservice_item_delete(service.pointer, path, call.cancellable, &failure)
         if failure.kind == CSECRETSERVICE_ERROR_NONE || failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT {
-            searchPaths.forget(item.path)
+            searchPaths.forget(path)
         }
         if failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT { return false }
         if failure.kind != CSECRETSERVICE_ERROR_NONE {

@@ -7,8 +7,9 @@ import KeychainCore
 ///   go-keyring and Rust's `keyring` crate write them; internet passwords use the names of
 ///   libsecret's network schema (`user`, `server`, `protocol`, `port`, `object`, `authtype`,
 ///   `domain`), so other programs find what this library stores and the other way round.
-/// - `kSecAttrLabel` is the item's label, the name Seahorse shows. An item added without one
-///   gets a readable label, marked so that reading it back does not report a label never set.
+/// - `kSecAttrLabel` is the item's label, the name Seahorse shows. An item added without one,
+///   or with an empty one (which KWallet refuses), gets a readable label, marked so that
+///   reading it back reports no label, as an empty label reads back on every provider.
 /// - Every other attribute is an extra attribute `keychain:NAME`, stored losslessly as text.
 /// - Our items carry `xdg:schema` = `SecretServiceAttributeMapping.schemaName(for:)`, which is
 ///   how a class-wide query keeps its hands off everyone else's items.
@@ -87,7 +88,7 @@ enum SecretServiceAttributeMapping {
     static func attributes(of item: KeychainItem) -> [String: String] {
         var result = mappedAttributes(item.itemClass, item.attributes)
         result[schemaAttribute] = schemaName(for: item.itemClass)
-        if item.attributes[.label] == nil { result[defaultLabelMarker] = "1" }
+        if givenLabel(item.attributes) == nil { result[defaultLabelMarker] = "1" }
         return result
     }
 
@@ -98,26 +99,34 @@ enum SecretServiceAttributeMapping {
         let owned = Set(AttributeKey.allCases.compactMap { attributeName($0, in: itemClass) } + [defaultLabelMarker])
         var result = existing.filter { !owned.contains($0.key) }
         result.merge(mappedAttributes(itemClass, attributes)) { _, new in new }
-        if isOurs && attributes[.label] == nil { result[defaultLabelMarker] = "1" }
+        if isOurs && givenLabel(attributes) == nil { result[defaultLabelMarker] = "1" }
         return result
     }
 
     /// The Secret Service label: the given one, else a readable one made from the item's names.
     static func label(of itemClass: ItemClass, _ attributes: ItemAttributes) -> String {
-        if let label = attributes.string(.label) { return label }
-        return defaultLabel(itemClass, attributes)
+        givenLabel(attributes) ?? defaultLabel(itemClass, attributes)
+    }
+
+    /// The label `attributes` give, nil for none or an empty one.
+    static func givenLabel(_ attributes: ItemAttributes) -> String? {
+        guard let label = attributes.string(.label), !label.isEmpty else { return nil }
+        return label
     }
 
     static func defaultLabel(_ itemClass: ItemClass, _ attributes: ItemAttributes) -> String {
         let account = attributes.string(.account) ?? ""
+        let label: String
         switch itemClass {
         case .genericPassword:
             let service = attributes.string(.service) ?? ""
-            return account.isEmpty ? service : "\(service) (\(account))"
+            label = account.isEmpty ? service : "\(service) (\(account))"
         case .internetPassword:
             let server = attributes.string(.server) ?? ""
-            return account.isEmpty ? server : "\(account)@\(server)"
+            label = account.isEmpty ? server : "\(account)@\(server)"
         }
+        // Never empty: KWallet refuses an empty label.
+        return label.isEmpty ? "linux-keychain item" : label
     }
 
     private static func mappedAttributes(_ itemClass: ItemClass, _ attributes: ItemAttributes) -> [String: String] {

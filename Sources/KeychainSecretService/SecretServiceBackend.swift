@@ -81,7 +81,9 @@ public final class SecretServiceBackend: KeychainBackend {
 
     /// Loads libsecret, checks for a session bus, takes the write lock if asked, then runs
     /// `body` on the worker with a prepared collection; all within the timeout. A read-only
-    /// `body` is run once more on a fresh connection when the kept one turns out to be dead.
+    /// `body` is run once more on a fresh connection when the kept one turns out to be dead;
+    /// any `body` that throws `SecretServiceErrors.TransferSessionLost` (having undone its
+    /// write), up to twice more, each on a fresh connection.
     /// Internal rather than private so that tests can drive a real session step by step.
     func perform<Value: Sendable>(_ what: String, holdingWriteLock: Bool = false, isReadOnly: Bool = false,
                                   askingLockState: Bool = false, _ body: @escaping @LibsecretActor @Sendable (LibsecretSession) throws -> Value)
@@ -99,27 +101,47 @@ public final class SecretServiceBackend: KeychainBackend {
         // its caller stopped waiting, and no longer (see `LibsecretWorker.perform`).
         return try LibsecretWorker.perform(deadline: deadline, timeoutError: SecretServiceErrors.timedOut(seconds, what),
                                            holding: lock) { call in
-            let reusing = connection.isOpen
-            do {
-                return try body(try connection.prepare(call, askingLockState: askingLockState))
-            } catch let error as KeychainError where error.status == errSecNotAvailable && DispatchTime.now() < call.deadline {
-                // The bus or provider went away since the last call, or mid-call: start afresh.
-                connection.reset()
-                // No round trip checks a kept connection up front (that would slow every
-                // call), so its first use is what finds it dead. A read is safe to repeat
-                // at once; a write is not, since it may have taken effect.
-                guard isReadOnly && reusing else { throw error }
-                return try body(try connection.prepare(call, askingLockState: askingLockState))
-            } catch let error as KeychainError where error.status == errSecDecode && isReadOnly {
-                // The transfer session's key is not the provider's (KWallet 5's Diffie-Hellman
-                // bug): a new connection negotiates a new one, and a read is safe to repeat.
-                connection.reset()
-                return try body(try connection.prepare(call, askingLockState: askingLockState))
-            } catch let error as KeychainError where error.status == errSecInteractionNotAllowed {
-                // A locked or vanished collection: it may be back as a new object later.
-                connection.forgetCollection()
-                throw error
+            // A write the provider lost the transfer session of (kwalletd 5) has been undone
+            // by the operation: it is run again, at most twice, each time on a new connection.
+            var retries = 2
+            while true {
+                do {
+                    return try Self.attempt(body, on: connection, call: call, isReadOnly: isReadOnly,
+                                            askingLockState: askingLockState)
+                } catch let lost as SecretServiceErrors.TransferSessionLost {
+                    connection.reset()
+                    guard retries > 0, DispatchTime.now() < call.deadline else { throw lost.error }
+                    retries -= 1
+                }
             }
+        }
+    }
+
+    /// One run of `perform`'s body on a prepared session, repeating a read that found the
+    /// connection dead or the session key wrong once on a new connection.
+    @LibsecretActor
+    private static func attempt<Value>(_ body: (LibsecretSession) throws -> Value, on connection: SecretServiceConnection,
+                                       call: LibsecretCall, isReadOnly: Bool, askingLockState: Bool) throws -> Value {
+        let reusing = connection.isOpen
+        do {
+            return try body(try connection.prepare(call, askingLockState: askingLockState))
+        } catch let error as KeychainError where error.status == errSecNotAvailable && DispatchTime.now() < call.deadline {
+            // The bus or provider went away since the last call, or mid-call: start afresh.
+            connection.reset()
+            // No round trip checks a kept connection up front (that would slow every
+            // call), so its first use is what finds it dead. A read is safe to repeat
+            // at once; a write is not, since it may have taken effect.
+            guard isReadOnly && reusing else { throw error }
+            return try body(try connection.prepare(call, askingLockState: askingLockState))
+        } catch let error as KeychainError where error.status == errSecDecode && isReadOnly {
+            // The transfer session's key is not the provider's (KWallet 5's Diffie-Hellman
+            // bug): a new connection negotiates a new one, and a read is safe to repeat.
+            connection.reset()
+            return try body(try connection.prepare(call, askingLockState: askingLockState))
+        } catch let error as KeychainError where error.status == errSecInteractionNotAllowed {
+            // A locked or vanished collection: it may be back as a new object later.
+            connection.forgetCollection()
+            throw error
         }
     }
 

@@ -78,6 +78,10 @@ enum SecretServiceErrors {
             var error = missingCollection(collection)
             error.failedCall = call
             return error
+        case CSECRETSERVICE_ERROR_SESSION_LOST:
+            return KeychainError(errSecIO,
+                "\(detail). KWallet 5 loses a transfer session now and then (KDE bug 514194); try again.",
+                backend: backend, failedCall: call)
         case CSECRETSERVICE_ERROR_UNDECRYPTABLE:
             return KeychainError(errSecDecode,
                 "\(detail). KWallet 5 does this now and then (KDE bug 514194); nothing was changed, try again.",
@@ -86,6 +90,13 @@ enum SecretServiceErrors {
             return KeychainError(errSecIO, "The Secret Service reported an error: \(detail).", backend: backend,
                                  failedCall: call)
         }
+    }
+
+    /// A write the provider did not store as sent because it lost the transfer session
+    /// (kwalletd 5), after which what it left was removed; `SecretServiceBackend.perform` runs
+    /// the job again on a new connection. Never leaves the backend: `error` is what callers see.
+    struct TransferSessionLost: Error {
+        let error: KeychainError
     }
 
     /// The GError's text and domain, e.g. "The name is not activatable [g-dbus-error-quark 2]".

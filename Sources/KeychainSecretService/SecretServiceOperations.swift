@@ -97,13 +97,44 @@ enum SecretServiceOperations {
     }
 
     /// Creates `item` unless an item with its primary key exists, ours or another program's.
+    ///
+    /// On KWallet the new item's secret is read back: kwalletd 5 may store what a session key it
+    /// got wrong made of it. When it lost the session or stored another secret, what it left is
+    /// deleted and `SecretServiceErrors.TransferSessionLost` thrown, for the job to run again.
     static func add(_ item: KeychainItem, in session: LibsecretSession) throws {
         guard try matches(ItemQuery(primaryKey: item.primaryKey), in: session).isEmpty else {
             throw KeychainError.duplicate("An item with \(item.primaryKey.readableName) already exists in the Secret Service keyring '\(session.collectionName)'.")
         }
-        try session.createItem(attributes: SecretServiceAttributeMapping.attributes(of: item),
-                               label: SecretServiceAttributeMapping.label(of: item.itemClass, item.attributes),
-                               secret: item.secret ?? SecretBytes(Data()))
+        let attributes = SecretServiceAttributeMapping.attributes(of: item)
+        let secret = item.secret ?? SecretBytes(Data())
+        do {
+            try session.createItem(attributes: attributes,
+                                   label: SecretServiceAttributeMapping.label(of: item.itemClass, item.attributes),
+                                   secret: secret)
+            if session.provider.kind == .kWallet { try requireStored(secret, attributes, in: session) }
+        } catch let lost as SecretServiceErrors.TransferSessionLost {
+            // kwalletd creates the item before it decrypts the secret. Under the write lock, and
+            // with none of this primary key found above, every item with exactly these
+            // attributes (dates included) is this call's.
+            for path in try session.search(attributes) { _ = try session.delete(at: path) }
+            throw lost
+        }
+    }
+
+    /// Throws `TransferSessionLost` unless an item with exactly `attributes` holds `secret`.
+    private static func requireStored(_ secret: SecretBytes, _ attributes: [String: String],
+                                      in session: LibsecretSession) throws {
+        let stored: [StoredItem]
+        do {
+            stored = try session.readItems(try session.search(attributes), .attributesAndSecrets)
+        } catch let error as KeychainError where error.status == errSecDecode {
+            throw SecretServiceErrors.TransferSessionLost(error: error)
+        }
+        guard stored.contains(where: { $0.secret?.constantTimeEquals(secret) == true }) else {
+            throw SecretServiceErrors.TransferSessionLost(error: KeychainError(errSecIO,
+                "KWallet did not store the secret it was sent (KDE bug 514194); nothing was added, try again.",
+                backend: SecretServiceErrors.backend, failedCall: "secret_service_create_item_dbus_path_sync"))
+        }
     }
 
     static func update(_ query: ItemQuery, with changes: ItemChanges, in session: LibsecretSession) throws -> Int {
@@ -136,7 +167,31 @@ enum SecretServiceOperations {
         }
         var update = SecretServiceUpdate(session: session)
         try update.apply(targets, secret: changes.secret, previousSecrets: previousSecrets)
+        if let secret = changes.secret, session.provider.kind == .kWallet {
+            try requireStored(secret, at: targets.map(\.stored.path), secretOnly: changes.attributes.allSatisfy {
+                $0.key == .modificationDate
+            }, in: session)
+        }
         return plan.changes.count
+    }
+
+    /// Throws unless every item at `paths` holds `secret`, as kwalletd 5 may have stored what a
+    /// session key it got wrong made of it: `TransferSessionLost` for an update of the secret
+    /// alone, which the job may simply run again, else an error saying to set the secret again.
+    private static func requireStored(_ secret: SecretBytes, at paths: [String], secretOnly: Bool,
+                                      in session: LibsecretSession) throws {
+        let stored: [SecretBytes?]
+        do {
+            stored = try session.loadSecrets(paths)
+        } catch let error as KeychainError where error.status == errSecDecode {
+            stored = []
+        }
+        if stored.count == paths.count && stored.allSatisfy({ $0?.constantTimeEquals(secret) == true }) { return }
+        let error = KeychainError(errSecIO,
+            "KWallet did not store the new secret it was sent (KDE bug 514194)\(secretOnly ? "" : "; the update's other changes were made: set the secret again").",
+            backend: SecretServiceErrors.backend, failedCall: "org.freedesktop.Secret.Item.SetSecret")
+        if secretOnly { throw SecretServiceErrors.TransferSessionLost(error: error) }
+        throw error
     }
 
     static func delete(_ query: ItemQuery, in session: LibsecretSession) throws -> Int {
@@ -148,11 +203,12 @@ enum SecretServiceOperations {
         return deleted
     }
 
-    /// A given label wins; a label this library made up follows the item's new names; any
-    /// other label stays as it is.
+    /// A given label wins; an empty one given, or one this library made up, is a readable
+    /// label from the item's new names (see `SecretServiceAttributeMapping`); any other label
+    /// stays as it is.
     private static func newLabel(of match: Match, after updated: KeychainItem, changes: ItemChanges) -> String {
-        if let given = changes.attributes.string(.label) { return given }
-        if match.isOurs && match.item.attributes[.label] == nil {
+        if let given = SecretServiceAttributeMapping.givenLabel(changes.attributes) { return given }
+        if changes.attributes[.label] != nil || (match.isOurs && match.item.attributes[.label] == nil) {
             return SecretServiceAttributeMapping.defaultLabel(updated.itemClass, updated.attributes)
         }
         return match.stored.label

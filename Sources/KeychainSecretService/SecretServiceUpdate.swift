@@ -52,8 +52,12 @@ struct SecretServiceUpdate {
                     if let previous = previousSecrets[path] { applied.append(.secret(path: path, previous: previous)) }
                 }
             }
+        } catch let lost as SecretServiceErrors.TransferSessionLost {
+            // Undone, the update can run again on a new connection (`SecretServiceBackend.perform`).
+            let (reported, undone) = undo(after: lost.error)
+            throw undone ? SecretServiceErrors.TransferSessionLost(error: reported) : reported
         } catch let failure as KeychainError {
-            throw undo(after: failure)
+            throw undo(after: failure).error
         }
     }
 
@@ -85,6 +89,7 @@ struct SecretServiceUpdate {
             return
         case (nil, let refused?):
             applied.append(.attributes(path: path, previous: target.stored.attributes, now: target.attributes))
+            if outcome.secretLostSession { throw SecretServiceErrors.TransferSessionLost(error: refused) }
             throw refused
         case (let refused?, nil):
             // Nothing was applied before this part, so `apply` has nothing to undo.
@@ -96,9 +101,10 @@ struct SecretServiceUpdate {
         }
     }
 
-    /// Undoes the applied parts, newest first, and returns `failure` with a word on the outcome.
-    private func undo(after failure: KeychainError) -> KeychainError {
-        guard !applied.isEmpty else { return failure }
+    /// Undoes the applied parts, newest first, and returns `failure` with a word on the outcome,
+    /// and whether everything applied was undone.
+    private func undo(after failure: KeychainError) -> (error: KeychainError, undone: Bool) {
+        guard !applied.isEmpty else { return (failure, true) }
         var undoFailure: KeychainError?
         for part in applied.reversed() {
             do {
@@ -112,6 +118,8 @@ struct SecretServiceUpdate {
                 }
             } catch let error as KeychainError {
                 undoFailure = undoFailure ?? error
+            } catch let lost as SecretServiceErrors.TransferSessionLost {
+                undoFailure = undoFailure ?? lost.error
             } catch {
                 undoFailure = undoFailure ?? KeychainError(errSecIO, "\(error)", backend: SecretServiceErrors.backend)
             }
@@ -122,6 +130,6 @@ struct SecretServiceUpdate {
         } else {
             reported.message += " Nothing was changed: the parts of the update already applied were undone."
         }
-        return reported
+        return (reported, undoFailure == nil)
     }
 }

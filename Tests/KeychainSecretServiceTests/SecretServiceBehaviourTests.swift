@@ -63,6 +63,28 @@ extension SecretServiceTests {
             _ = try? backend.delete(exactQuery(service, "frank2", secrets: false))
         }
 
+        /// An empty label, which Apple accepts and kwalletd refuses (InvalidArgs), is stored as
+        /// the made-up label on every provider, added or updated, and reads back as none.
+        @Test func anEmptyLabelIsStoredAsTheMadeUpOne() throws {
+            guard toolExists("secret-tool") else { try Test.cancel("secret-tool is not installed") }
+            let service = SecretServiceTestSupport.uniqueName("empty-label")
+            defer { _ = try? backend.delete(exactQuery(service, "hal", secrets: false)) }
+            var item = genericItem(service, "hal", Data("x".utf8))
+            item.attributes[.label] = .string("")
+            try backend.add(item)
+            let listing = try runTool("secret-tool", ["search", "--all", "service", service])
+            #expect(listing.outputText.contains("label = \(service) (hal)"), "listing: \(listing.outputText)")
+            #expect(try backend.search(exactQuery(service, "hal")).first?.attributes[.label] == nil)
+
+            _ = try backend.update(exactQuery(service, "hal", secrets: false),
+                                   with: ItemChanges(attributes: ItemAttributes([.label: .string("named")])))
+            _ = try backend.update(exactQuery(service, "hal", secrets: false),
+                                   with: ItemChanges(attributes: ItemAttributes([.label: .string("")])))
+            let renamed = try runTool("secret-tool", ["search", "--all", "service", service])
+            #expect(renamed.outputText.contains("label = \(service) (hal)"), "listing: \(renamed.outputText)")
+            #expect(try backend.search(exactQuery(service, "hal")).first?.attributes[.label] == nil)
+        }
+
         /// `KEYCHAIN_SECRET_SERVICE_COLLECTION=session` keeps items out of the default collection.
         @Test func collectionSettingSelectsTheCollection() throws {
             try SecretServiceTestSupport.requireGnomeKeyring("the 'session' collection")

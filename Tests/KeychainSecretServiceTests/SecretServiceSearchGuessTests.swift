@@ -50,7 +50,11 @@ extension SecretServiceTests {
             let together = bus.sent("GetAll", whileAwaiting: "SearchItems")
             #expect(together, "the item's properties were not asked for between the search and its answer")
             let search = try #require(bus.firstCall("SearchItems"), "no SearchItems seen")
-            #expect(bus.firstCall("GetSecrets", from: search.sender) == nil, "an update of the secret read the old one")
+            // On KWallet the new secret is read back once set (kwalletd 5 may store another).
+            let read = bus.firstCall("GetSecrets", from: search.sender)
+            let readBack = SecretServiceTestSupport.provider == "kwallet"
+                && bus.firstCall("SetSecret", from: search.sender).map { set in read.map { $0.index > set.index } ?? true } == true
+            #expect(read == nil || readBack, "an update of the secret read the old one")
         }
 
         /// An item this process deleted is no longer guessed: the next search goes out alone.

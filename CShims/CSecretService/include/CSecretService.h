@@ -35,6 +35,9 @@ typedef enum CSecretServiceErrorKind {
     /// A secret came back that the transfer session cannot decrypt: the provider's session key
     /// differs from ours (KWallet 5 now and then). A new connection has a new session.
     CSECRETSERVICE_ERROR_UNDECRYPTABLE = 7,
+    /// The provider no longer knows the transfer session it was sent a secret in: kwalletd 5
+    /// ("Can't find session"), after it created the item, without its secret.
+    CSECRETSERVICE_ERROR_SESSION_LOST = 8,
 } CSecretServiceErrorKind;
 
 /// A GError, copied out and classified; the GError itself is already freed.
