@@ -1,0 +1,201 @@
+// libcrypto through dlopen: see include/CLibcrypto.h for the contract.
+//
+// OpenSSL's headers are deliberately not included, so that building needs none: LibcryptoABI.h
+// declares the part of libcrypto's ABI used here, and Tests/CLibcryptoABICheck checks it.
+
+#include "CLibcrypto.h"
+#include "CDynamicLibrary.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "LibcryptoABI.h"
+
+CLIBCRYPTO_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
+
+static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
+// Set once, under load_mutex, after every function pointer is; acquire pairs with the release
+// store, so a thread that never took the mutex sees the pointers.
+static atomic_int loaded;
+
+static int load_functions(const char *path, char *reason, size_t reason_size) {
+    // Never closed: libcrypto keeps per-thread state and providers that cannot be unloaded.
+    void *handle = cdynamiclibrary_open(path, reason, reason_size);
+    if (handle == NULL) return -1;
+    const char *requirement = " (OpenSSL 3 is needed)";
+    CLIBCRYPTO_FUNCTIONS(CDYNAMICLIBRARY_LOOK_UP)
+    return 0;
+}
+
+int clibcrypto_load(const char *library_path, char *reason, size_t reason_size) {
+    const char *path = library_path != NULL ? library_path : "libcrypto.so.3";
+    pthread_mutex_lock(&load_mutex);
+    int result = atomic_load_explicit(&loaded, memory_order_acquire) ? 0 : load_functions(path, reason, reason_size);
+    if (result == 0) atomic_store_explicit(&loaded, 1, memory_order_release);
+    pthread_mutex_unlock(&load_mutex);
+    return result;
+}
+
+static int is_loaded(void) {
+    return atomic_load_explicit(&loaded, memory_order_acquire);
+}
+
+enum { LARGEST_FIELD = 66 };
+
+size_t clibcrypto_ec_field_bytes(int curve_bits) {
+    switch (curve_bits) {
+    case 256: return 32;
+    case 384: return 48;
+    case 521: return LARGEST_FIELD;
+    default: return 0;
+    }
+}
+
+static const char *group_name(int curve_bits) {
+    switch (curve_bits) {
+    case 256: return "P-256";
+    case 384: return "P-384";
+    case 521: return "P-521";
+    default: return NULL;
+    }
+}
+
+static void wipe(void *bytes, size_t length) {
+    volatile unsigned char *cursor = bytes;
+    while (length--) *cursor++ = 0;
+}
+
+/// Copies `length` bytes between big-endian (X9.63's K) and host order (the integer an
+/// OSSL_PARAM_UNSIGNED_INTEGER holds): the same swap both ways.
+static void swap_byte_order(unsigned char *to, const unsigned char *from, size_t length) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (size_t index = 0; index < length; index++) to[index] = from[length - 1 - index];
+#else
+    memcpy(to, from, length);
+#endif
+}
+
+/// libcrypto's key for X9.63 bytes (the point, and K when `is_private`), or NULL.
+static void *import_key(int curve_bits, const unsigned char *key, size_t key_length, int is_private) {
+    size_t field = clibcrypto_ec_field_bytes(curve_bits);
+    size_t point_length = 1 + 2 * field;
+    if (!is_loaded() || field == 0 || key == NULL || key_length != point_length + (is_private ? field : 0)
+        || key[0] != 0x04) {
+        return NULL;
+    }
+    unsigned char secret[LARGEST_FIELD];
+    if (is_private) swap_byte_order(secret, key + point_length, field);
+    char *group = (char *)group_name(curve_bits);
+    LibcryptoParam params[] = {
+        {"group", PARAM_UTF8_STRING, group, strlen(group), PARAM_UNMODIFIED},
+        {"pub", PARAM_OCTET_STRING, (void *)key, point_length, PARAM_UNMODIFIED},
+        {is_private ? "priv" : NULL, PARAM_UNSIGNED_INTEGER, secret, field, PARAM_UNMODIFIED},
+        {NULL, 0, NULL, 0, 0},
+    };
+    void *pkey = NULL;
+    void *context = p_EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    if (context == NULL || p_EVP_PKEY_fromdata_init(context) <= 0
+        || p_EVP_PKEY_fromdata(context, &pkey, is_private ? SELECT_KEYPAIR : SELECT_PUBLIC_KEY, params) <= 0) {
+        pkey = NULL;
+    }
+    p_EVP_PKEY_CTX_free(context);
+    wipe(secret, sizeof secret);
+    return pkey;
+}
+
+int clibcrypto_ec_generate(int curve_bits, unsigned char *key, size_t key_size) {
+    size_t field = clibcrypto_ec_field_bytes(curve_bits);
+    if (!is_loaded() || field == 0 || key == NULL || key_size < 1 + 3 * field) return -1;
+    void *pkey = p_EVP_PKEY_Q_keygen(NULL, NULL, "EC", group_name(curve_bits));
+    unsigned char secret[LARGEST_FIELD];
+    LibcryptoParam params[] = {
+        {"pub", PARAM_OCTET_STRING, key, 1 + 2 * field, PARAM_UNMODIFIED},
+        {"priv", PARAM_UNSIGNED_INTEGER, secret, field, PARAM_UNMODIFIED},
+        {NULL, 0, NULL, 0, 0},
+    };
+    int result = pkey != NULL && p_EVP_PKEY_get_params(pkey, params) > 0
+        && params[0].return_size == 1 + 2 * field && key[0] == 0x04 && params[1].return_size == field ? 0 : -1;
+    if (result == 0) {
+        swap_byte_order(key + 1 + 2 * field, secret, field);
+    } else {
+        wipe(key, key_size);
+    }
+    wipe(secret, sizeof secret);
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return result;
+}
+
+int clibcrypto_ec_check(int curve_bits, const unsigned char *key, size_t key_length, int is_private) {
+    void *pkey = import_key(curve_bits, key, key_length, is_private);
+    void *context = pkey != NULL ? p_EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL) : NULL;
+    int valid = context != NULL && (is_private ? p_EVP_PKEY_check(context) : p_EVP_PKEY_public_check(context)) == 1;
+    p_EVP_PKEY_CTX_free(context);
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return valid ? 0 : -1;
+}
+
+/// Signs (`signing`) or verifies with `pkey`: through a digest context that hashes `data` when
+/// `digest` names the hash, else on the key's own context, `data` being the digest. Frees
+/// `pkey`. Returns 1 when done (verified), else 0.
+static int run_ecdsa(void *pkey, int signing, const char *digest, const unsigned char *data, size_t data_length,
+                     unsigned char *signature, size_t *signature_length) {
+    int done = 0;
+    if (digest != NULL) {
+        void *context = p_EVP_MD_CTX_new();
+        if (context != NULL && signing) {
+            done = p_EVP_DigestSignInit_ex(context, NULL, digest, NULL, NULL, pkey, NULL) == 1
+                && p_EVP_DigestSign(context, signature, signature_length, data, data_length) == 1;
+        } else if (context != NULL) {
+            done = p_EVP_DigestVerifyInit_ex(context, NULL, digest, NULL, NULL, pkey, NULL) == 1
+                && p_EVP_DigestVerify(context, signature, *signature_length, data, data_length) == 1;
+        }
+        p_EVP_MD_CTX_free(context);
+    } else {
+        void *context = p_EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
+        if (context != NULL && signing) {
+            done = p_EVP_PKEY_sign_init(context) == 1
+                && p_EVP_PKEY_sign(context, signature, signature_length, data, data_length) == 1;
+        } else if (context != NULL) {
+            done = p_EVP_PKEY_verify_init(context) == 1
+                && p_EVP_PKEY_verify(context, signature, *signature_length, data, data_length) == 1;
+        }
+        p_EVP_PKEY_CTX_free(context);
+    }
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return done;
+}
+
+int clibcrypto_ec_sign(int curve_bits, const unsigned char *key, size_t key_length, const char *digest,
+                       const unsigned char *data, size_t data_length,
+                       unsigned char *signature, size_t *signature_length) {
+    void *pkey = *signature_length >= CLIBCRYPTO_EC_SIGNATURE_CAPACITY ? import_key(curve_bits, key, key_length, 1) : NULL;
+    if (pkey == NULL) {
+        p_ERR_clear_error();
+        return -1;
+    }
+    return run_ecdsa(pkey, 1, digest, data, data_length, signature, signature_length) ? 0 : -1;
+}
+
+int clibcrypto_ec_verify(int curve_bits, const unsigned char *key, size_t key_length, const char *digest,
+                         const unsigned char *data, size_t data_length,
+                         const unsigned char *signature, size_t signature_length) {
+    void *pkey = import_key(curve_bits, key, key_length, 0);
+    if (pkey == NULL) {
+        p_ERR_clear_error();
+        return -1;
+    }
+    // Only read when verifying: the cast drops a const that the shared helper's signing side needs off.
+    return run_ecdsa(pkey, 0, digest, data, data_length, (unsigned char *)signature, &signature_length);
+}
+
+int clibcrypto_digest(const char *digest, const unsigned char *data, size_t data_length,
+                      unsigned char *output, size_t *output_length) {
+    if (!is_loaded() || *output_length < CLIBCRYPTO_DIGEST_CAPACITY) return -1;
+    int result = p_EVP_Q_digest(NULL, digest, NULL, data, data_length, output, output_length) == 1 ? 0 : -1;
+    p_ERR_clear_error();
+    return result;
+}

@@ -1,0 +1,80 @@
+import CLibcrypto
+import Foundation
+import KeychainCore
+
+/// The SecKey functions' calls into libcrypto (CShims/CLibcrypto), which is loaded at the first
+/// of them. Each throws the `CFError` the SecKey function hands out.
+enum Libcrypto {
+    /// Loads libcrypto once; a failure is retried at the next call, as the shim does not remember it.
+    static func load() throws(NSError) {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard clibcrypto_load(nil, &reason, reason.count) != 0 else { return }
+        let text = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        throw NSError.keychainError(errSecInternalComponent, "libcrypto.so.3 cannot be loaded (\(text)); "
+            + "install libssl3 (Debian/Ubuntu: apt-get install libssl3)")
+    }
+
+    /// A new private key's X9.63 bytes.
+    static func generate(_ curve: ECCurve) throws(NSError) -> SecretBytes {
+        try load()
+        var failed = false
+        let key = SecretBytes(count: curve.privateLength) { buffer in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            failed = clibcrypto_ec_generate(Int32(curve.rawValue), bytes.baseAddress, bytes.count) != 0
+        }
+        guard !failed else { throw NSError.keychainError(errSecInternalComponent, "libcrypto could not make an EC key.") }
+        return key
+    }
+
+    /// Whether `key` (X9.63) is a valid key of `curve`: a point on it, and a private scalar that is the point's.
+    static func isValid(_ key: SecretBytes, _ curve: ECCurve, isPrivate: Bool) throws(NSError) -> Bool {
+        try load()
+        return key.withUnsafeBytes { bytes in
+            clibcrypto_ec_check(Int32(curve.rawValue), bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
+                                isPrivate ? 1 : 0) == 0
+        }
+    }
+
+    /// An ECDSA signature in DER of `data` (hashed with `digest`, or the digest itself when nil).
+    static func sign(_ key: SecretBytes, _ curve: ECCurve, digest: String?, _ data: Data) throws(NSError) -> Data {
+        try load()
+        var signature = [UInt8](repeating: 0, count: Int(CLIBCRYPTO_EC_SIGNATURE_CAPACITY))
+        var length = signature.count
+        let status = key.withUnsafeBytes { keyBytes in
+            data.withUnsafeBytes { dataBytes in
+                clibcrypto_ec_sign(Int32(curve.rawValue), keyBytes.bindMemory(to: UInt8.self).baseAddress, keyBytes.count, digest,
+                                   dataBytes.bindMemory(to: UInt8.self).baseAddress, dataBytes.count, &signature, &length)
+            }
+        }
+        guard status == 0 else { throw NSError.keychainError(errSecInternalComponent, "libcrypto could not sign with the EC key.") }
+        return Data(signature[0..<length])
+    }
+
+    /// Whether `signature` (DER) verifies `data` under the public point `key`; a malformed one does not.
+    static func verify(_ key: Data, _ curve: ECCurve, digest: String?, _ data: Data, _ signature: Data) throws(NSError) -> Bool {
+        try load()
+        let result = key.withUnsafeBytes { keyBytes in
+            data.withUnsafeBytes { dataBytes in
+                signature.withUnsafeBytes { signatureBytes in
+                    clibcrypto_ec_verify(Int32(curve.rawValue), keyBytes.bindMemory(to: UInt8.self).baseAddress, keyBytes.count, digest,
+                                         dataBytes.bindMemory(to: UInt8.self).baseAddress, dataBytes.count,
+                                         signatureBytes.bindMemory(to: UInt8.self).baseAddress, signatureBytes.count)
+                }
+            }
+        }
+        guard result >= 0 else { throw NSError.keychainError(errSecInternalComponent, "libcrypto could not use the EC public key.") }
+        return result == 1
+    }
+
+    /// The SHA-1 of `data`.
+    static func sha1(_ data: Data) throws(NSError) -> Data {
+        try load()
+        var output = [UInt8](repeating: 0, count: Int(CLIBCRYPTO_DIGEST_CAPACITY))
+        var length = output.count
+        let status = data.withUnsafeBytes { bytes in
+            clibcrypto_digest("SHA1", bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &output, &length)
+        }
+        guard status == 0 else { throw NSError.keychainError(errSecInternalComponent, "libcrypto could not compute a SHA-1.") }
+        return Data(output[0..<length])
+    }
+}

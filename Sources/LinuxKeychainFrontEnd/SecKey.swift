@@ -1,0 +1,86 @@
+import Foundation
+import KeychainCore
+
+/// A NIST prime curve that SecKey supports, by its size in bits (Apple's `kSecAttrKeySizeInBits`).
+enum ECCurve: Int, Sendable {
+    case p256 = 256
+    case p384 = 384
+    case p521 = 521
+
+    /// The bytes of one coordinate, and of the private scalar.
+    var fieldBytes: Int { (rawValue + 7) / 8 }
+    /// ANSI X9.63 public key: 04 || X || Y.
+    var publicLength: Int { 1 + 2 * fieldBytes }
+    /// Apple's private key representation: 04 || X || Y || K.
+    var privateLength: Int { 1 + 3 * fieldBytes }
+
+    /// The curve and key class whose representation has `length` bytes.
+    static func of(representationLength length: Int) -> (curve: ECCurve, isPrivate: Bool)? {
+        for curve in [ECCurve.p256, .p384, .p521] {
+            if length == curve.publicLength { return (curve, false) }
+            if length == curve.privateLength { return (curve, true) }
+        }
+        return nil
+    }
+}
+
+/// Apple's key object: here an elliptic-curve key on P-256, P-384 or P-521, public or private.
+///
+/// Immutable. It holds the key as Apple's external representation (ANSI X9.63: 04 || X || Y,
+/// then || K for a private key), in memory that is zeroed when the key is released. Its
+/// description and hash never involve the private scalar.
+public final class SecKey: Hashable, Sendable, CustomStringConvertible {
+    let curve: ECCurve
+    let isPrivate: Bool
+    /// The X9.63 bytes; secret when `isPrivate`.
+    let representation: SecretBytes
+
+    init(curve: ECCurve, isPrivate: Bool, representation: SecretBytes) {
+        self.curve = curve
+        self.isPrivate = isPrivate
+        self.representation = representation
+    }
+
+    /// 04 || X || Y: the public part of either class.
+    var publicPoint: Data {
+        representation.withUnsafeBytes { Data($0[0..<curve.publicLength]) }
+    }
+
+    /// Equal when both are the same key of the same class; compared in time that does not
+    /// depend on where the bytes differ.
+    public static func == (lhs: SecKey, rhs: SecKey) -> Bool {
+        lhs.curve == rhs.curve && lhs.isPrivate == rhs.isPrivate && lhs.representation.constantTimeEquals(rhs.representation)
+    }
+
+    /// Hashes the curve, the class and the public point only.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(curve)
+        hasher.combine(isPrivate)
+        hasher.combine(publicPoint)
+    }
+
+    /// The curve and class, for logs; never the key's bytes.
+    public var description: String {
+        "SecKey(EC P-\(curve.rawValue) \(isPrivate ? "private" : "public") key)"
+    }
+}
+
+/// Apple's name for a SecKey reference.
+public typealias SecKeyRef = SecKey
+
+/// The type identifier Core Foundation would give `SecKey`; a constant here.
+public func SecKeyGetTypeID() -> CFTypeID { 0x5365_634B }
+
+/// What a key is asked to do, with Apple's raw values (SecKey.h).
+public enum SecKeyOperationType: Int, Sendable {
+    /// Making a signature (a private key).
+    case sign = 0
+    /// Checking a signature (a public key).
+    case verify = 1
+    /// Encrypting; no EC algorithm here supports it yet.
+    case encrypt = 2
+    /// Decrypting; no EC algorithm here supports it yet.
+    case decrypt = 3
+    /// Key agreement; not supported yet.
+    case keyExchange = 4
+}
