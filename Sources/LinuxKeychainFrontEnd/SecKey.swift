@@ -14,13 +14,10 @@ enum ECCurve: Int, Sendable {
     /// Apple's private key representation: 04 || X || Y || K.
     var privateLength: Int { 1 + 3 * fieldBytes }
 
-    /// The curve and key class whose representation has `length` bytes.
-    static func of(representationLength length: Int) -> (curve: ECCurve, isPrivate: Bool)? {
-        for curve in [ECCurve.p256, .p384, .p521] {
-            if length == curve.publicLength { return (curve, false) }
-            if length == curve.privateLength { return (curve, true) }
-        }
-        return nil
+    /// The curve whose representation of a key of that class has `length` bytes. Both classes
+    /// are needed: a P-256 private key is as long as a P-384 public one.
+    static func of(representationLength length: Int, isPrivate: Bool) -> ECCurve? {
+        [ECCurve.p256, .p384, .p521].first { (isPrivate ? $0.privateLength : $0.publicLength) == length }
     }
 }
 

@@ -47,7 +47,7 @@ public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
         try parameters.requireECKeyType()
         let isPrivate = try parameters.isPrivateKeyClass()
         let size = try parameters.keySize()
-        guard let (curve, dataIsPrivate) = ECCurve.of(representationLength: keyData.length), dataIsPrivate == isPrivate,
+        guard let curve = ECCurve.of(representationLength: keyData.length, isPrivate: isPrivate),
               size == nil || size == curve.rawValue else {
             throw NSError.keychainError(errSecParam, "The data is not an ANSI X9.63 EC \(isPrivate ? "private" : "public") key "
                 + "of the size given (\(keyData.length) bytes).")

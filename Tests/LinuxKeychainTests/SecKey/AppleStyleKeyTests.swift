@@ -13,7 +13,7 @@ struct ES256Signer {
         let x963 = x963Representation
         var error: Unmanaged<CFError>?
         guard let key = SecKeyCreateWithData(x963 as CFData, [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPrivate] as CFDictionary, &error) else {
-            throw error!.takeRetainedValue() as Error
+            throw error!.takeRetainedValue() as any Error
         }
         privateKey = key
     }
@@ -21,7 +21,7 @@ struct ES256Signer {
     func sign(_ data: Data) throws -> Data {
         var error: Unmanaged<CFError>?
         guard let signature = SecKeyCreateSignature(privateKey, .ecdsaSignatureMessageX962SHA256, data as CFData, &error) as Data? else {
-            throw error!.takeRetainedValue() as Error
+            throw error!.takeRetainedValue() as any Error
         }
         return signature
     }
