@@ -138,22 +138,27 @@ int clibcrypto_ec_check(int curve_bits, const unsigned char *key, size_t key_len
 }
 
 /// Signs (`signing`) or verifies with `pkey`: through a digest context that hashes `data` when
-/// `digest` names the hash, else on the key's own context, `data` being the digest. Frees
-/// `pkey`. Returns 1 when done (verified), else 0.
-static int run_ecdsa(void *pkey, int signing, const char *digest, const unsigned char *data, size_t data_length,
-                     unsigned char *signature, size_t *signature_length) {
+/// `digest` names the hash, else on the key's own context, `data` being the digest; for RSA
+/// with `rsa_padding` (0 for an EC key), PSS with a salt as long as the digest. Frees `pkey`.
+/// Returns 1 when done (verified), else 0.
+static int run_signature(void *pkey, int signing, const char *digest, int rsa_padding,
+                         const unsigned char *data, size_t data_length, unsigned char *signature, size_t *signature_length) {
     int done = 0;
     if (digest != NULL) {
         void *context = p_EVP_MD_CTX_new();
-        if (context != NULL && signing) {
-            done = p_EVP_DigestSignInit_ex(context, NULL, digest, NULL, NULL, pkey, NULL) == 1
-                && p_EVP_DigestSign(context, signature, signature_length, data, data_length) == 1;
-        } else if (context != NULL) {
-            done = p_EVP_DigestVerifyInit_ex(context, NULL, digest, NULL, NULL, pkey, NULL) == 1
-                && p_EVP_DigestVerify(context, signature, *signature_length, data, data_length) == 1;
+        void *key_context = NULL;
+        int ready = context != NULL
+            && (signing ? p_EVP_DigestSignInit_ex(context, &key_context, digest, NULL, NULL, pkey, NULL)
+                        : p_EVP_DigestVerifyInit_ex(context, &key_context, digest, NULL, NULL, pkey, NULL)) == 1
+            && (rsa_padding == 0 || p_EVP_PKEY_CTX_set_rsa_padding(key_context, rsa_padding) > 0)
+            && (rsa_padding != RSA_PADDING_PSS || p_EVP_PKEY_CTX_set_rsa_pss_saltlen(key_context, RSA_SALT_LENGTH_DIGEST) > 0);
+        if (ready && signing) {
+            done = p_EVP_DigestSign(context, signature, signature_length, data, data_length) == 1;
+        } else if (ready) {
+            done = p_EVP_DigestVerify(context, signature, *signature_length, data, data_length) == 1;
         }
         p_EVP_MD_CTX_free(context);
-    } else {
+    } else if (rsa_padding == 0) {
         void *context = p_EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
         if (context != NULL && signing) {
             done = p_EVP_PKEY_sign_init(context) == 1
@@ -177,7 +182,7 @@ int clibcrypto_ec_sign(int curve_bits, const unsigned char *key, size_t key_leng
         p_ERR_clear_error();
         return -1;
     }
-    return run_ecdsa(pkey, 1, digest, data, data_length, signature, signature_length) ? 0 : -1;
+    return run_signature(pkey, 1, digest, 0, data, data_length, signature, signature_length) ? 0 : -1;
 }
 
 int clibcrypto_ec_verify(int curve_bits, const unsigned char *key, size_t key_length, const char *digest,
@@ -189,7 +194,7 @@ int clibcrypto_ec_verify(int curve_bits, const unsigned char *key, size_t key_le
         return -1;
     }
     // Only read when verifying: the cast drops a const that the shared helper's signing side needs off.
-    return run_ecdsa(pkey, 0, digest, data, data_length, (unsigned char *)signature, &signature_length);
+    return run_signature(pkey, 0, digest, 0, data, data_length, (unsigned char *)signature, &signature_length);
 }
 
 int clibcrypto_digest(const char *digest, const unsigned char *data, size_t data_length,
@@ -198,4 +203,80 @@ int clibcrypto_digest(const char *digest, const unsigned char *data, size_t data
     int result = p_EVP_Q_digest(NULL, digest, NULL, data, data_length, output, output_length) == 1 ? 0 : -1;
     p_ERR_clear_error();
     return result;
+}
+
+// --- RSA ---------------------------------------------------------------------------------------
+
+/// libcrypto's key for PKCS #1 DER that is all of `key`, or NULL.
+static void *import_rsa(const unsigned char *key, size_t key_length, int is_private) {
+    if (!is_loaded() || key == NULL || key_length == 0 || key_length > CLIBCRYPTO_RSA_KEY_CAPACITY) return NULL;
+    const unsigned char *cursor = key;
+    void *pkey = is_private ? p_d2i_PrivateKey(KEY_TYPE_RSA, NULL, &cursor, (long)key_length)
+                            : p_d2i_PublicKey(KEY_TYPE_RSA, NULL, &cursor, (long)key_length);
+    if (pkey != NULL && cursor != key + key_length) {
+        p_EVP_PKEY_free(pkey);
+        pkey = NULL;
+    }
+    return pkey;
+}
+
+/// Writes the PKCS #1 DER of `pkey` (private or public) to `output` (capacity `*length`, set).
+static int export_rsa(void *pkey, int is_private, unsigned char *output, size_t *length) {
+    int needed = is_private ? p_i2d_PrivateKey(pkey, NULL) : p_i2d_PublicKey(pkey, NULL);
+    if (needed <= 0 || (size_t)needed > *length) return -1;
+    unsigned char *cursor = output;
+    int written = is_private ? p_i2d_PrivateKey(pkey, &cursor) : p_i2d_PublicKey(pkey, &cursor);
+    if (written != needed) {
+        wipe(output, *length);
+        return -1;
+    }
+    *length = (size_t)written;
+    return 0;
+}
+
+int clibcrypto_rsa_generate(int bits, unsigned char *key, size_t *key_length, unsigned char *public_key, size_t *public_length) {
+    if (!is_loaded() || bits < 1024 || bits > 8192) return -1;
+    void *pkey = p_EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits);
+    int result = pkey != NULL && export_rsa(pkey, 1, key, key_length) == 0 && export_rsa(pkey, 0, public_key, public_length) == 0 ? 0 : -1;
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return result;
+}
+
+int clibcrypto_rsa_check(const unsigned char *key, size_t key_length, int is_private, int *bits,
+                         unsigned char *public_key, size_t *public_length) {
+    void *pkey = import_rsa(key, key_length, is_private);
+    int valid = 0;
+    if (pkey != NULL) {
+        void *context = is_private ? p_EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL) : NULL;
+        valid = (!is_private || (context != NULL && p_EVP_PKEY_check(context) == 1))
+            && export_rsa(pkey, 0, public_key, public_length) == 0;
+        *bits = p_EVP_PKEY_get_bits(pkey);
+        p_EVP_PKEY_CTX_free(context);
+    }
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return valid ? 0 : -1;
+}
+
+int clibcrypto_rsa_sign(const unsigned char *key, size_t key_length, const char *digest, int pss,
+                        const unsigned char *data, size_t data_length, unsigned char *signature, size_t *signature_length) {
+    void *pkey = digest != NULL ? import_rsa(key, key_length, 1) : NULL;
+    if (pkey == NULL) {
+        p_ERR_clear_error();
+        return -1;
+    }
+    int padding = pss ? RSA_PADDING_PSS : RSA_PADDING_PKCS1;
+    return run_signature(pkey, 1, digest, padding, data, data_length, signature, signature_length) ? 0 : -1;
+}
+
+int clibcrypto_rsa_verify(const unsigned char *key, size_t key_length, const char *digest, int pss,
+                          const unsigned char *data, size_t data_length, const unsigned char *signature, size_t signature_length) {
+    void *pkey = digest != NULL ? import_rsa(key, key_length, 0) : NULL;
+    if (pkey == NULL) {
+        p_ERR_clear_error();
+        return -1;
+    }
+    int padding = pss ? RSA_PADDING_PSS : RSA_PADDING_PKCS1;
+    return run_signature(pkey, 0, digest, padding, data, data_length, (unsigned char *)signature, &signature_length);
 }

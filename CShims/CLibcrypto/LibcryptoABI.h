@@ -50,6 +50,13 @@ typedef void LibcryptoDigestContext;
                                      LibcryptoLibraryContext *, const char *, LibcryptoKey *, const LibcryptoParam *)) \
     X(int, EVP_DigestVerify, (LibcryptoDigestContext *, const unsigned char *, size_t, const unsigned char *, size_t)) \
     X(int, EVP_Q_digest, (LibcryptoLibraryContext *, const char *, const char *, const void *, size_t, unsigned char *, size_t *)) \
+    X(LibcryptoKey *, d2i_PrivateKey, (int, LibcryptoKey **, const unsigned char **, long)) \
+    X(LibcryptoKey *, d2i_PublicKey, (int, LibcryptoKey **, const unsigned char **, long)) \
+    X(int, i2d_PrivateKey, (const LibcryptoKey *, unsigned char **)) \
+    X(int, i2d_PublicKey, (const LibcryptoKey *, unsigned char **)) \
+    X(int, EVP_PKEY_get_bits, (const LibcryptoKey *)) \
+    X(int, EVP_PKEY_CTX_set_rsa_padding, (LibcryptoKeyContext *, int)) \
+    X(int, EVP_PKEY_CTX_set_rsa_pss_saltlen, (LibcryptoKeyContext *, int)) \
     X(void, ERR_clear_error, (void))
 
 /// The numbers CLibcrypto.c uses, as X(our name, OpenSSL's name, value).
@@ -58,7 +65,11 @@ typedef void LibcryptoDigestContext;
     X(PARAM_UTF8_STRING, OSSL_PARAM_UTF8_STRING, 4) \
     X(PARAM_OCTET_STRING, OSSL_PARAM_OCTET_STRING, 5) \
     X(SELECT_PUBLIC_KEY, EVP_PKEY_PUBLIC_KEY, 0x86) \
-    X(SELECT_KEYPAIR, EVP_PKEY_KEYPAIR, 0x87)
+    X(SELECT_KEYPAIR, EVP_PKEY_KEYPAIR, 0x87) \
+    X(KEY_TYPE_RSA, EVP_PKEY_RSA, 6) \
+    X(RSA_PADDING_PKCS1, RSA_PKCS1_PADDING, 1) \
+    X(RSA_PADDING_PSS, RSA_PKCS1_PSS_PADDING, 6) \
+    X(RSA_SALT_LENGTH_DIGEST, RSA_PSS_SALTLEN_DIGEST, -1)
 
 #define CLIBCRYPTO_DECLARE_CONSTANT(name, openssl_name, value) name = value,
 enum { CLIBCRYPTO_CONSTANTS(CLIBCRYPTO_DECLARE_CONSTANT) };

@@ -66,6 +66,69 @@ enum Libcrypto {
         return result == 1
     }
 
+    /// A new RSA key of `bits`: its PKCS #1 private and public DER.
+    static func generateRSA(bits: Int) throws(NSError) -> (key: SecretBytes, publicKey: Data) {
+        try load()
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(CLIBCRYPTO_RSA_KEY_CAPACITY), alignment: 16)
+        defer {
+            SecretBytes.zero(scratch)
+            scratch.deallocate()
+        }
+        var length = scratch.count
+        var publicKey = [UInt8](repeating: 0, count: Int(CLIBCRYPTO_RSA_KEY_CAPACITY))
+        var publicLength = publicKey.count
+        let bytes = scratch.bindMemory(to: UInt8.self)
+        guard clibcrypto_rsa_generate(Int32(bits), bytes.baseAddress, &length, &publicKey, &publicLength) == 0 else {
+            throw NSError.keychainError(errSecInternalComponent, "libcrypto could not make an RSA key.")
+        }
+        return (SecretBytes(copying: UnsafeRawBufferPointer(rebasing: scratch[0..<length])), Data(publicKey[0..<publicLength]))
+    }
+
+    /// The modulus size and public DER of `key`, when it is one PKCS #1 DER RSA key of its class
+    /// whose parts agree; nil when not.
+    static func checkRSA(_ key: SecretBytes, isPrivate: Bool) throws(NSError) -> (bits: Int, publicKey: Data)? {
+        try load()
+        var bits: Int32 = 0
+        var publicKey = [UInt8](repeating: 0, count: Int(CLIBCRYPTO_RSA_KEY_CAPACITY))
+        var publicLength = publicKey.count
+        let status = key.withUnsafeBytes { bytes in
+            clibcrypto_rsa_check(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, isPrivate ? 1 : 0, &bits,
+                                 &publicKey, &publicLength)
+        }
+        return status == 0 ? (Int(bits), Data(publicKey[0..<publicLength])) : nil
+    }
+
+    /// An RSA signature of the message `data`, PKCS #1 v1.5 or PSS.
+    static func signRSA(_ key: SecretBytes, digest: String, pss: Bool, _ data: Data) throws(NSError) -> Data {
+        try load()
+        var signature = [UInt8](repeating: 0, count: Int(CLIBCRYPTO_RSA_SIGNATURE_CAPACITY))
+        var length = signature.count
+        let status = key.withUnsafeBytes { keyBytes in
+            data.withUnsafeBytes { dataBytes in
+                clibcrypto_rsa_sign(keyBytes.bindMemory(to: UInt8.self).baseAddress, keyBytes.count, digest, pss ? 1 : 0,
+                                    dataBytes.bindMemory(to: UInt8.self).baseAddress, dataBytes.count, &signature, &length)
+            }
+        }
+        guard status == 0 else { throw NSError.keychainError(errSecInternalComponent, "libcrypto could not sign with the RSA key.") }
+        return Data(signature[0..<length])
+    }
+
+    /// Whether `signature` verifies the message `data` under the PKCS #1 public key `key`.
+    static func verifyRSA(_ key: Data, digest: String, pss: Bool, _ data: Data, _ signature: Data) throws(NSError) -> Bool {
+        try load()
+        let result = key.withUnsafeBytes { keyBytes in
+            data.withUnsafeBytes { dataBytes in
+                signature.withUnsafeBytes { signatureBytes in
+                    clibcrypto_rsa_verify(keyBytes.bindMemory(to: UInt8.self).baseAddress, keyBytes.count, digest, pss ? 1 : 0,
+                                          dataBytes.bindMemory(to: UInt8.self).baseAddress, dataBytes.count,
+                                          signatureBytes.bindMemory(to: UInt8.self).baseAddress, signatureBytes.count)
+                }
+            }
+        }
+        guard result >= 0 else { throw NSError.keychainError(errSecInternalComponent, "libcrypto could not use the RSA public key.") }
+        return result == 1
+    }
+
     /// The SHA-1 of `data`.
     static func sha1(_ data: Data) throws(NSError) -> Data {
         try load()

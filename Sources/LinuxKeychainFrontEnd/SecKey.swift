@@ -21,44 +21,70 @@ enum ECCurve: Int, Sendable {
     }
 }
 
-/// Apple's key object: here an elliptic-curve key on P-256, P-384 or P-521, public or private.
-///
-/// Immutable. It holds the key as Apple's external representation (ANSI X9.63: 04 || X || Y,
-/// then || K for a private key), in memory that is zeroed when the key is released. Its
-/// description and hash never involve the private scalar.
-public final class SecKey: Hashable, Sendable, CustomStringConvertible {
-    let curve: ECCurve
-    let isPrivate: Bool
-    /// The X9.63 bytes; secret when `isPrivate`.
-    let representation: SecretBytes
+/// What a `SecKey` is: an EC key on a curve, or an RSA key of a modulus size.
+enum SecKeyKind: Hashable, Sendable {
+    case ec(ECCurve)
+    case rsa(bits: Int)
 
-    init(curve: ECCurve, isPrivate: Bool, representation: SecretBytes) {
-        self.curve = curve
+    /// The RSA modulus sizes supported, in bits.
+    static let rsaSizes = 2048...4096
+
+    /// `kSecAttrKeySizeInBits`.
+    var bits: Int {
+        switch self {
+        case .ec(let curve): return curve.rawValue
+        case .rsa(let bits): return bits
+        }
+    }
+}
+
+/// Apple's key object: here an EC key on P-256, P-384 or P-521, or an RSA key of 2048 to 4096
+/// bits, public or private.
+///
+/// Immutable. It holds the key as Apple's external representation (ANSI X9.63 for EC: 04 || X
+/// || Y, then || K for a private key; PKCS #1 DER for RSA), in memory that is zeroed when the
+/// key is released. Its description and hash never involve the private bytes.
+public final class SecKey: Hashable, Sendable, CustomStringConvertible {
+    let kind: SecKeyKind
+    let isPrivate: Bool
+    /// The external representation; secret when `isPrivate`.
+    let representation: SecretBytes
+    /// The external representation of the public key (of the pair, for a private key).
+    let publicRepresentation: Data
+
+    init(_ kind: SecKeyKind, isPrivate: Bool, representation: SecretBytes, publicRepresentation: Data) {
+        self.kind = kind
         self.isPrivate = isPrivate
         self.representation = representation
+        self.publicRepresentation = publicRepresentation
     }
 
-    /// 04 || X || Y: the public part of either class.
-    var publicPoint: Data {
-        representation.withUnsafeBytes { Data($0[0..<curve.publicLength]) }
+    /// An EC key, whose public representation is the start of its own: 04 || X || Y.
+    convenience init(curve: ECCurve, isPrivate: Bool, representation: SecretBytes) {
+        let point = representation.withUnsafeBytes { Data($0[0..<curve.publicLength]) }
+        self.init(.ec(curve), isPrivate: isPrivate, representation: representation, publicRepresentation: point)
     }
 
     /// Equal when both are the same key of the same class; compared in time that does not
     /// depend on where the bytes differ.
     public static func == (lhs: SecKey, rhs: SecKey) -> Bool {
-        lhs.curve == rhs.curve && lhs.isPrivate == rhs.isPrivate && lhs.representation.constantTimeEquals(rhs.representation)
+        lhs.kind == rhs.kind && lhs.isPrivate == rhs.isPrivate && lhs.representation.constantTimeEquals(rhs.representation)
     }
 
-    /// Hashes the curve, the class and the public point only.
+    /// Hashes the kind, the class and the public key only.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(curve)
+        hasher.combine(kind)
         hasher.combine(isPrivate)
-        hasher.combine(publicPoint)
+        hasher.combine(publicRepresentation)
     }
 
-    /// The curve and class, for logs; never the key's bytes.
+    /// The kind, size and class, for logs; never the key's bytes.
     public var description: String {
-        "SecKey(EC P-\(curve.rawValue) \(isPrivate ? "private" : "public") key)"
+        let name = switch kind {
+        case .ec(let curve): "EC P-\(curve.rawValue)"
+        case .rsa(let bits): "RSA \(bits)-bit"
+        }
+        return "SecKey(\(name) \(isPrivate ? "private" : "public") key)"
     }
 }
 

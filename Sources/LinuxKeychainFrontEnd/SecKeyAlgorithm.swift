@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Apple's algorithm names for the SecKey functions, with Apple's string values (SecKey.h).
-/// Only the ECDSA ones below are supported; any other is answered `errSecUnimplemented`.
+/// Only the ECDSA and RSA signature ones below are supported; any other is answered `errSecUnimplemented`.
 // Sendable although it holds an NSString: the string is an immutable copy made at init.
 public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     /// Apple's string for the algorithm.
@@ -30,17 +30,61 @@ public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     /// ECDSA over a SHA-512 digest the caller computed (64 bytes); the signature is DER (X9.62).
     public static let ecdsaSignatureDigestX962SHA512 = SecKeyAlgorithm(named: "algid:sign:ECDSA:digest-X962:SHA512")
 
-    /// How libcrypto runs a supported algorithm: the hash's name, and whether the data is
-    /// the message (hashed here) or its digest. Nil for an algorithm not supported.
-    var ecdsa: (digest: String, isMessage: Bool, digestLength: Int)? {
+    /// RSA PKCS #1 v1.5 over the SHA-256 of the message.
+    public static let rsaSignatureMessagePKCS1v15SHA256 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PKCS1v15:SHA256")
+    /// RSA PKCS #1 v1.5 over the SHA-384 of the message.
+    public static let rsaSignatureMessagePKCS1v15SHA384 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PKCS1v15:SHA384")
+    /// RSA PKCS #1 v1.5 over the SHA-512 of the message.
+    public static let rsaSignatureMessagePKCS1v15SHA512 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PKCS1v15:SHA512")
+    /// RSA PSS over the SHA-256 of the message: MGF1 with SHA-256, a salt as long as the digest.
+    public static let rsaSignatureMessagePSSSHA256 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PSS:SHA256")
+    /// RSA PSS over the SHA-384 of the message: MGF1 with SHA-384, a salt as long as the digest.
+    public static let rsaSignatureMessagePSSSHA384 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PSS:SHA384")
+    /// RSA PSS over the SHA-512 of the message: MGF1 with SHA-512, a salt as long as the digest.
+    public static let rsaSignatureMessagePSSSHA512 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PSS:SHA512")
+
+    /// How libcrypto runs a supported signature algorithm; nil for any other.
+    var signature: SignatureScheme? {
         switch self {
-        case .ecdsaSignatureMessageX962SHA256: return ("SHA256", true, 32)
-        case .ecdsaSignatureMessageX962SHA384: return ("SHA384", true, 48)
-        case .ecdsaSignatureMessageX962SHA512: return ("SHA512", true, 64)
-        case .ecdsaSignatureDigestX962SHA256: return ("SHA256", false, 32)
-        case .ecdsaSignatureDigestX962SHA384: return ("SHA384", false, 48)
-        case .ecdsaSignatureDigestX962SHA512: return ("SHA512", false, 64)
+        case .ecdsaSignatureMessageX962SHA256: return SignatureScheme(.ecdsa, "SHA256", isMessage: true)
+        case .ecdsaSignatureMessageX962SHA384: return SignatureScheme(.ecdsa, "SHA384", isMessage: true)
+        case .ecdsaSignatureMessageX962SHA512: return SignatureScheme(.ecdsa, "SHA512", isMessage: true)
+        case .ecdsaSignatureDigestX962SHA256: return SignatureScheme(.ecdsa, "SHA256", isMessage: false)
+        case .ecdsaSignatureDigestX962SHA384: return SignatureScheme(.ecdsa, "SHA384", isMessage: false)
+        case .ecdsaSignatureDigestX962SHA512: return SignatureScheme(.ecdsa, "SHA512", isMessage: false)
+        case .rsaSignatureMessagePKCS1v15SHA256: return SignatureScheme(.rsaPKCS1v15, "SHA256", isMessage: true)
+        case .rsaSignatureMessagePKCS1v15SHA384: return SignatureScheme(.rsaPKCS1v15, "SHA384", isMessage: true)
+        case .rsaSignatureMessagePKCS1v15SHA512: return SignatureScheme(.rsaPKCS1v15, "SHA512", isMessage: true)
+        case .rsaSignatureMessagePSSSHA256: return SignatureScheme(.rsaPSS, "SHA256", isMessage: true)
+        case .rsaSignatureMessagePSSSHA384: return SignatureScheme(.rsaPSS, "SHA384", isMessage: true)
+        case .rsaSignatureMessagePSSSHA512: return SignatureScheme(.rsaPSS, "SHA512", isMessage: true)
         default: return nil
         }
+    }
+}
+
+/// A signature algorithm as libcrypto runs it.
+struct SignatureScheme {
+    enum Family { case ecdsa, rsaPKCS1v15, rsaPSS }
+
+    let family: Family
+    /// The hash's name for libcrypto.
+    let digest: String
+    /// Whether the data is the message (hashed by libcrypto) or its digest.
+    let isMessage: Bool
+
+    init(_ family: Family, _ digest: String, isMessage: Bool) {
+        self.family = family
+        self.digest = digest
+        self.isMessage = isMessage
+    }
+
+    /// The digest's length in bytes.
+    var digestLength: Int { digest == "SHA256" ? 32 : digest == "SHA384" ? 48 : 64 }
+
+    /// Whether keys of `kind` use this algorithm.
+    func fits(_ kind: SecKeyKind) -> Bool {
+        if case .ec = kind { return family == .ecdsa }
+        return family != .ecdsa
     }
 }

@@ -14,16 +14,16 @@ struct SecKeyParameters {
 
     private subscript(key: CFString) -> SecItemValue? { values[key as String] }
 
-    /// `kSecAttrKeyType`, which must be EC (`kSecAttrKeyTypeECSECPrimeRandom`); RSA is not yet supported.
-    func requireECKeyType() throws(NSError) {
+    /// `kSecAttrKeyType`: whether the key is RSA (`kSecAttrKeyTypeRSA`) rather than EC
+    /// (`kSecAttrKeyTypeECSECPrimeRandom`); any other type is not supported.
+    func isRSAKeyType() throws(NSError) -> Bool {
         guard let type = self[kSecAttrKeyType]?.text else {
             throw NSError.keychainError(errSecParam, "kSecAttrKeyType is missing or not a key type string.")
         }
-        guard type == kSecAttrKeyTypeECSECPrimeRandom as String else {
-            let rsa = type == kSecAttrKeyTypeRSA as String
-            throw NSError.keychainError(errSecUnimplemented, (rsa ? "RSA keys are not supported yet; only" : "Only")
-                + " EC keys (kSecAttrKeyTypeECSECPrimeRandom) are supported.")
+        guard type == kSecAttrKeyTypeECSECPrimeRandom as String || type == kSecAttrKeyTypeRSA as String else {
+            throw NSError.keychainError(errSecUnimplemented, "Only EC (kSecAttrKeyTypeECSECPrimeRandom) and RSA keys are supported.")
         }
+        return type == kSecAttrKeyTypeRSA as String
     }
 
     /// `kSecAttrKeySizeInBits` (a number or its decimal string), nil when absent.
@@ -35,13 +35,21 @@ struct SecKeyParameters {
         return size
     }
 
-    /// The curve of `kSecAttrKeySizeInBits`, which must be 256, 384 or 521.
-    func curve() throws(NSError) -> ECCurve {
+    /// The key of the type and `kSecAttrKeySizeInBits` given: a curve of 256, 384 or 521 bits,
+    /// or an RSA modulus of 2048 to 4096 bits in whole bytes.
+    func kind() throws(NSError) -> SecKeyKind {
+        let isRSA = try isRSAKeyType()
         guard let size = try keySize() else { throw NSError.keychainError(errSecParam, "kSecAttrKeySizeInBits is missing.") }
+        if isRSA {
+            guard SecKeyKind.rsaSizes.contains(size), size % 8 == 0 else {
+                throw NSError.keychainError(errSecParam, "RSA keys are 2048 to 4096 bits in whole bytes, not \(size).")
+            }
+            return .rsa(bits: size)
+        }
         guard let curve = ECCurve(rawValue: size) else {
             throw NSError.keychainError(errSecParam, "EC keys are 256, 384 or 521 bits, not \(size).")
         }
-        return curve
+        return .ec(curve)
     }
 
     /// Whether `kSecAttrKeyClass` says private (`kSecAttrKeyClassPrivate`) or public.

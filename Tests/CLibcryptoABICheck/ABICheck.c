@@ -13,6 +13,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
+#include <openssl/rsa.h>
 #include <stddef.h>
 
 #include "../../CShims/CLibcrypto/LibcryptoABI.h"

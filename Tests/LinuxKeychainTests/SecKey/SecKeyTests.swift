@@ -109,7 +109,9 @@ struct SecKeyTests {
 
     @Test func whatIsNotSupportedIsErrSecUnimplementedOrErrSecParam() throws {
         let refused: [(CFDictionary, OSStatus)] = [
-            ([kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits: 2048] as CFDictionary, errSecUnimplemented),
+            ([kSecAttrKeyType: kSecAttrKeyTypeDSA, kSecAttrKeySizeInBits: 2048] as CFDictionary, errSecUnimplemented),
+            ([kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits: 1024] as CFDictionary, errSecParam),
+            ([kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits: 2047] as CFDictionary, errSecParam),
             ([kSecAttrKeyType: kSecAttrKeyTypeEC, kSecAttrKeySizeInBits: 255] as CFDictionary, errSecParam),
             ([kSecAttrKeyType: kSecAttrKeyTypeEC] as CFDictionary, errSecParam),
             ([kSecAttrKeyType: kSecAttrKeyTypeEC, kSecAttrKeySizeInBits: 256, kSecAttrIsPermanent: true] as CFDictionary, errSecUnimplemented),
@@ -141,6 +143,12 @@ struct SecKeyTests {
         let signature = try #require(secKeyCall { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message, $0) }.value)
         let withPrivate = secKeyCall { SecKeyVerifySignature(key, .ecdsaSignatureMessageX962SHA256, message, signature, $0) ? true : nil }
         #expect(withPrivate.value == nil && withPrivate.status == errSecUnimplemented)
+        let oaep = SecKeyAlgorithm(rawValue: "algid:encrypt:RSA:OAEP:SHA256" as CFString)
+        for outcome in [secKeyCall { SecKeyCreateEncryptedData(publicKey, oaep, message, $0) },
+                        secKeyCall { SecKeyCreateDecryptedData(key, oaep, message, $0) },
+                        secKeyCall { SecKeyCopyKeyExchangeResult(key, oaep, publicKey, [:] as CFDictionary, $0) }] {
+            #expect(outcome.value == nil && outcome.status == errSecUnimplemented)
+        }
         let garbage = secKeyCall { SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, message, Data([0x30, 0x00]) as CFData, $0) ? true : nil }
         #expect(garbage.value == nil && garbage.status == errSecVerifyFailed)
     }
