@@ -280,3 +280,20 @@ int clibcrypto_rsa_verify(const unsigned char *key, size_t key_length, const cha
     int padding = pss ? RSA_PADDING_PSS : RSA_PADDING_PKCS1;
     return run_signature(pkey, 0, digest, padding, data, data_length, (unsigned char *)signature, &signature_length);
 }
+
+int clibcrypto_rsa_crypt(int encrypting, const unsigned char *key, size_t key_length, const char *oaep_digest,
+                         const unsigned char *input, size_t input_length, unsigned char *output, size_t *output_length) {
+    void *pkey = import_rsa(key, key_length, !encrypting);
+    void *context = pkey != NULL ? p_EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL) : NULL;
+    int done = context != NULL
+        && (encrypting ? p_EVP_PKEY_encrypt_init(context) : p_EVP_PKEY_decrypt_init(context)) == 1
+        && p_EVP_PKEY_CTX_set_rsa_padding(context, oaep_digest != NULL ? RSA_PADDING_OAEP : RSA_PADDING_PKCS1) > 0
+        && (oaep_digest == NULL || (p_EVP_PKEY_CTX_set_rsa_oaep_md_name(context, oaep_digest, NULL) > 0
+                                    && p_EVP_PKEY_CTX_set_rsa_mgf1_md_name(context, oaep_digest, NULL) > 0))
+        && (encrypting ? p_EVP_PKEY_encrypt(context, output, output_length, input, input_length)
+                       : p_EVP_PKEY_decrypt(context, output, output_length, input, input_length)) == 1;
+    p_EVP_PKEY_CTX_free(context);
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return done ? 0 : -1;
+}

@@ -57,6 +57,12 @@ typedef void LibcryptoDigestContext;
     X(int, EVP_PKEY_get_bits, (const LibcryptoKey *)) \
     X(int, EVP_PKEY_CTX_set_rsa_padding, (LibcryptoKeyContext *, int)) \
     X(int, EVP_PKEY_CTX_set_rsa_pss_saltlen, (LibcryptoKeyContext *, int)) \
+    X(int, EVP_PKEY_encrypt_init, (LibcryptoKeyContext *)) \
+    X(int, EVP_PKEY_encrypt, (LibcryptoKeyContext *, unsigned char *, size_t *, const unsigned char *, size_t)) \
+    X(int, EVP_PKEY_decrypt_init, (LibcryptoKeyContext *)) \
+    X(int, EVP_PKEY_decrypt, (LibcryptoKeyContext *, unsigned char *, size_t *, const unsigned char *, size_t)) \
+    X(int, EVP_PKEY_CTX_set_rsa_oaep_md_name, (LibcryptoKeyContext *, const char *, const char *)) \
+    X(int, EVP_PKEY_CTX_set_rsa_mgf1_md_name, (LibcryptoKeyContext *, const char *, const char *)) \
     X(void, ERR_clear_error, (void))
 
 /// The numbers CLibcrypto.c uses, as X(our name, OpenSSL's name, value).
@@ -69,6 +75,7 @@ typedef void LibcryptoDigestContext;
     X(KEY_TYPE_RSA, EVP_PKEY_RSA, 6) \
     X(RSA_PADDING_PKCS1, RSA_PKCS1_PADDING, 1) \
     X(RSA_PADDING_PSS, RSA_PKCS1_PSS_PADDING, 6) \
+    X(RSA_PADDING_OAEP, RSA_PKCS1_OAEP_PADDING, 4) \
     X(RSA_SALT_LENGTH_DIGEST, RSA_PSS_SALTLEN_DIGEST, -1)
 
 #define CLIBCRYPTO_DECLARE_CONSTANT(name, openssl_name, value) name = value,

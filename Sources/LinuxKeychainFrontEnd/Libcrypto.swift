@@ -69,19 +69,16 @@ enum Libcrypto {
     /// A new RSA key of `bits`: its PKCS #1 private and public DER.
     static func generateRSA(bits: Int) throws(NSError) -> (key: SecretBytes, publicKey: Data) {
         try load()
-        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(CLIBCRYPTO_RSA_KEY_CAPACITY), alignment: 16)
-        defer {
-            SecretBytes.zero(scratch)
-            scratch.deallocate()
-        }
-        var length = scratch.count
         var publicKey = [UInt8](repeating: 0, count: Int(CLIBCRYPTO_RSA_KEY_CAPACITY))
         var publicLength = publicKey.count
-        let bytes = scratch.bindMemory(to: UInt8.self)
-        guard clibcrypto_rsa_generate(Int32(bits), bytes.baseAddress, &length, &publicKey, &publicLength) == 0 else {
-            throw NSError.keychainError(errSecInternalComponent, "libcrypto could not make an RSA key.")
+        let key = withWipedScratch(Int(CLIBCRYPTO_RSA_KEY_CAPACITY)) { scratch -> SecretBytes? in
+            var length = scratch.count
+            let made = clibcrypto_rsa_generate(Int32(bits), scratch.bindMemory(to: UInt8.self).baseAddress, &length,
+                                               &publicKey, &publicLength) == 0
+            return made ? SecretBytes(copying: UnsafeRawBufferPointer(rebasing: scratch[0..<length])) : nil
         }
-        return (SecretBytes(copying: UnsafeRawBufferPointer(rebasing: scratch[0..<length])), Data(publicKey[0..<publicLength]))
+        guard let key else { throw NSError.keychainError(errSecInternalComponent, "libcrypto could not make an RSA key.") }
+        return (key, Data(publicKey[0..<publicLength]))
     }
 
     /// The modulus size and public DER of `key`, when it is one PKCS #1 DER RSA key of its class
@@ -127,6 +124,32 @@ enum Libcrypto {
         }
         guard result >= 0 else { throw NSError.keychainError(errSecInternalComponent, "libcrypto could not use the RSA public key.") }
         return result == 1
+    }
+
+    /// `input` encrypted with the PKCS #1 public key `key` (`encrypting`) or decrypted with the
+    /// private one, by PKCS #1 v1.5 or OAEP with `oaepDigest`; nil when it does not decrypt.
+    /// The decrypted bytes pass through memory that is zeroed.
+    static func cryptRSA(encrypting: Bool, key: UnsafeRawBufferPointer, oaepDigest: String?, _ input: Data) throws(NSError) -> Data? {
+        try load()
+        return withWipedScratch(Int(CLIBCRYPTO_RSA_SIGNATURE_CAPACITY)) { scratch in
+            var length = scratch.count
+            let status = input.withUnsafeBytes { bytes in
+                clibcrypto_rsa_crypt(encrypting ? 1 : 0, key.bindMemory(to: UInt8.self).baseAddress, key.count, oaepDigest,
+                                     bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
+                                     scratch.bindMemory(to: UInt8.self).baseAddress, &length)
+            }
+            return status == 0 ? Data(scratch[0..<length]) : nil
+        }
+    }
+
+    /// Runs `body` with `count` bytes of scratch memory for private bytes, zeroed and freed after.
+    private static func withWipedScratch<Result>(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+        defer {
+            SecretBytes.zero(scratch)
+            scratch.deallocate()
+        }
+        return body(scratch)
     }
 
     /// The SHA-1 of `data`.

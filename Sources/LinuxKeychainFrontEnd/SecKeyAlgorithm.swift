@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Apple's algorithm names for the SecKey functions, with Apple's string values (SecKey.h).
-/// Only the ECDSA and RSA signature ones below are supported; any other is answered `errSecUnimplemented`.
+/// Only the signature and RSA encryption ones below are supported; any other is answered `errSecUnimplemented`.
 // Sendable although it holds an NSString: the string is an immutable copy made at init.
 public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     /// Apple's string for the algorithm.
@@ -42,6 +42,30 @@ public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     public static let rsaSignatureMessagePSSSHA384 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PSS:SHA384")
     /// RSA PSS over the SHA-512 of the message: MGF1 with SHA-512, a salt as long as the digest.
     public static let rsaSignatureMessagePSSSHA512 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PSS:SHA512")
+
+    /// RSA encryption with PKCS #1 v1.5 padding.
+    public static let rsaEncryptionPKCS1 = SecKeyAlgorithm(named: "algid:encrypt:RSA:PKCS1")
+    /// RSA OAEP with SHA-1 (and MGF1 with SHA-1), no label.
+    public static let rsaEncryptionOAEPSHA1 = SecKeyAlgorithm(named: "algid:encrypt:RSA:OAEP:SHA1")
+    /// RSA OAEP with SHA-256 (and MGF1 with SHA-256), no label.
+    public static let rsaEncryptionOAEPSHA256 = SecKeyAlgorithm(named: "algid:encrypt:RSA:OAEP:SHA256")
+    /// RSA OAEP with SHA-384 (and MGF1 with SHA-384), no label.
+    public static let rsaEncryptionOAEPSHA384 = SecKeyAlgorithm(named: "algid:encrypt:RSA:OAEP:SHA384")
+    /// RSA OAEP with SHA-512 (and MGF1 with SHA-512), no label.
+    public static let rsaEncryptionOAEPSHA512 = SecKeyAlgorithm(named: "algid:encrypt:RSA:OAEP:SHA512")
+
+    /// How libcrypto runs a supported RSA encryption algorithm: OAEP's hash (nil for PKCS #1
+    /// v1.5) and the bytes the padding takes from the modulus; nil for any other algorithm.
+    var encryption: (oaepDigest: String?, overhead: Int)? {
+        switch self {
+        case .rsaEncryptionPKCS1: return (nil, 11)
+        case .rsaEncryptionOAEPSHA1: return ("SHA1", 2 * 20 + 2)
+        case .rsaEncryptionOAEPSHA256: return ("SHA256", 2 * 32 + 2)
+        case .rsaEncryptionOAEPSHA384: return ("SHA384", 2 * 48 + 2)
+        case .rsaEncryptionOAEPSHA512: return ("SHA512", 2 * 64 + 2)
+        default: return nil
+        }
+    }
 
     /// How libcrypto runs a supported signature algorithm; nil for any other.
     var signature: SignatureScheme? {

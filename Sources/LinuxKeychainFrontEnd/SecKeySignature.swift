@@ -5,14 +5,19 @@ import KeychainCore
 // makes and takes them), PKCS #1 v1.5 and PSS for RSA keys. A private key signs, a public key
 // verifies.
 
-/// Whether `key` can do `operation` with `algorithm`: signing with a private key, or verifying
-/// with a public one, with a signature algorithm of `SecKeyAlgorithm` for the key's type.
+/// Whether `key` can do `operation` with `algorithm`: signing with a private key or verifying
+/// with a public one, with a signature algorithm of `SecKeyAlgorithm` for the key's type; or,
+/// for RSA keys, encrypting with a public key or decrypting with a private one.
 public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
-    guard let scheme = algorithm.signature, scheme.fits(key.kind) else { return false }
     switch operation {
-    case .sign: return key.isPrivate
-    case .verify: return !key.isPrivate
-    case .encrypt, .decrypt, .keyExchange: return false
+    case .sign, .verify:
+        guard let scheme = algorithm.signature, scheme.fits(key.kind) else { return false }
+        return key.isPrivate == (operation == .sign)
+    case .encrypt, .decrypt:
+        guard algorithm.encryption != nil, case .rsa = key.kind else { return false }
+        return key.isPrivate == (operation == .decrypt)
+    case .keyExchange:
+        return false
     }
 }
 

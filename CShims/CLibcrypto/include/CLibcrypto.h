@@ -87,6 +87,14 @@ int clibcrypto_rsa_sign(const unsigned char *key, size_t key_length, const char 
 int clibcrypto_rsa_verify(const unsigned char *key, size_t key_length, const char *digest, int pss,
                           const unsigned char *data, size_t data_length, const unsigned char *signature, size_t signature_length);
 
+/// Encrypts `input` with the PKCS #1 public key `key` (`encrypting`), or decrypts it with the
+/// private key: PKCS #1 v1.5 padding, or OAEP with `oaep_digest` ("SHA1", "SHA256"...) for
+/// both the label's hash and MGF1, the label empty, when it is not NULL. `*output_length` is
+/// the capacity (at least the modulus size), then the length. Returns 0, or -1 (a ciphertext
+/// that does not decrypt included).
+int clibcrypto_rsa_crypt(int encrypting, const unsigned char *key, size_t key_length, const char *oaep_digest,
+                         const unsigned char *input, size_t input_length, unsigned char *output, size_t *output_length);
+
 #ifdef __cplusplus
 }
 #endif

@@ -111,4 +111,67 @@ struct SecKeyRSATests {
             #expect(verified.value == true, "we verify openssl's \(algorithm.rawValue): \(verified.message ?? "")")
         }
     }
+
+    static let encryptions: [(SecKeyAlgorithm, [String])] = [
+        (.rsaEncryptionPKCS1, ["rsa_padding_mode:pkcs1"]),
+        (.rsaEncryptionOAEPSHA1, ["rsa_padding_mode:oaep", "rsa_oaep_md:sha1", "rsa_mgf1_md:sha1"]),
+        (.rsaEncryptionOAEPSHA256, ["rsa_padding_mode:oaep", "rsa_oaep_md:sha256", "rsa_mgf1_md:sha256"]),
+        (.rsaEncryptionOAEPSHA384, ["rsa_padding_mode:oaep", "rsa_oaep_md:sha384", "rsa_mgf1_md:sha384"]),
+        (.rsaEncryptionOAEPSHA512, ["rsa_padding_mode:oaep", "rsa_oaep_md:sha512", "rsa_mgf1_md:sha512"]),
+    ]
+
+    @Test func encryptionRoundTripsAndRefusesWhatDoesNotFit() throws {
+        let key = try Self.randomRSAKey(bits: 2048)
+        let publicKey = try #require(SecKeyCopyPublicKey(key))
+        let plaintext = Data("a secret to encrypt".utf8)
+        for (algorithm, _) in Self.encryptions {
+            #expect(SecKeyIsAlgorithmSupported(publicKey, .encrypt, algorithm) && SecKeyIsAlgorithmSupported(key, .decrypt, algorithm))
+            let ciphertext = try #require(secKeyCall { SecKeyCreateEncryptedData(publicKey, algorithm, plaintext as CFData, $0) }.value) as Data
+            #expect(ciphertext.count == 256)
+            let decrypted = secKeyCall { SecKeyCreateDecryptedData(key, algorithm, ciphertext as CFData, $0) }
+            #expect(decrypted.value as Data? == plaintext, "\(algorithm.rawValue): \(decrypted.message ?? "")")
+            var tampered = ciphertext
+            tampered[100] ^= 1
+            // OpenSSL 3.2 and later answer a bad PKCS #1 v1.5 ciphertext with random bytes (implicit
+            // rejection, against Bleichenbacher's attack), so only OAEP's is sure to be refused.
+            let tamperedOutcome = algorithm == .rsaEncryptionPKCS1 ? [] : [secKeyCall { SecKeyCreateDecryptedData(key, algorithm, tampered as CFData, $0) }]
+            let refused = tamperedOutcome + [
+                secKeyCall { SecKeyCreateDecryptedData(key, algorithm, ciphertext.dropLast() as CFData, $0) },
+                secKeyCall { SecKeyCreateEncryptedData(publicKey, algorithm, Data(count: 256 - 10) as CFData, $0) },
+            ]
+            for outcome in refused { #expect(outcome.value == nil && outcome.status == errSecParam, "\(algorithm.rawValue)") }
+            let withPrivate = secKeyCall { SecKeyCreateEncryptedData(key, algorithm, plaintext as CFData, $0) }
+            #expect(withPrivate.value == nil && withPrivate.status == errSecUnimplemented)
+        }
+        let largest = Data(count: 256 - 66)
+        #expect(secKeyCall { SecKeyCreateEncryptedData(publicKey, .rsaEncryptionOAEPSHA256, largest as CFData, $0) }.value != nil)
+    }
+
+    @Test func opensslDecryptsOursAndWeDecryptOpensslsCiphertexts() throws {
+        let directory = try makeScratchDirectory("seckey-rsa-encryption")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = { (name: String) in directory.appendingPathComponent(name).path }
+        try #require(try SecKeyOpenSSLTests.openssl(["genrsa", "-out", file("private.pem"), "2048"]) == 0)
+        try #require(try SecKeyOpenSSLTests.openssl(["rsa", "-in", file("private.pem"), "-traditional", "-outform", "DER", "-out", file("private.der")]) == 0)
+        var privateBytes = try Data(contentsOf: URL(fileURLWithPath: file("private.der")))
+        defer { privateBytes.resetBytes(in: privateBytes.startIndex..<privateBytes.endIndex) }
+        let key = try #require(secKeyCall { SecKeyCreateWithData(privateBytes as CFData, Self.rsaAttributes(kSecAttrKeyClassPrivate), $0) }.value)
+        let publicKey = try #require(SecKeyCopyPublicKey(key))
+        let plaintext = Data("encrypted on one side, decrypted on the other".utf8)
+        try plaintext.write(to: URL(fileURLWithPath: file("plaintext")))
+        for (algorithm, options) in Self.encryptions {
+            let pkeyopts = options.flatMap { ["-pkeyopt", $0] }
+            let ours = try #require(secKeyCall { SecKeyCreateEncryptedData(publicKey, algorithm, plaintext as CFData, $0) }.value) as Data
+            try ours.write(to: URL(fileURLWithPath: file("ours")))
+            try #require(try SecKeyOpenSSLTests.openssl(["pkeyutl", "-decrypt", "-inkey", file("private.pem")] + pkeyopts
+                + ["-in", file("ours"), "-out", file("decrypted")]) == 0, "openssl decrypts \(algorithm.rawValue)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file("decrypted"))) == plaintext)
+
+            try #require(try SecKeyOpenSSLTests.openssl(["pkeyutl", "-encrypt", "-inkey", file("private.pem")] + pkeyopts
+                + ["-in", file("plaintext"), "-out", file("theirs")]) == 0)
+            let theirs = try Data(contentsOf: URL(fileURLWithPath: file("theirs")))
+            let decrypted = secKeyCall { SecKeyCreateDecryptedData(key, algorithm, theirs as CFData, $0) }
+            #expect(decrypted.value as Data? == plaintext, "we decrypt openssl's \(algorithm.rawValue): \(decrypted.message ?? "")")
+        }
+    }
 }
