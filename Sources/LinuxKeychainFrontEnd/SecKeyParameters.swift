@@ -61,7 +61,7 @@ struct SecKeyParameters {
         return keyClass == kSecAttrKeyClassPrivate as String
     }
 
-    /// Refuses what this slice cannot do yet: storing the key (`kSecAttrIsPermanent` true, at the
+    /// Refuses what is not supported yet: storing the key (`kSecAttrIsPermanent` true, at the
     /// top or in `kSecPrivateKeyAttrs`/`kSecPublicKeyAttrs`) and hardware tokens (`kSecAttrTokenID`).
     func refuseStorageAndTokens() throws(NSError) {
         if self[kSecAttrTokenID] != nil {

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import LinuxKeychain
 import Testing
 
@@ -151,6 +152,23 @@ struct SecKeyTests {
         }
         let garbage = secKeyCall { SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, message, Data([0x30, 0x00]) as CFData, $0) ? true : nil }
         #expect(garbage.value == nil && garbage.status == errSecVerifyFailed)
+    }
+
+    /// One key used from many threads at once, as a signing service does: each call builds its
+    /// own libcrypto key, so none shares state with another.
+    @Test func oneKeySignsAndVerifiesOnManyThreadsAtOnce() throws {
+        let key = try randomECKey(bits: 256)
+        let publicKey = try #require(SecKeyCopyPublicKey(key))
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 32) { index in
+            let message = Data("message \(index)".utf8) as CFData
+            let signature = secKeyCall { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message, $0) }.value
+            let verified = signature.map { signature in
+                secKeyCall { SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, message, signature, $0) ? true : nil }.value
+            }
+            if verified != true { failures.withLock { $0 += 1 } }
+        }
+        #expect(failures.withLock { $0 } == 0)
     }
 
     @Test func theAlgorithmsAreApplesStrings() {
