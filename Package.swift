@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "CSecretService", dependencies: ["CDynamicLibrary"], path: "CShims/CSecretService"),
         // libcurl through dlopen at first use, for the vault backend only.
         .target(name: "CCurl", dependencies: ["CDynamicLibrary"], path: "CShims/CCurl"),
+        // OpenSSL's libcrypto through dlopen at first use, for the SecKey functions only.
+        .target(name: "CLibcrypto", dependencies: ["CDynamicLibrary"], path: "CShims/CLibcrypto"),
 
         // Apple's OSStatus and errSec codes, shared by every module below.
         .target(name: "KeychainStatusCodes"),
@@ -78,7 +80,7 @@ let package = Package(
         // It registers the built-in ones through a weak hook only if LinuxKeychain is linked.
         .target(name: "CBuiltInBackendsHook", path: "CShims/CBuiltInBackendsHook"),
         .target(name: "LinuxKeychainFrontEnd", dependencies: [
-            "KeychainStatusCodes", "KeychainCore", "KeychainSystemCalls", "CBuiltInBackendsHook",
+            "KeychainStatusCodes", "KeychainCore", "KeychainSystemCalls", "CBuiltInBackendsHook", "CLibcrypto",
         ]),
         // The front end (re-exported) plus registration of the built-in backends.
         .target(name: "LinuxKeychain", dependencies: [
@@ -124,7 +126,12 @@ let package = Package(
 
         .testTarget(name: "KeychainSystemCallsTests", dependencies: ["KeychainSystemCalls", "KeychainKernelKeyCalls", "KeychainStatusCodes", "CKeyutils"]),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainTestSupport", "KeychainCore", "KeychainConformance"]),
-        .testTarget(name: "LinuxKeychainTests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "LinuxKeychainFrontEnd", "LinuxKeychainKit", "KeychainCore"]),
+        // Test-only: checks CLibcrypto's hand-made libcrypto ABI against the real OpenSSL headers
+        // (libssl-dev) at build time. Headers only: nothing links libcrypto.
+        .target(name: "CLibcryptoABICheck", path: "Tests/CLibcryptoABICheck"),
+        .testTarget(name: "LinuxKeychainTests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "LinuxKeychainFrontEnd", "LinuxKeychainKit", "KeychainCore",
+                                                               "CLibcryptoABICheck"],
+                    resources: [.copy("Fixtures")]),
         // Apple-style code of our own, run on every backend.
         .testTarget(name: "AppleCompatibilityTests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "KeychainCore"]),
         .testTarget(name: "KeychainCLITests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "KeychainCLI", "KeychainConformance"]),

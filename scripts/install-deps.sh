@@ -42,6 +42,8 @@ case "$purpose" in
             passwd                              # useradd and runuser, for the quota test
             libcurl4                            # vault backend (loaded with dlopen, no headers needed)
             libcurl4-openssl-dev                # the libcurl ABI check's <curl/curl.h> (test-only)
+            libssl3                             # SecKey functions (libcrypto, loaded with dlopen at first use)
+            libssl-dev                          # the libcrypto ABI check's <openssl/evp.h> (test-only)
             openssl                             # vault TLS tests make their own CA
             zsh fish groff-base                 # the CLI tests check the generated completions and man page with them
             python3 python3-venv                # .build/python below

@@ -145,3 +145,7 @@ nonisolated(unsafe) public let kSecAttrCanWrap: CFString = ConstantString(string
 nonisolated(unsafe) public let kSecAttrCanUnwrap: CFString = ConstantString(string: "unwp")
 /// The token holding a key (the Secure Enclave on Apple platforms); `errSecUnimplemented` on Linux.
 nonisolated(unsafe) public let kSecAttrTokenID: CFString = ConstantString(string: "tkid")
+/// `SecKeyCreateRandomKey` parameter: attributes of the private key alone (a dictionary).
+nonisolated(unsafe) public let kSecPrivateKeyAttrs: CFString = ConstantString(string: "private")
+/// `SecKeyCreateRandomKey` parameter: attributes of the public key alone (a dictionary).
+nonisolated(unsafe) public let kSecPublicKeyAttrs: CFString = ConstantString(string: "public")

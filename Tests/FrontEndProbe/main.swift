@@ -1,13 +1,34 @@
 import Foundation
 import LinuxKeychainFrontEnd
 
-// A program that links LinuxKeychainFrontEnd alone, for the test that the front end brings no
-// libkeyutils with it (FrontEndLinkTests): SecRandom reads /dev/urandom through the shared
-// system-call layer, which must not need the kernel keyring's library.
+// A program that links LinuxKeychainFrontEnd alone, for the tests that the front end brings no
+// libkeyutils with it and maps libcrypto only at its first key (FrontEndLinkTests): SecRandom
+// reads /dev/urandom through the shared system-call layer, which must not need the kernel
+// keyring's library.
 //
-//     KeychainFrontEndProbe    prints 32 random bytes from SecRandomCopyBytes, in hex
+//     KeychainFrontEndProbe          prints 32 random bytes from SecRandomCopyBytes, in hex
+//     KeychainFrontEndProbe keys     prints whether libcrypto is mapped ("mapped" or "not mapped")
+//                                    before and after SecKeyCreateRandomKey, one line each
 //
-// Exit status: 0 success, 1 when SecRandomCopyBytes fails (the OSStatus on stderr).
+// Exit status: 0 success, 1 when SecRandomCopyBytes or SecKeyCreateRandomKey fails (why on stderr).
+
+/// Whether libcrypto is among this process's mappings.
+func libcryptoState() -> String {
+    let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+    return maps.contains("/libcrypto.so") ? "mapped" : "not mapped"
+}
+
+if CommandLine.arguments.dropFirst().first == "keys" {
+    print(libcryptoState())
+    var error: Unmanaged<CFError>?
+    let parameters = [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256] as CFDictionary
+    guard SecKeyCreateRandomKey(parameters, &error) != nil else {
+        FileHandle.standardError.write(Data("SecKeyCreateRandomKey: \(error?.takeRetainedValue().localizedDescription ?? "")\n".utf8))
+        exit(1)
+    }
+    print(libcryptoState())
+    exit(0)
+}
 
 var bytes = [UInt8](repeating: 0, count: 32)
 let status = bytes.withUnsafeMutableBytes { SecRandomCopyBytes(kSecRandomDefault, $0.count, $0.baseAddress!) }

@@ -25,6 +25,16 @@ import Testing
         #expect(!libraries.contains("libkeyutils"), "ldd \(probe):\n\(libraries)")
     }
 
+    /// libcrypto, which only the SecKey functions use, is not linked: it is mapped at the first
+    /// key function a program calls (issue 34).
+    @Test func theFrontEndMapsLibcryptoOnlyAtItsFirstKey() throws {
+        let probe = try builtExecutable("KeychainFrontEndProbe")
+        #expect(!(try Self.sharedLibraries(of: probe)).contains("libcrypto"))
+        let run = try KeychainCLIProcess.run(probe, ["keys"], timeout: 60)
+        #expect(run.status == 0, "probe: \(run.errorText)")
+        #expect(run.outputText == "not mapped\nmapped\n")
+    }
+
     /// The same scan finds libkeyutils in the one-backend probe, which links the keyring backend.
     @Test func theScanFindsKeyutilsWhereTheKeyringIsLinked() throws {
         let probe = try builtExecutable("KeychainOneBackendProbe")

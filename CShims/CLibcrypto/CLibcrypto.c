@@ -1,0 +1,299 @@
+// libcrypto through dlopen: see include/CLibcrypto.h for the contract.
+//
+// OpenSSL's headers are deliberately not included, so that building needs none: LibcryptoABI.h
+// declares the part of libcrypto's ABI used here, and Tests/CLibcryptoABICheck checks it.
+
+#include "CLibcrypto.h"
+#include "CDynamicLibrary.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "LibcryptoABI.h"
+
+CLIBCRYPTO_FUNCTIONS(CDYNAMICLIBRARY_DECLARE_POINTER)
+
+static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
+// Set once, under load_mutex, after every function pointer is; acquire pairs with the release
+// store, so a thread that never took the mutex sees the pointers.
+static atomic_int loaded;
+
+static int load_functions(const char *path, char *reason, size_t reason_size) {
+    // Never closed: libcrypto keeps per-thread state and providers that cannot be unloaded.
+    void *handle = cdynamiclibrary_open(path, reason, reason_size);
+    if (handle == NULL) return -1;
+    const char *requirement = " (OpenSSL 3 is needed)";
+    CLIBCRYPTO_FUNCTIONS(CDYNAMICLIBRARY_LOOK_UP)
+    return 0;
+}
+
+int clibcrypto_load(const char *library_path, char *reason, size_t reason_size) {
+    const char *path = library_path != NULL ? library_path : "libcrypto.so.3";
+    pthread_mutex_lock(&load_mutex);
+    int result = atomic_load_explicit(&loaded, memory_order_acquire) ? 0 : load_functions(path, reason, reason_size);
+    if (result == 0) atomic_store_explicit(&loaded, 1, memory_order_release);
+    pthread_mutex_unlock(&load_mutex);
+    return result;
+}
+
+static int is_loaded(void) {
+    return atomic_load_explicit(&loaded, memory_order_acquire);
+}
+
+enum { LARGEST_FIELD = 66 };
+
+size_t clibcrypto_ec_field_bytes(int curve_bits) {
+    switch (curve_bits) {
+    case 256: return 32;
+    case 384: return 48;
+    case 521: return LARGEST_FIELD;
+    default: return 0;
+    }
+}
+
+static const char *group_name(int curve_bits) {
+    switch (curve_bits) {
+    case 256: return "P-256";
+    case 384: return "P-384";
+    case 521: return "P-521";
+    default: return NULL;
+    }
+}
+
+static void wipe(void *bytes, size_t length) {
+    volatile unsigned char *cursor = bytes;
+    while (length--) *cursor++ = 0;
+}
+
+/// Copies `length` bytes between big-endian (X9.63's K) and host order (the integer an
+/// OSSL_PARAM_UNSIGNED_INTEGER holds): the same swap both ways.
+static void swap_byte_order(unsigned char *to, const unsigned char *from, size_t length) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (size_t index = 0; index < length; index++) to[index] = from[length - 1 - index];
+#else
+    memcpy(to, from, length);
+#endif
+}
+
+/// libcrypto's key for X9.63 bytes (the point, and K when `is_private`), or NULL.
+static void *import_key(int curve_bits, const unsigned char *key, size_t key_length, int is_private) {
+    size_t field = clibcrypto_ec_field_bytes(curve_bits);
+    size_t point_length = 1 + 2 * field;
+    if (!is_loaded() || field == 0 || key == NULL || key_length != point_length + (is_private ? field : 0)
+        || key[0] != 0x04) {
+        return NULL;
+    }
+    unsigned char secret[LARGEST_FIELD];
+    if (is_private) swap_byte_order(secret, key + point_length, field);
+    char *group = (char *)group_name(curve_bits);
+    LibcryptoParam params[] = {
+        {"group", PARAM_UTF8_STRING, group, strlen(group), PARAM_UNMODIFIED},
+        {"pub", PARAM_OCTET_STRING, (void *)key, point_length, PARAM_UNMODIFIED},
+        {is_private ? "priv" : NULL, PARAM_UNSIGNED_INTEGER, secret, field, PARAM_UNMODIFIED},
+        {NULL, 0, NULL, 0, 0},
+    };
+    void *pkey = NULL;
+    void *context = p_EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    if (context == NULL || p_EVP_PKEY_fromdata_init(context) <= 0
+        || p_EVP_PKEY_fromdata(context, &pkey, is_private ? SELECT_KEYPAIR : SELECT_PUBLIC_KEY, params) <= 0) {
+        pkey = NULL;
+    }
+    p_EVP_PKEY_CTX_free(context);
+    wipe(secret, sizeof secret);
+    return pkey;
+}
+
+int clibcrypto_ec_generate(int curve_bits, unsigned char *key, size_t key_size) {
+    size_t field = clibcrypto_ec_field_bytes(curve_bits);
+    if (!is_loaded() || field == 0 || key == NULL || key_size < 1 + 3 * field) return -1;
+    void *pkey = p_EVP_PKEY_Q_keygen(NULL, NULL, "EC", group_name(curve_bits));
+    unsigned char secret[LARGEST_FIELD];
+    LibcryptoParam params[] = {
+        {"pub", PARAM_OCTET_STRING, key, 1 + 2 * field, PARAM_UNMODIFIED},
+        {"priv", PARAM_UNSIGNED_INTEGER, secret, field, PARAM_UNMODIFIED},
+        {NULL, 0, NULL, 0, 0},
+    };
+    int result = pkey != NULL && p_EVP_PKEY_get_params(pkey, params) > 0
+        && params[0].return_size == 1 + 2 * field && key[0] == 0x04 && params[1].return_size == field ? 0 : -1;
+    if (result == 0) {
+        swap_byte_order(key + 1 + 2 * field, secret, field);
+    } else {
+        wipe(key, key_size);
+    }
+    wipe(secret, sizeof secret);
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return result;
+}
+
+int clibcrypto_ec_check(int curve_bits, const unsigned char *key, size_t key_length, int is_private) {
+    void *pkey = import_key(curve_bits, key, key_length, is_private);
+    void *context = pkey != NULL ? p_EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL) : NULL;
+    int valid = context != NULL && (is_private ? p_EVP_PKEY_check(context) : p_EVP_PKEY_public_check(context)) == 1;
+    p_EVP_PKEY_CTX_free(context);
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return valid ? 0 : -1;
+}
+
+/// Signs (`signing`) or verifies with `pkey`: through a digest context that hashes `data` when
+/// `digest` names the hash, else on the key's own context, `data` being the digest; for RSA
+/// with `rsa_padding` (0 for an EC key), PSS with a salt as long as the digest. Frees `pkey`.
+/// Returns 1 when done (verified), else 0.
+static int run_signature(void *pkey, int signing, const char *digest, int rsa_padding,
+                         const unsigned char *data, size_t data_length, unsigned char *signature, size_t *signature_length) {
+    int done = 0;
+    if (digest != NULL) {
+        void *context = p_EVP_MD_CTX_new();
+        void *key_context = NULL;
+        int ready = context != NULL
+            && (signing ? p_EVP_DigestSignInit_ex(context, &key_context, digest, NULL, NULL, pkey, NULL)
+                        : p_EVP_DigestVerifyInit_ex(context, &key_context, digest, NULL, NULL, pkey, NULL)) == 1
+            && (rsa_padding == 0 || p_EVP_PKEY_CTX_set_rsa_padding(key_context, rsa_padding) > 0)
+            && (rsa_padding != RSA_PADDING_PSS || p_EVP_PKEY_CTX_set_rsa_pss_saltlen(key_context, RSA_SALT_LENGTH_DIGEST) > 0);
+        if (ready && signing) {
+            done = p_EVP_DigestSign(context, signature, signature_length, data, data_length) == 1;
+        } else if (ready) {
+            done = p_EVP_DigestVerify(context, signature, *signature_length, data, data_length) == 1;
+        }
+        p_EVP_MD_CTX_free(context);
+    } else if (rsa_padding == 0) {
+        void *context = p_EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
+        if (context != NULL && signing) {
+            done = p_EVP_PKEY_sign_init(context) == 1
+                && p_EVP_PKEY_sign(context, signature, signature_length, data, data_length) == 1;
+        } else if (context != NULL) {
+            done = p_EVP_PKEY_verify_init(context) == 1
+                && p_EVP_PKEY_verify(context, signature, *signature_length, data, data_length) == 1;
+        }
+        p_EVP_PKEY_CTX_free(context);
+    }
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return done;
+}
+
+int clibcrypto_ec_sign(int curve_bits, const unsigned char *key, size_t key_length, const char *digest,
+                       const unsigned char *data, size_t data_length,
+                       unsigned char *signature, size_t *signature_length) {
+    void *pkey = *signature_length >= CLIBCRYPTO_EC_SIGNATURE_CAPACITY ? import_key(curve_bits, key, key_length, 1) : NULL;
+    if (pkey == NULL) {
+        p_ERR_clear_error();
+        return -1;
+    }
+    return run_signature(pkey, 1, digest, 0, data, data_length, signature, signature_length) ? 0 : -1;
+}
+
+int clibcrypto_ec_verify(int curve_bits, const unsigned char *key, size_t key_length, const char *digest,
+                         const unsigned char *data, size_t data_length,
+                         const unsigned char *signature, size_t signature_length) {
+    void *pkey = import_key(curve_bits, key, key_length, 0);
+    if (pkey == NULL) {
+        p_ERR_clear_error();
+        return -1;
+    }
+    // Only read when verifying: the cast drops a const that the shared helper's signing side needs off.
+    return run_signature(pkey, 0, digest, 0, data, data_length, (unsigned char *)signature, &signature_length);
+}
+
+int clibcrypto_digest(const char *digest, const unsigned char *data, size_t data_length,
+                      unsigned char *output, size_t *output_length) {
+    if (!is_loaded() || *output_length < CLIBCRYPTO_DIGEST_CAPACITY) return -1;
+    int result = p_EVP_Q_digest(NULL, digest, NULL, data, data_length, output, output_length) == 1 ? 0 : -1;
+    p_ERR_clear_error();
+    return result;
+}
+
+// --- RSA ---------------------------------------------------------------------------------------
+
+/// libcrypto's key for PKCS #1 DER that is all of `key`, or NULL.
+static void *import_rsa(const unsigned char *key, size_t key_length, int is_private) {
+    if (!is_loaded() || key == NULL || key_length == 0 || key_length > CLIBCRYPTO_RSA_KEY_CAPACITY) return NULL;
+    const unsigned char *cursor = key;
+    void *pkey = is_private ? p_d2i_PrivateKey(KEY_TYPE_RSA, NULL, &cursor, (long)key_length)
+                            : p_d2i_PublicKey(KEY_TYPE_RSA, NULL, &cursor, (long)key_length);
+    if (pkey != NULL && cursor != key + key_length) {
+        p_EVP_PKEY_free(pkey);
+        pkey = NULL;
+    }
+    return pkey;
+}
+
+/// Writes the PKCS #1 DER of `pkey` (private or public) to `output` (capacity `*length`, set).
+static int export_rsa(void *pkey, int is_private, unsigned char *output, size_t *length) {
+    int needed = is_private ? p_i2d_PrivateKey(pkey, NULL) : p_i2d_PublicKey(pkey, NULL);
+    if (needed <= 0 || (size_t)needed > *length) return -1;
+    unsigned char *cursor = output;
+    int written = is_private ? p_i2d_PrivateKey(pkey, &cursor) : p_i2d_PublicKey(pkey, &cursor);
+    if (written != needed) {
+        wipe(output, *length);
+        return -1;
+    }
+    *length = (size_t)written;
+    return 0;
+}
+
+int clibcrypto_rsa_generate(int bits, unsigned char *key, size_t *key_length, unsigned char *public_key, size_t *public_length) {
+    if (!is_loaded() || bits < 1024 || bits > 8192) return -1;
+    void *pkey = p_EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits);
+    int result = pkey != NULL && export_rsa(pkey, 1, key, key_length) == 0 && export_rsa(pkey, 0, public_key, public_length) == 0 ? 0 : -1;
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return result;
+}
+
+int clibcrypto_rsa_check(const unsigned char *key, size_t key_length, int is_private, int *bits,
+                         unsigned char *public_key, size_t *public_length) {
+    void *pkey = import_rsa(key, key_length, is_private);
+    int valid = 0;
+    if (pkey != NULL) {
+        void *context = is_private ? p_EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL) : NULL;
+        valid = (!is_private || (context != NULL && p_EVP_PKEY_check(context) == 1))
+            && export_rsa(pkey, 0, public_key, public_length) == 0;
+        *bits = p_EVP_PKEY_get_bits(pkey);
+        p_EVP_PKEY_CTX_free(context);
+    }
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return valid ? 0 : -1;
+}
+
+int clibcrypto_rsa_sign(const unsigned char *key, size_t key_length, const char *digest, int pss,
+                        const unsigned char *data, size_t data_length, unsigned char *signature, size_t *signature_length) {
+    void *pkey = digest != NULL ? import_rsa(key, key_length, 1) : NULL;
+    if (pkey == NULL) {
+        p_ERR_clear_error();
+        return -1;
+    }
+    int padding = pss ? RSA_PADDING_PSS : RSA_PADDING_PKCS1;
+    return run_signature(pkey, 1, digest, padding, data, data_length, signature, signature_length) ? 0 : -1;
+}
+
+int clibcrypto_rsa_verify(const unsigned char *key, size_t key_length, const char *digest, int pss,
+                          const unsigned char *data, size_t data_length, const unsigned char *signature, size_t signature_length) {
+    void *pkey = digest != NULL ? import_rsa(key, key_length, 0) : NULL;
+    if (pkey == NULL) {
+        p_ERR_clear_error();
+        return -1;
+    }
+    int padding = pss ? RSA_PADDING_PSS : RSA_PADDING_PKCS1;
+    return run_signature(pkey, 0, digest, padding, data, data_length, (unsigned char *)signature, &signature_length);
+}
+
+int clibcrypto_rsa_crypt(int encrypting, const unsigned char *key, size_t key_length, const char *oaep_digest,
+                         const unsigned char *input, size_t input_length, unsigned char *output, size_t *output_length) {
+    void *pkey = import_rsa(key, key_length, !encrypting);
+    void *context = pkey != NULL ? p_EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL) : NULL;
+    int done = context != NULL
+        && (encrypting ? p_EVP_PKEY_encrypt_init(context) : p_EVP_PKEY_decrypt_init(context)) == 1
+        && p_EVP_PKEY_CTX_set_rsa_padding(context, oaep_digest != NULL ? RSA_PADDING_OAEP : RSA_PADDING_PKCS1) > 0
+        && (oaep_digest == NULL || (p_EVP_PKEY_CTX_set_rsa_oaep_md_name(context, oaep_digest, NULL) > 0
+                                    && p_EVP_PKEY_CTX_set_rsa_mgf1_md_name(context, oaep_digest, NULL) > 0))
+        && (encrypting ? p_EVP_PKEY_encrypt(context, output, output_length, input, input_length)
+                       : p_EVP_PKEY_decrypt(context, output, output_length, input, input_length)) == 1;
+    p_EVP_PKEY_CTX_free(context);
+    p_EVP_PKEY_free(pkey);
+    p_ERR_clear_error();
+    return done ? 0 : -1;
+}

@@ -1,0 +1,114 @@
+public import Foundation
+
+/// Apple's algorithm names for the SecKey functions, with Apple's string values (SecKey.h).
+/// Only the signature and RSA encryption ones below are supported; any other is answered `errSecUnimplemented`.
+// Sendable although it holds an NSString: the string is an immutable copy made at init.
+public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
+    /// Apple's string for the algorithm.
+    public let rawValue: CFString
+    /// The algorithm named `rawValue`.
+    public init(rawValue: CFString) { self.rawValue = ConstantString(string: rawValue as String) }
+    /// The algorithm named `rawValue`, as Apple's overlay also spells it.
+    public init(_ rawValue: CFString) { self.init(rawValue: rawValue) }
+    private init(named name: String) { rawValue = ConstantString(string: name) }
+
+    /// Equal when the names are.
+    public static func == (lhs: SecKeyAlgorithm, rhs: SecKeyAlgorithm) -> Bool { lhs.rawValue as String == rhs.rawValue as String }
+    /// Hashes the name.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue as String) }
+
+    /// ECDSA over the SHA-256 of the message; the signature is DER (X9.62).
+    public static let ecdsaSignatureMessageX962SHA256 = SecKeyAlgorithm(named: "algid:sign:ECDSA:message-X962:SHA256")
+    /// ECDSA over the SHA-384 of the message; the signature is DER (X9.62).
+    public static let ecdsaSignatureMessageX962SHA384 = SecKeyAlgorithm(named: "algid:sign:ECDSA:message-X962:SHA384")
+    /// ECDSA over the SHA-512 of the message; the signature is DER (X9.62).
+    public static let ecdsaSignatureMessageX962SHA512 = SecKeyAlgorithm(named: "algid:sign:ECDSA:message-X962:SHA512")
+    /// ECDSA over a SHA-256 digest the caller computed (32 bytes); the signature is DER (X9.62).
+    public static let ecdsaSignatureDigestX962SHA256 = SecKeyAlgorithm(named: "algid:sign:ECDSA:digest-X962:SHA256")
+    /// ECDSA over a SHA-384 digest the caller computed (48 bytes); the signature is DER (X9.62).
+    public static let ecdsaSignatureDigestX962SHA384 = SecKeyAlgorithm(named: "algid:sign:ECDSA:digest-X962:SHA384")
+    /// ECDSA over a SHA-512 digest the caller computed (64 bytes); the signature is DER (X9.62).
+    public static let ecdsaSignatureDigestX962SHA512 = SecKeyAlgorithm(named: "algid:sign:ECDSA:digest-X962:SHA512")
+
+    /// RSA PKCS #1 v1.5 over the SHA-256 of the message.
+    public static let rsaSignatureMessagePKCS1v15SHA256 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PKCS1v15:SHA256")
+    /// RSA PKCS #1 v1.5 over the SHA-384 of the message.
+    public static let rsaSignatureMessagePKCS1v15SHA384 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PKCS1v15:SHA384")
+    /// RSA PKCS #1 v1.5 over the SHA-512 of the message.
+    public static let rsaSignatureMessagePKCS1v15SHA512 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PKCS1v15:SHA512")
+    /// RSA PSS over the SHA-256 of the message: MGF1 with SHA-256, a salt as long as the digest.
+    public static let rsaSignatureMessagePSSSHA256 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PSS:SHA256")
+    /// RSA PSS over the SHA-384 of the message: MGF1 with SHA-384, a salt as long as the digest.
+    public static let rsaSignatureMessagePSSSHA384 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PSS:SHA384")
+    /// RSA PSS over the SHA-512 of the message: MGF1 with SHA-512, a salt as long as the digest.
+    public static let rsaSignatureMessagePSSSHA512 = SecKeyAlgorithm(named: "algid:sign:RSA:message-PSS:SHA512")
+
+    /// RSA encryption with PKCS #1 v1.5 padding.
+    public static let rsaEncryptionPKCS1 = SecKeyAlgorithm(named: "algid:encrypt:RSA:PKCS1")
+    /// RSA OAEP with SHA-1 (and MGF1 with SHA-1), no label.
+    public static let rsaEncryptionOAEPSHA1 = SecKeyAlgorithm(named: "algid:encrypt:RSA:OAEP:SHA1")
+    /// RSA OAEP with SHA-256 (and MGF1 with SHA-256), no label.
+    public static let rsaEncryptionOAEPSHA256 = SecKeyAlgorithm(named: "algid:encrypt:RSA:OAEP:SHA256")
+    /// RSA OAEP with SHA-384 (and MGF1 with SHA-384), no label.
+    public static let rsaEncryptionOAEPSHA384 = SecKeyAlgorithm(named: "algid:encrypt:RSA:OAEP:SHA384")
+    /// RSA OAEP with SHA-512 (and MGF1 with SHA-512), no label.
+    public static let rsaEncryptionOAEPSHA512 = SecKeyAlgorithm(named: "algid:encrypt:RSA:OAEP:SHA512")
+
+    /// How libcrypto runs a supported RSA encryption algorithm: OAEP's hash (nil for PKCS #1
+    /// v1.5) and the bytes the padding takes from the modulus; nil for any other algorithm.
+    var encryption: (oaepDigest: String?, overhead: Int)? {
+        switch self {
+        case .rsaEncryptionPKCS1: return (nil, 11)
+        case .rsaEncryptionOAEPSHA1: return ("SHA1", 2 * 20 + 2)
+        case .rsaEncryptionOAEPSHA256: return ("SHA256", 2 * 32 + 2)
+        case .rsaEncryptionOAEPSHA384: return ("SHA384", 2 * 48 + 2)
+        case .rsaEncryptionOAEPSHA512: return ("SHA512", 2 * 64 + 2)
+        default: return nil
+        }
+    }
+
+    /// How libcrypto runs a supported signature algorithm; nil for any other.
+    var signature: SignatureScheme? {
+        switch self {
+        case .ecdsaSignatureMessageX962SHA256: return SignatureScheme(.ecdsa, "SHA256", isMessage: true)
+        case .ecdsaSignatureMessageX962SHA384: return SignatureScheme(.ecdsa, "SHA384", isMessage: true)
+        case .ecdsaSignatureMessageX962SHA512: return SignatureScheme(.ecdsa, "SHA512", isMessage: true)
+        case .ecdsaSignatureDigestX962SHA256: return SignatureScheme(.ecdsa, "SHA256", isMessage: false)
+        case .ecdsaSignatureDigestX962SHA384: return SignatureScheme(.ecdsa, "SHA384", isMessage: false)
+        case .ecdsaSignatureDigestX962SHA512: return SignatureScheme(.ecdsa, "SHA512", isMessage: false)
+        case .rsaSignatureMessagePKCS1v15SHA256: return SignatureScheme(.rsaPKCS1v15, "SHA256", isMessage: true)
+        case .rsaSignatureMessagePKCS1v15SHA384: return SignatureScheme(.rsaPKCS1v15, "SHA384", isMessage: true)
+        case .rsaSignatureMessagePKCS1v15SHA512: return SignatureScheme(.rsaPKCS1v15, "SHA512", isMessage: true)
+        case .rsaSignatureMessagePSSSHA256: return SignatureScheme(.rsaPSS, "SHA256", isMessage: true)
+        case .rsaSignatureMessagePSSSHA384: return SignatureScheme(.rsaPSS, "SHA384", isMessage: true)
+        case .rsaSignatureMessagePSSSHA512: return SignatureScheme(.rsaPSS, "SHA512", isMessage: true)
+        default: return nil
+        }
+    }
+}
+
+/// A signature algorithm as libcrypto runs it.
+struct SignatureScheme {
+    enum Family { case ecdsa, rsaPKCS1v15, rsaPSS }
+
+    let family: Family
+    /// The hash's name for libcrypto.
+    let digest: String
+    /// Whether the data is the message (hashed by libcrypto) or its digest.
+    let isMessage: Bool
+
+    init(_ family: Family, _ digest: String, isMessage: Bool) {
+        self.family = family
+        self.digest = digest
+        self.isMessage = isMessage
+    }
+
+    /// The digest's length in bytes.
+    var digestLength: Int { digest == "SHA256" ? 32 : digest == "SHA384" ? 48 : 64 }
+
+    /// Whether keys of `kind` use this algorithm.
+    func fits(_ kind: SecKeyKind) -> Bool {
+        if case .ec = kind { return family == .ecdsa }
+        return family != .ecdsa
+    }
+}

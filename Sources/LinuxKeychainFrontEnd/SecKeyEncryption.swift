@@ -1,0 +1,63 @@
+public import Foundation
+import KeychainCore
+
+// Apple's encryption functions (SecKey.h) for RSA keys: PKCS #1 v1.5 and OAEP. The public key
+// encrypts, the private key decrypts. Key exchange is declared so that code calling it
+// compiles; no algorithm is supported yet (ECDH is issue 34's next step).
+
+/// The encryption parameters of `algorithm` for `operation` with `key`, or the CFError Apple
+/// gives: `errSecUnimplemented` for an algorithm or key not supported, `errSecParam` for input
+/// of a length the key cannot take.
+private func encryption(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm,
+                        _ input: CFData) throws(NSError) -> String? {
+    guard SecKeyIsAlgorithmSupported(key, operation, algorithm), let encryption = algorithm.encryption else {
+        throw NSError.keychainError(errSecUnimplemented, "\(algorithm.rawValue) is not supported by \(key) for "
+            + (operation == .encrypt ? "encrypting." : "decrypting."))
+    }
+    let modulus = key.kind.bits / 8
+    if operation == .encrypt ? input.length > modulus - encryption.overhead : input.length != modulus {
+        throw NSError.keychainError(errSecParam, "\(algorithm.rawValue) with \(key) takes "
+            + (operation == .encrypt ? "at most \(modulus - encryption.overhead)" : "\(modulus)") + " bytes, not \(input.length).")
+    }
+    return encryption.oaepDigest
+}
+
+/// Encrypts `plaintext` with the public RSA key `key`, as on Apple platforms. Nil with the
+/// error set: `errSecUnimplemented` (see `SecKeyIsAlgorithmSupported`), `errSecParam` for a
+/// plaintext longer than the key and padding allow.
+public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
+                                      _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+    answering(error) { () throws(NSError) -> CFData in
+        let digest = try encryption(key, .encrypt, algorithm, plaintext)
+        let encrypted = try key.publicRepresentation.withUnsafeBytes { bytes in
+            Result { () throws(NSError) in try Libcrypto.cryptRSA(encrypting: true, key: bytes, oaepDigest: digest, plaintext as Data) }
+        }.get()
+        guard let ciphertext = encrypted else { throw NSError.keychainError(errSecInternalComponent, "libcrypto could not encrypt.") }
+        return NSData(data: ciphertext)
+    }
+}
+
+/// Decrypts `ciphertext` with the private RSA key `key`, as on Apple platforms. Nil with the
+/// error set: `errSecParam` for a ciphertext that is not the key's size or does not decrypt,
+/// `errSecUnimplemented` (see `SecKeyIsAlgorithmSupported`). The plaintext is the caller's to clear.
+public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
+                                      _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+    answering(error) { () throws(NSError) -> CFData in
+        let digest = try encryption(key, .decrypt, algorithm, ciphertext)
+        let decrypted = try key.representation.withUnsafeBytes { bytes in
+            Result { () throws(NSError) in try Libcrypto.cryptRSA(encrypting: false, key: bytes, oaepDigest: digest, ciphertext as Data) }
+        }.get()
+        guard var plaintext = decrypted else { throw NSError.keychainError(errSecParam, "The ciphertext does not decrypt with this key.") }
+        defer { SecretBytes.zero(&plaintext) }
+        return NSData(data: plaintext)
+    }
+}
+
+/// Nil with an `errSecUnimplemented` error: no key-exchange algorithm is supported yet.
+public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,
+                                        _ parameters: CFDictionary,
+                                        _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+    answering(error) { () throws(NSError) -> CFData in
+        throw NSError.keychainError(errSecUnimplemented, "Key exchange is not supported yet (\(algorithm.rawValue)).")
+    }
+}

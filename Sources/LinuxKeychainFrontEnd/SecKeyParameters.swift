@@ -1,0 +1,82 @@
+import Foundation
+import KeychainCore
+
+/// The attribute dictionary given to `SecKeyCreateRandomKey` or `SecKeyCreateWithData`, read
+/// as those functions need it. Every reader throws the `CFError` the function hands out.
+struct SecKeyParameters {
+    private var values: [String: SecItemValue] = [:]
+
+    init(_ dictionary: NSDictionary) {
+        SecItemDictionary.forEachEntry(of: dictionary) { key, value in
+            if let name = SecItemDictionary.name(ofKey: key) { values[name] = value }
+        }
+    }
+
+    private subscript(key: CFString) -> SecItemValue? { values[key as String] }
+
+    /// `kSecAttrKeyType`: whether the key is RSA (`kSecAttrKeyTypeRSA`) rather than EC
+    /// (`kSecAttrKeyTypeECSECPrimeRandom`); any other type is not supported.
+    func isRSAKeyType() throws(NSError) -> Bool {
+        guard let type = self[kSecAttrKeyType]?.text else {
+            throw NSError.keychainError(errSecParam, "kSecAttrKeyType is missing or not a key type string.")
+        }
+        guard type == kSecAttrKeyTypeECSECPrimeRandom as String || type == kSecAttrKeyTypeRSA as String else {
+            throw NSError.keychainError(errSecUnimplemented, "Only EC (kSecAttrKeyTypeECSECPrimeRandom) and RSA keys are supported.")
+        }
+        return type == kSecAttrKeyTypeRSA as String
+    }
+
+    /// `kSecAttrKeySizeInBits` (a number or its decimal string), nil when absent.
+    func keySize() throws(NSError) -> Int? {
+        guard let value = self[kSecAttrKeySizeInBits] else { return nil }
+        guard let size = value.integer.flatMap({ Int(exactly: $0) }) ?? value.text.flatMap({ Int($0) }) else {
+            throw NSError.keychainError(errSecParam, "kSecAttrKeySizeInBits must be a number.")
+        }
+        return size
+    }
+
+    /// The key of the type and `kSecAttrKeySizeInBits` given: a curve of 256, 384 or 521 bits,
+    /// or an RSA modulus of 2048 to 4096 bits in whole bytes.
+    func kind() throws(NSError) -> SecKeyKind {
+        let isRSA = try isRSAKeyType()
+        guard let size = try keySize() else { throw NSError.keychainError(errSecParam, "kSecAttrKeySizeInBits is missing.") }
+        if isRSA {
+            guard SecKeyKind.rsaSizes.contains(size), size % 8 == 0 else {
+                throw NSError.keychainError(errSecParam, "RSA keys are 2048 to 4096 bits in whole bytes, not \(size).")
+            }
+            return .rsa(bits: size)
+        }
+        guard let curve = ECCurve(rawValue: size) else {
+            throw NSError.keychainError(errSecParam, "EC keys are 256, 384 or 521 bits, not \(size).")
+        }
+        return .ec(curve)
+    }
+
+    /// Whether `kSecAttrKeyClass` says private (`kSecAttrKeyClassPrivate`) or public.
+    func isPrivateKeyClass() throws(NSError) -> Bool {
+        let keyClass = self[kSecAttrKeyClass]?.text
+        guard keyClass == kSecAttrKeyClassPrivate as String || keyClass == kSecAttrKeyClassPublic as String else {
+            throw NSError.keychainError(errSecParam, "kSecAttrKeyClass must be kSecAttrKeyClassPublic or kSecAttrKeyClassPrivate.")
+        }
+        return keyClass == kSecAttrKeyClassPrivate as String
+    }
+
+    /// Refuses what is not supported yet: storing the key (`kSecAttrIsPermanent` true, at the
+    /// top or in `kSecPrivateKeyAttrs`/`kSecPublicKeyAttrs`) and hardware tokens (`kSecAttrTokenID`).
+    func refuseStorageAndTokens() throws(NSError) {
+        if self[kSecAttrTokenID] != nil {
+            throw NSError.keychainError(errSecUnimplemented, "kSecAttrTokenID needs a hardware token (Secure Enclave), which Linux lacks.")
+        }
+        let nested = [kSecPrivateKeyAttrs, kSecPublicKeyAttrs].compactMap { self[$0].flatMap(Self.dictionary) }
+        let permanent = ([self] + nested.map(SecKeyParameters.init)).contains { $0[kSecAttrIsPermanent]?.flag == true }
+        if permanent {
+            throw NSError.keychainError(errSecUnimplemented, "Keys cannot be stored yet: kSecAttrIsPermanent must be false.")
+        }
+    }
+
+    private static func dictionary(_ value: SecItemValue) -> NSDictionary? {
+        if let dictionary = value.object(NSDictionary.self) { return dictionary }
+        if case .other(let other) = value, let dictionary = other as? [AnyHashable: Any] { return NSDictionary(dictionary: dictionary) }
+        return nil
+    }
+}
