@@ -9,10 +9,11 @@ import Testing
 struct ContractCaseSelfTests {
     /// The memory backend with one rule broken.
     final class BrokenBackend: KeychainBackend, Sendable {
-        enum Flaw { case returnsSecretsUnasked, quotesSecretInErrors, ignoresSynchronizable, limitsBeforeOrdering }
+        enum Flaw { case returnsSecretsUnasked, quotesSecretInErrors, ignoresSynchronizable, limitsBeforeOrdering, dropsSomeUpdates }
         let name = "broken"
         let flaw: Flaw
         private let inner = MemoryBackend()
+        private let updates = Locked(0)
         init(_ flaw: Flaw) { self.flaw = flaw }
 
         func availability() -> BackendAvailability { .available("test double") }
@@ -38,13 +39,18 @@ struct ContractCaseSelfTests {
                 query.limit = .all
                 let reversed = Array(try inner.search(query).reversed())
                 return limit.maximum.map { Array(reversed.suffix($0)) } ?? reversed
-            case .quotesSecretInErrors:
+            case .quotesSecretInErrors, .dropsSomeUpdates:
                 break
             }
             return try inner.search(query)
         }
 
-        func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int { try inner.update(query, with: changes) }
+        func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+            // One update in a hundred claims success and changes nothing: a lost write under load.
+            let count = updates.withLock { $0 += 1; return $0 }
+            if flaw == .dropsSomeUpdates && count % 100 == 0 { return 1 }
+            return try inner.update(query, with: changes)
+        }
         func delete(_ query: ItemQuery) throws -> Int { try inner.delete(query) }
     }
 
@@ -53,6 +59,7 @@ struct ContractCaseSelfTests {
         ("no-secret-in-errors", .quotesSecretInErrors),
         ("synchronizable-any", .ignoresSynchronizable),
         ("stable-order-and-limit", .limitsBeforeOrdering),
+        ("thread-pool", .dropsSomeUpdates),
     ])
     func theCaseFailsOnTheBrokenBackend(_ name: String, _ flaw: BrokenBackend.Flaw) throws {
         let testCase = try #require(KeychainConformance.cases.first { $0.name == name })
@@ -65,6 +72,8 @@ struct ContractCaseSelfTests {
         let local = KeychainConformance.cases(without: [.sharedAcrossProcesses])
         #expect(!local.contains { $0.name == "processes" })
         #expect(local.count == KeychainConformance.cases.count - 1)
+        // Many threads in one process are part of the contract every backend keeps, the memory backend's too.
+        #expect(local.contains { $0.name == "thread-pool" } && local.contains { $0.name == "threads" })
         #expect(KeychainConformance.cases.first { $0.name == "processes" }?.needs == [.sharedAcrossProcesses])
     }
 
