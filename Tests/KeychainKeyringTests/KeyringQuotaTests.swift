@@ -43,6 +43,19 @@ struct KeyringQuotaTests {
         return copy
     }
 
+    /// Skips (or fails, in CI) unless this runs as root, to make the user, and the kernel's
+    /// key quota for other users is its default: 200 keys and 20,000 bytes.
+    func requireRootAndTheDefaultQuota() throws {
+        guard getuid() == 0 else { try skipOrFail("creating a throwaway user needs root") }
+        let limits = ["maxkeys", "maxbytes"].map {
+            (try? String(contentsOfFile: "/proc/sys/kernel/keys/\($0)", encoding: .utf8))
+                .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        }
+        guard limits == [200, 20_000] else {
+            try skipOrFail("the key quota here is \(limits[0]) keys and \(limits[1]) bytes, not the kernel's default")
+        }
+    }
+
     func asUser(_ cli: URL, _ arguments: [String], input: Data? = nil) throws -> KeychainCLIProcess.Result {
         try run("/usr/sbin/runuser", ["-u", Self.userName, "--", cli.path, "--backend", "keyring"] + arguments,
                 input: input)
@@ -82,14 +95,7 @@ struct KeyringQuotaTests {
     /// and account only, added one process at a time until the kernel refuses. Every one of
     /// them stays readable with `keyctl pipe`, which prints exactly the secret.
     @Test func anUnprivilegedUserFitsAtLeastOneHundredFiftyItemsEachReadableWithKeyctlPipe() throws {
-        guard getuid() == 0 else { try skipOrFail("creating a throwaway user needs root") }
-        let limits = ["maxkeys", "maxbytes"].map {
-            (try? String(contentsOfFile: "/proc/sys/kernel/keys/\($0)", encoding: .utf8))
-                .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
-        }
-        guard limits == [200, 20_000] else {
-            try skipOrFail("the key quota here is \(limits[0]) keys and \(limits[1]) bytes, not the kernel's default")
-        }
+        try requireRootAndTheDefaultQuota()
         try ensureUser()
         let cli = try copyOfCLI()
         defer { try? FileManager.default.removeItem(at: cli.deletingLastPathComponent()) }
@@ -145,14 +151,7 @@ struct KeyringQuotaTests {
     /// The workload of a server's thread pool (`ThreadPoolWorkload`, 64 threads of one process)
     /// run by the throwaway user in a session keyring of its own, under the kernel's default quota.
     func threadPoolAsUnprivilegedUser(_ workload: ThreadPoolWorkload) throws -> ThreadPoolWorkload.Result {
-        guard getuid() == 0 else { try skipOrFail("creating a throwaway user needs root") }
-        let limits = ["maxkeys", "maxbytes"].map {
-            (try? String(contentsOfFile: "/proc/sys/kernel/keys/\($0)", encoding: .utf8))
-                .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
-        }
-        guard limits == [200, 20_000] else {
-            try skipOrFail("the key quota here is \(limits[0]) keys and \(limits[1]) bytes, not the kernel's default")
-        }
+        try requireRootAndTheDefaultQuota()
         guard let probe = ConformanceContext.locateExecutable(named: "KeychainThreadPoolProbe") else {
             try skipOrFail("the KeychainThreadPoolProbe executable was not built")
         }
