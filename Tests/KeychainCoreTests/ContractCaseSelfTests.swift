@@ -77,6 +77,28 @@ struct ContractCaseSelfTests {
         #expect(KeychainConformance.cases.first { $0.name == "processes" }?.needs == [.sharedAcrossProcesses])
     }
 
+    /// A case that loads the backend on purpose never overlaps another case of the process.
+    @Test func aCaseThatRunsAloneOverlapsNoOther() throws {
+        #expect(KeychainConformance.cases.filter(\.runsAlone).map(\.name) == ["thread-pool"])
+        let running = Locked((ordinary: 0, alone: 0, overlaps: 0))
+        func body(alone: Bool) -> @Sendable (any KeychainBackend, ConformanceContext) throws -> Void {
+            { _, _ in
+                running.withLock {
+                    if alone { $0.alone += 1 } else { $0.ordinary += 1 }
+                    if $0.alone > 1 || ($0.alone == 1 && $0.ordinary > 0) { $0.overlaps += 1 }
+                }
+                Thread.sleep(forTimeInterval: 0.01)
+                running.withLock { if alone { $0.alone -= 1 } else { $0.ordinary -= 1 } }
+            }
+        }
+        let cases = (0..<40).map { ConformanceCase(name: "case\($0)", runsAlone: $0 % 4 == 0, body: body(alone: $0 % 4 == 0)) }
+        let backend = MemoryBackend()
+        DispatchQueue.concurrentPerform(iterations: cases.count) { index in
+            _ = try? cases[index].outcome(on: backend, context: ConformanceContext(backendName: "memory"))
+        }
+        #expect(running.withLock { $0.overlaps } == 0)
+    }
+
     @Test func anAuthorsOwnCaseRunsWithTheSuitesHelpers() throws {
         let own = ConformanceCase(name: "authors-own") { backend, context in
             let service = context.service()
