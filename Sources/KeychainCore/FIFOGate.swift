@@ -62,3 +62,32 @@ package final class FIFOGate: Sendable {
         }
     }
 }
+
+extension FIFOGate {
+    /// Runs `body` in this thread's turn (`enter(stalledAfter:)`), or throws `stalled()` when
+    /// the line did not move for `seconds`.
+    package func withTurn<Value>(stalledAfter seconds: Double, orThrow stalled: () -> any Error,
+                                 _ body: () throws -> Value) throws -> Value {
+        guard enter(stalledAfter: seconds) else { throw stalled() }
+        defer { leave() }
+        return try body()
+    }
+}
+
+/// One `FIFOGate` per key (a lock file's path, a keyring's serial), made at first use and kept
+/// for the life of the process.
+package final class FIFOGates<Key: Hashable & Sendable>: Sendable {
+    private let gates = Locked<[Key: FIFOGate]>([:])
+
+    package init() {}
+
+    /// The gate of `key`.
+    package func gate(for key: Key) -> FIFOGate {
+        gates.withLock { gates in
+            if let gate = gates[key] { return gate }
+            let made = FIFOGate()
+            gates[key] = made
+            return made
+        }
+    }
+}
