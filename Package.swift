@@ -141,9 +141,12 @@ let package = Package(
                           path: "Tests/OneBackendProbe"),
         // A program that links LinuxKeychainFrontEnd alone, for the test that libkeyutils is not in it.
         .executableTarget(name: "KeychainFrontEndProbe", dependencies: ["LinuxKeychainFrontEnd"], path: "Tests/FrontEndProbe"),
+        // Runs the thread-pool workload in a process of its own, for the tests that run it as another user.
+        .executableTarget(name: "KeychainThreadPoolProbe", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainConformance"],
+                          path: "Tests/ThreadPoolProbe"),
         .testTarget(name: "KeychainKeyringTests",
                     dependencies: ["KeychainTestSupport", "KeychainKeyring", "KeychainSystemCalls", "KeychainConformance", "LinuxKeychain", "KeychainCLI",
-                                   "KeychainOneBackendProbe", "KeychainFrontEndProbe"]),
+                                   "KeychainOneBackendProbe", "KeychainFrontEndProbe", "KeychainThreadPoolProbe"]),
         // Test-only: checks CSecretService's hand-made GLib ABI against the real headers at build time.
         // GLib's flags come from pkg-config; libsecret-1's own would add -pthread, which SwiftPM refuses.
         .systemLibrary(name: "CLibsecretHeaders", path: "Tests/CLibsecretHeaders", pkgConfig: "glib-2.0",

@@ -43,6 +43,12 @@ func survivesManyThreads(_ backend: any KeychainBackend, _ context: ConformanceC
                "racing adds gave \(results), expected one ok and \(threads - 1) duplicates")
 }
 
+/// A server's thread pool (`ThreadPoolWorkload`'s defaults): every call succeeds, every read-back is exact.
+func survivesAThreadPool(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
+    let result = ThreadPoolWorkload().run(on: backend, service: context.service())
+    try expect(result.passed, "the thread-pool workload on '\(backend.name)': \(result)")
+}
+
 func survivesManyProcesses(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
     guard let processes = context.processes else {
         throw ConformanceSkip("no way to start other processes: the linux-keychain CLI was not found beside the test binary (set KEYCHAIN_CLI), and the context was given no ConformanceProcesses")

@@ -17,6 +17,7 @@ public enum KeychainConformance: Sendable {
         ConformanceCase(name: "match-all-attributes", body: matchesAllWithAttributes),
         ConformanceCase(name: "internet-password", body: roundTripsInternetPassword),
         ConformanceCase(name: "threads", body: survivesManyThreads),
+        ConformanceCase(name: "thread-pool", runsAlone: true, body: survivesAThreadPool),
         ConformanceCase(name: "processes", needs: [.sharedAcrossProcesses], body: survivesManyProcesses),
         ConformanceCase(name: "no-secrets-unless-asked", body: loadsNoSecretUnlessAsked),
         ConformanceCase(name: "stable-order-and-limit", body: keepsAStableOrderUnderLimits),

@@ -15,14 +15,18 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
     public let name: String
     /// What the backend must offer for this case to apply; see `KeychainConformance.cases(without:)`.
     public let needs: Set<ConformanceNeed>
+    /// True for a case that loads the backend on purpose (`thread-pool`): it runs while no
+    /// other case of this process does, so that its load pushes no other case past a timeout.
+    public let runsAlone: Bool
     let body: @Sendable (any KeychainBackend, ConformanceContext) throws -> Void
 
     /// A case named `name` (unique within a suite; it also names the case's items) that runs
     /// `body` with a backend and a context whose `service(_:)` names are removed afterwards.
-    public init(name: String, needs: Set<ConformanceNeed> = [],
+    public init(name: String, needs: Set<ConformanceNeed> = [], runsAlone: Bool = false,
                 body: @escaping @Sendable (any KeychainBackend, ConformanceContext) throws -> Void) {
         self.name = name
         self.needs = needs
+        self.runsAlone = runsAlone
         self.body = body
     }
 
@@ -31,9 +35,11 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
 
     /// Runs the case, with items named under a fresh namespace, and deletes them afterwards.
     public func run(on backend: any KeychainBackend, context: ConformanceContext) throws {
-        let scoped = context.scoped(to: name)
-        defer { scoped.removeEverything(from: backend) }
-        try body(backend, scoped)
+        try CaseExclusion.shared.run(alone: runsAlone) {
+            let scoped = context.scoped(to: name)
+            defer { scoped.removeEverything(from: backend) }
+            try body(backend, scoped)
+        }
     }
 }
 

@@ -34,15 +34,18 @@ struct KeyringRecordLock: Sendable {
     /// The description of the lock keys of `target`.
     static func lockDescription(_ target: key_serial_t) -> String { "linux-keychain:lock:\(target)" }
 
-    /// Runs `body` holding the lock on `target`, which the calling thread must possess.
+    /// Runs `body` holding the lock on `target`, which the calling thread must possess. The
+    /// process's threads queue in order (`FIFOGate`), and `timeout` counts from a thread's turn.
     func withLock<Result>(in target: key_serial_t, _ body: () throws -> Result) throws -> Result {
-        let key = try acquire(target)
-        var released = false
-        defer { if !released { try? release(key, from: target) } }
-        let result = try body()
-        released = true
-        try release(key, from: target)
-        return result
+        try Self.turns.gate(for: target).withTurn(stalledAfter: timeout * 2 / .seconds(1), orThrow: { timeoutError(target) }) {
+            let key = try acquire(target)
+            var released = false
+            defer { if !released { try? release(key, from: target) } }
+            let result = try body()
+            released = true
+            try release(key, from: target)
+            return result
+        }
     }
 
     // MARK: - Taking the lock
@@ -70,12 +73,12 @@ struct KeyringRecordLock: Sendable {
             }
             let now = ContinuousClock.now
             guard now < deadline else { throw timeoutError(target) }
-            let wait = min(pause, deadline - now).components
-            usleep(useconds_t(wait.seconds * 1_000_000 + wait.attoseconds / 1_000_000_000_000))
+            usleep(useconds_t(min(pause, deadline - now) / .microseconds(1)))
             pause = min(pause * 2, Self.longestPause)
         }
     }
 
+    private static let turns = FIFOGates<key_serial_t>()
     private static let firstPause = Duration.microseconds(20)
     private static let longestPause = Duration.milliseconds(1)
 
@@ -122,8 +125,7 @@ struct KeyringRecordLock: Sendable {
     }
 
     private func timeoutError(_ target: key_serial_t) -> KeychainError {
-        let components = timeout.components
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let seconds = timeout / .seconds(1)
         let secondsText = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
         return KeychainError.keyring(errSecIO,
             "Another process or thread has held the record lock of keyring \(target) (the kernel key '\(Self.lockDescription(target))') for \(secondsText) s, so this write gave up waiting for it. A process stopped while it writes (^Z, SIGSTOP, a debugger) keeps it: resume it or end it. A holder that has ended frees it by itself once it is reaped.")
@@ -163,9 +165,7 @@ private final class ThreadLockKeys {
     private let process = CurrentProcess.id
     private let user = geteuid()
 
-    static var current: ThreadLockKeys {
-        records.current(ThreadLockKeys.init) { $0.process == CurrentProcess.id && $0.user == geteuid() }
-    }
+    static var current: ThreadLockKeys { records.current(ThreadLockKeys.init) { $0.process == CurrentProcess.id && $0.user == geteuid() } }
 
     private static let records = PerThreadObject<ThreadLockKeys>()
 }

@@ -2,6 +2,7 @@ import CSecretService
 import Dispatch
 import Foundation
 public import KeychainCore
+import KeychainSystemCalls
 
 /// The `secret-service` backend: items live in the Secret Service (gnome-keyring, KeePassXC,
 /// KWallet) over D-Bus, through libsecret, where other programs' tools can read them.
@@ -89,13 +90,16 @@ public final class SecretServiceBackend: KeychainBackend {
                                   askingLockState: Bool = false, _ body: @escaping @LibsecretActor @Sendable (LibsecretSession) throws -> Value)
         throws -> Value {
         let seconds = try settings.timeout.get()
-        let deadline = DispatchTime.now() + seconds
+        var deadline = DispatchTime.now() + seconds
         try loadLibrary()
         try settings.requireSessionBus()
-        let lock = holdingWriteLock
-            ? try SecretServiceWriteLock.acquire(runtimeDirectory: settings.runtimeDirectory, deadline: deadline,
-                                                 timeoutSeconds: seconds)
-            : nil
+        var lock: HeldLock?
+        if holdingWriteLock {
+            // A write's time counts from its turn for the lock, so that threads queued behind
+            // one another in this process do not time out for being many.
+            (lock, deadline) = try SecretServiceWriteLock.acquire(runtimeDirectory: settings.runtimeDirectory,
+                                                                  timeoutSeconds: seconds)
+        }
         let connection = self.connection
         // The lock travels with the job, so that it is held until the job really ends even if
         // its caller stopped waiting, and no longer (see `LibsecretWorker.perform`).

@@ -22,14 +22,15 @@ enum SecretServiceWriteLock {
         UserLockFile(named: fileName, runtimeDirectory: runtimeDirectory).directory
     }
 
-    /// Takes the lock, waiting at most until `deadline`.
-    static func acquire(runtimeDirectory: String?, deadline: DispatchTime, timeoutSeconds: Double) throws -> HeldLock {
+    /// Takes the lock in this process's line (`UserLockFile.acquireInTurn`) and returns it
+    /// with the deadline of the rest of the call: `timeoutSeconds` from the thread's turn.
+    static func acquire(runtimeDirectory: String?, timeoutSeconds: Double) throws -> (lock: HeldLock, deadline: DispatchTime) {
         let lockFile = UserLockFile(named: fileName, runtimeDirectory: runtimeDirectory)
         do {
-            return try lockFile.acquire(deadline: deadline)
+            return try lockFile.acquireInTurn(timeout: timeoutSeconds)
         } catch .timedOut {
             throw KeychainError(errSecNotAvailable,
-                "Another process held the Secret Service write lock \(lockFile.path) for longer than \(timeoutSeconds) s. If a keychain process is stuck, end it; or allow more time with \(SecretServiceSettings.timeoutVariable).",
+                "The Secret Service write lock \(lockFile.path) was held for longer than \(timeoutSeconds) s, by another process or a stuck call of this one. If a keychain process is stuck, end it; or allow more time with \(SecretServiceSettings.timeoutVariable).",
                 backend: SecretServiceErrors.backend, failedCall: "flock")
         } catch .directoryNotPrivate {
             throw KeychainError(errSecIO,

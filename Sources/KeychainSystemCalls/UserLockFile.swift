@@ -36,8 +36,9 @@ package struct UserLockFile: Sendable {
         case systemCall(SystemCallError)
     }
 
-    /// Takes the lock, waiting at most until `deadline`.
-    package func acquire(deadline: DispatchTime) throws(Failure) -> HeldLock {
+    /// Takes the lock, waiting at most until `deadline`; `whenReleased` runs once the lock
+    /// taken is let go (never when it was not taken).
+    package func acquire(deadline: DispatchTime, whenReleased: (@Sendable () -> Void)? = nil) throws(Failure) -> HeldLock {
         try preparePrivateDirectory()
         let descriptor: Int32
         do {
@@ -45,17 +46,20 @@ package struct UserLockFile: Sendable {
         } catch {
             throw .systemCall(error)
         }
-        let held = HeldLock(descriptor: descriptor)
         while true {
             do {
                 try syscall("flock") { flock(descriptor, LOCK_EX | LOCK_NB) }
-                return held
+                return HeldLock(descriptor: descriptor, whenReleased: whenReleased)
             } catch where error.errno == .wouldBlock {
                 // Held by another process or thread: wait below.
             } catch {
+                _ = try? closeDescriptor(descriptor)
                 throw .systemCall(error)
             }
-            if DispatchTime.now() >= deadline { throw .timedOut }
+            if DispatchTime.now() >= deadline {
+                _ = try? closeDescriptor(descriptor)
+                throw .timedOut
+            }
             usleep(2_000)
         }
     }
@@ -87,8 +91,12 @@ package struct UserLockFile: Sendable {
 package final class HeldLock: Sendable {
     /// The open lock file; -1 once released, so that it is closed exactly once.
     private let descriptor: Atomic<Int32>
+    private let whenReleased: (@Sendable () -> Void)?
 
-    init(descriptor: Int32) { self.descriptor = Atomic(descriptor) }
+    init(descriptor: Int32, whenReleased: (@Sendable () -> Void)?) {
+        self.descriptor = Atomic(descriptor)
+        self.whenReleased = whenReleased
+    }
 
     /// Releases the lock now. Later calls do nothing.
     package func release() {
@@ -96,6 +104,7 @@ package final class HeldLock: Sendable {
         guard descriptor >= 0 else { return }
         // A failed close still releases the descriptor and with it the lock; nothing to report.
         _ = try? closeDescriptor(descriptor)
+        whenReleased?()
     }
 
     deinit { release() }

@@ -41,7 +41,7 @@ final class VaultIndexTracker: Sendable {
         // the other stores it would lose one update, and a process started after both could
         // then read around a write. Without the lock (a stuck holder, no private directory)
         // the entry is still updated, as best it can be.
-        let lock = try? Self.sharedEntryLock.acquire(deadline: .now() + Self.lockTimeout)
+        let lock = try? Self.sharedEntryLock.acquireInTurn(timeout: Self.lockTimeout).lock
         defer { lock?.release() }
         var shared = load() ?? IndexBook()
         shared.merge(Self.book.withLock { $0 })
@@ -68,7 +68,7 @@ final class VaultIndexTracker: Sendable {
         named: "vault-index.lock",
         runtimeDirectory: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 })
     /// Far longer than an update holds it: a few kernel calls.
-    private static let lockTimeout = DispatchTimeInterval.seconds(2)
+    private static let lockTimeout: Double = 2
     /// How long the shared entry outlives its last update: far longer than any replication lag.
     private static let lifetime: UInt32 = 3600
 

@@ -9,10 +9,11 @@ import Testing
 struct ContractCaseSelfTests {
     /// The memory backend with one rule broken.
     final class BrokenBackend: KeychainBackend, Sendable {
-        enum Flaw { case returnsSecretsUnasked, quotesSecretInErrors, ignoresSynchronizable, limitsBeforeOrdering }
+        enum Flaw { case returnsSecretsUnasked, quotesSecretInErrors, ignoresSynchronizable, limitsBeforeOrdering, dropsSomeUpdates }
         let name = "broken"
         let flaw: Flaw
         private let inner = MemoryBackend()
+        private let updates = Locked(0)
         init(_ flaw: Flaw) { self.flaw = flaw }
 
         func availability() -> BackendAvailability { .available("test double") }
@@ -38,13 +39,18 @@ struct ContractCaseSelfTests {
                 query.limit = .all
                 let reversed = Array(try inner.search(query).reversed())
                 return limit.maximum.map { Array(reversed.suffix($0)) } ?? reversed
-            case .quotesSecretInErrors:
+            case .quotesSecretInErrors, .dropsSomeUpdates:
                 break
             }
             return try inner.search(query)
         }
 
-        func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int { try inner.update(query, with: changes) }
+        func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+            // One update in a hundred claims success and changes nothing: a lost write under load.
+            let count = updates.withLock { $0 += 1; return $0 }
+            if flaw == .dropsSomeUpdates && count % 100 == 0 { return 1 }
+            return try inner.update(query, with: changes)
+        }
         func delete(_ query: ItemQuery) throws -> Int { try inner.delete(query) }
     }
 
@@ -53,6 +59,7 @@ struct ContractCaseSelfTests {
         ("no-secret-in-errors", .quotesSecretInErrors),
         ("synchronizable-any", .ignoresSynchronizable),
         ("stable-order-and-limit", .limitsBeforeOrdering),
+        ("thread-pool", .dropsSomeUpdates),
     ])
     func theCaseFailsOnTheBrokenBackend(_ name: String, _ flaw: BrokenBackend.Flaw) throws {
         let testCase = try #require(KeychainConformance.cases.first { $0.name == name })
@@ -65,7 +72,31 @@ struct ContractCaseSelfTests {
         let local = KeychainConformance.cases(without: [.sharedAcrossProcesses])
         #expect(!local.contains { $0.name == "processes" })
         #expect(local.count == KeychainConformance.cases.count - 1)
+        // Many threads in one process are part of the contract every backend keeps, the memory backend's too.
+        #expect(local.contains { $0.name == "thread-pool" } && local.contains { $0.name == "threads" })
         #expect(KeychainConformance.cases.first { $0.name == "processes" }?.needs == [.sharedAcrossProcesses])
+    }
+
+    /// A case that loads the backend on purpose never overlaps another case of the process.
+    @Test func aCaseThatRunsAloneOverlapsNoOther() throws {
+        #expect(KeychainConformance.cases.filter(\.runsAlone).map(\.name) == ["thread-pool"])
+        let running = Locked((ordinary: 0, alone: 0, overlaps: 0))
+        func body(alone: Bool) -> @Sendable (any KeychainBackend, ConformanceContext) throws -> Void {
+            { _, _ in
+                running.withLock {
+                    if alone { $0.alone += 1 } else { $0.ordinary += 1 }
+                    if $0.alone > 1 || ($0.alone == 1 && $0.ordinary > 0) { $0.overlaps += 1 }
+                }
+                Thread.sleep(forTimeInterval: 0.01)
+                running.withLock { if alone { $0.alone -= 1 } else { $0.ordinary -= 1 } }
+            }
+        }
+        let cases = (0..<40).map { ConformanceCase(name: "case\($0)", runsAlone: $0 % 4 == 0, body: body(alone: $0 % 4 == 0)) }
+        let backend = MemoryBackend()
+        DispatchQueue.concurrentPerform(iterations: cases.count) { index in
+            _ = try? cases[index].outcome(on: backend, context: ConformanceContext(backendName: "memory"))
+        }
+        #expect(running.withLock { $0.overlaps } == 0)
     }
 
     @Test func anAuthorsOwnCaseRunsWithTheSuitesHelpers() throws {
