@@ -18,6 +18,8 @@ import Testing
 @Suite("an interrupted migration", .serialized)
 struct InterruptedMigrationTests {
     static let count = 2_000
+    /// Set for the run of the pair into the Secret Service, which runs alone.
+    static let aloneVariable = "LINUX_KEYCHAIN_TEST_MIGRATION_INTO_SECRET_SERVICE"
 
     /// The test's own stores: a fresh file directory, Vault prefix and access group.
     struct Stores {
@@ -48,6 +50,12 @@ struct InterruptedMigrationTests {
 
     @Test(arguments: [("keyring", "file"), ("file", "vault"), ("file", "secret-service")])
     func killedMidwayThenRerunCompletesWithNoDuplicates(from sourceName: String, to targetName: String) throws {
+        // Reading 2,000 secrets back is one Secret Service call of many seconds, which holds the
+        // provider past the 5 s timeout of every other test's call: that pair runs by itself.
+        let alone = ProcessInfo.processInfo.environment[Self.aloneVariable] == "1"
+        if alone != (targetName == "secret-service") {
+            try Test.cancel(alone ? "runs in the main run" : "floods the provider: run alone with \(Self.aloneVariable)=1 (scripts/test.sh does)")
+        }
         let cli = try builtCLI()
         let stores = Stores()
         let environment = stores.environment
