@@ -14,7 +14,11 @@ import LinuxKeychainFrontEnd
 
 /// Whether libcrypto is among this process's mappings.
 func libcryptoState() -> String {
-    let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+    // Read to the end: /proc files have no size, and a one-shot read may stop at a page (the
+    // sanitizers' many mappings push libcrypto's past the first).
+    let file = FileHandle(forReadingAtPath: "/proc/self/maps")
+    defer { try? file?.close() }
+    let maps = String(decoding: (try? file?.readToEnd()) ?? Data(), as: UTF8.self)
     return maps.contains("/libcrypto.so") ? "mapped" : "not mapped"
 }
 
