@@ -48,6 +48,8 @@ let package = Package(
         .target(name: "CBuildInfo", path: "CShims/CBuildInfo", cSettings: buildCommit),
         // dlopen at first use, shared by the two shims below.
         .target(name: "CDynamicLibrary", path: "CShims/CDynamicLibrary"),
+        // The keyring backend's process keyring, made before the program starts threads.
+        .target(name: "CProcessKeyring", path: "CShims/CProcessKeyring"),
         // libsecret through dlopen at first use: no headers at build time, no link-time dependency.
         .target(name: "CSecretService", dependencies: ["CDynamicLibrary"], path: "CShims/CSecretService"),
         // libcurl through dlopen at first use, for the vault backend only.
@@ -71,7 +73,7 @@ let package = Package(
         .target(name: "KeychainCore", dependencies: ["KeychainStatusCodes", "KeychainSystemCalls"]),
 
         // Backends.
-        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CKeyutils"]),
+        .target(name: "KeychainKeyring", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CKeyutils", "CProcessKeyring"]),
         .target(name: "KeychainSecretService", dependencies: ["KeychainCore", "KeychainSystemCalls", "CSecretService"]),
         .target(name: "KeychainEncryptedFile", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CSodium", "CKeyutils", "CFileSystem"]),
         .target(name: "KeychainVault", dependencies: ["KeychainCore", "KeychainSystemCalls", "KeychainKernelKeyCalls", "CCurl", "CKeyutils", "CSodium"]),

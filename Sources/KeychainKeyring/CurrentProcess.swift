@@ -8,7 +8,7 @@ import Synchronization
 /// The calling process's id without a system call on each read.
 ///
 /// glibc no longer caches `getpid()`, so every call enters the kernel; the keyring backend asks on every operation
-/// whether its per-thread records were made in this process (`ThreadKeyringLinks`). The id is read once and read again
+/// whether its records were made in this process (`ThreadKeyringLinks`, `KeyringRecordLock`). The id is read once and read again
 /// in the child of every `fork`, by a handler `pthread_atfork` runs there before `fork` returns.
 enum CurrentProcess {
     /// This process's id.

@@ -5,9 +5,9 @@ import KeychainCore
 /// Adding, rewriting and removing the items of a target keyring (`ItemLookup` describes an
 /// item), each holding the target's `KeyringRecordLock` from its check to its last move:
 ///
-/// - **Add** stages the item key in the thread keyring, checks that the target holds no item
-///   of that name, writes the entry (and the attributes key, if needed), and moves the item key
-///   in last: the item appears whole, in one step.
+/// - **Add** records the write in the `TaggedItemsMarker`, stages the item key in the process
+///   keyring, checks that the target holds no item of that name, writes the entry (and the
+///   attributes key, if needed), and moves the item key in last: the item appears whole.
 /// - **Replace** rewrites the item key in place with `keyctl_update` (a reader sees the old
 ///   secret or the new one), then the entry.
 /// - **Remove** unlinks the item key, which ends the item, then the attributes key and the entry.
@@ -27,21 +27,18 @@ struct ItemWriter: Sendable {
     }
 
     /// Adds `item` to `target`, failing with `errSecDuplicateItem` when an item of its name is
-    /// there. The caller has recorded the write (`TaggedItemsMarker`) and checked the size.
+    /// there. The caller has checked the size.
     func add(_ item: KeychainItem, as description: ItemKeyDescription, into target: key_serial_t) throws {
         func doing() -> String { "storing the item with \(description.primaryKey.readableName)" }
         let secretIsEmpty = item.secret?.isEmpty ?? true
-        let itemKey: key_serial_t
-        do {
-            itemKey = try Self.itemKeyPayload(item.secret).withUnsafeBytes { try kernel.stageUserKey(description.text, payload: $0) }
-        } catch let failure as KeyctlFailure {
-            throw failure.keychainError(doing())
-        }
         let hash = ItemRecords.nameHash(description)
-        var moved = false
         do {
             try lock.withLock(in: target) {
+                // Before the item can be seen: readers rely on it.
+                try TaggedItemsMarker(kernel: kernel).recordWrite(of: description, in: target)
+                let itemKey = try Self.itemKeyPayload(item.secret).withUnsafeBytes { try kernel.stageUserKey(description.text, payload: $0) }
                 var attributesKey: key_serial_t?
+                var moved = false
                 do {
                     if try lookup.item(named: description, in: target) != nil {
                         throw KeychainError.keyring(errSecDuplicateItem,
@@ -65,7 +62,7 @@ struct ItemWriter: Sendable {
                     }
                     do {
                         // Displacing a key of that name that is no item (checked above).
-                        try kernel.move(itemKey, from: KernelKeys.threadKeyring, to: target, exclusive: false)
+                        try kernel.move(itemKey, from: KernelKeys.processKeyring, to: target, exclusive: false)
                     } catch {
                         try? records.changeEntryLocked(hash, in: target) { $0?.itemKey == itemKey ? nil : $0 }
                         throw error
@@ -76,14 +73,14 @@ struct ItemWriter: Sendable {
                         try? kernel.unlink(leftover, from: target)
                     }
                 } catch {
-                    // Still under the lock, so that the key unlinked by its name is this add's.
+                    // Still under the lock, so that the key unlinked by its name is this add's, and
+                    // in this thread's turn, the only one in which a key of this name is staged.
                     if !moved, let attributesKey { try? kernel.unlink(attributesKey, from: target) }
+                    if !moved { kernel.discardStaged(itemKey) }
                     throw error
                 }
             }
         } catch {
-            // Once the item key is in, the item is added, whatever the lock's release said.
-            if !moved { kernel.discardStaged(itemKey) }
             if let failure = error as? KeyctlFailure { throw failure.keychainError(doing()) }
             throw error
         }

@@ -105,12 +105,6 @@ public final class KernelKeyringBackend: KeychainBackend, ItemByItemReading {
         // The secret's size before the kernel is called; the attributes' as the item is staged.
         try ItemWriter.checkSecretSize(item.secret, of: "the item with \(item.primaryKey.readableName)")
         let keyring = try target()
-        try add(item, as: description, into: keyring)
-    }
-
-    private func add(_ item: KeychainItem, as description: ItemKeyDescription, into keyring: ResolvedKeyring) throws {
-        // Before the item can be seen: readers rely on it (`TaggedItemsMarker`).
-        try marker.recordWrite(of: description, in: keyring.serial)
         try writer.add(item, as: description, into: keyring.serial)
     }
 
@@ -181,7 +175,7 @@ public final class KernelKeyringBackend: KeychainBackend, ItemByItemReading {
         }
         var complete = new
         complete.secret = try secret ?? lookup.secret(of: entry, in: keyring.serial)
-        try add(complete, as: try ItemKeyDescription(new.primaryKey), into: keyring)
+        try writer.add(complete, as: try ItemKeyDescription(new.primaryKey), into: keyring.serial)
         // The new item is in place; if the old one is already gone, another process deleted it.
         _ = try? unlinkItem(entry, from: keyring)
     }

@@ -25,10 +25,10 @@ struct KeyDescriptionRecord: Sendable {
 
 /// The libkeyutils calls this backend makes, and nothing else.
 ///
-/// Every call goes through `KernelKeyCalls`, which reads `errno` right after the C call,
-/// retries `EINTR`, and turns any other failure into a `KeyctlFailure` naming the call. Keys are
-/// addressed by serial number; the special IDs are used only to find a keyring's serial and for
-/// the thread keyring, a private staging area for the one operation running on its thread.
+/// Every call goes through `KernelKeyCalls`, which reads `errno` right after the C call, retries `EINTR`, and turns any
+/// other failure into a `KeyctlFailure` naming the call. Keys are addressed by serial number; the special IDs are used
+/// only to find a keyring's serial and for the process keyring (`CProcessKeyring`), the staging area of the thread
+/// whose turn it is (`KeyringRecordLock`).
 struct KernelKeys: Sendable {
     /// Debug builds only: an errno that every call fails with before reaching the kernel, so
     /// tests can take the path a seccomp filter (Docker's default profile) forces.
@@ -42,7 +42,7 @@ struct KernelKeys: Sendable {
         #endif
     }
 
-    static let threadKeyring: key_serial_t = KEY_SPEC_THREAD_KEYRING
+    static let processKeyring: key_serial_t = KEY_SPEC_PROCESS_KEYRING
 
     @discardableResult
     private func perform<Result>(_ call: String, _ body: () throws(SystemCallError) -> Result) throws(SystemCallError) -> Result {
@@ -123,16 +123,16 @@ struct KernelKeys: Sendable {
 
     // MARK: - Finding keyrings
 
-    /// The serial of the calling thread's thread keyring, created if the thread has none yet.
-    func threadKeyringSerial() throws -> key_serial_t {
-        try serial(of: Self.threadKeyring, create: true)
+    /// The serial of the process keyring, created if the calling thread has none.
+    func processKeyringSerial() throws -> key_serial_t {
+        try serial(of: Self.processKeyring, create: true)
     }
 
-    /// The caller's persistent keyring, linked into the thread keyring so that this thread
+    /// The caller's persistent keyring, linked into the process keyring so that the process
     /// possesses it. Each call also restarts the keyring's expiry timer.
-    func persistentKeyringLinkedIntoThread() throws -> key_serial_t {
+    func persistentKeyringLinkedIntoProcess() throws -> key_serial_t {
         try perform("keyctl_get_persistent") { () throws(SystemCallError) in
-            try KernelKeyCalls.persistentKeyring(linkedInto: Self.threadKeyring)
+            try KernelKeyCalls.persistentKeyring(linkedInto: Self.processKeyring)
         }
     }
 

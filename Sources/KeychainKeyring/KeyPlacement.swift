@@ -4,25 +4,25 @@ import KeychainCore
 
 /// Putting the backend's own keys into a target keyring, with the permissions they carry.
 ///
-/// A key is created in the calling thread's thread keyring, where the kernel finds it at once while its permissions are
-/// set, and then moved into the target, so that it appears there whole, with its final permissions, in one step.
+/// A key is created in the process keyring, where the kernel finds it at once while its permissions are set, and then
+/// moved into the target, so that it appears there whole, with its final permissions, in one step. Only the thread whose
+/// turn it is (`KeyringRecordLock.withLock`) stages: `add_key` of a name already staged would update that key instead.
 extension KernelKeys {
-    /// What a marker or a lock key grants: nothing for group, other, or the user as such (the library always possesses
-    /// its keys, through the target linked into the thread keyring); the possessor gets view (to list), read, search
+    /// What a marker grants: nothing for group, other, or the user as such (the library always possesses
+    /// its keys, through the target linked into the process keyring); the possessor gets view (to list), read, search
     /// (to read and to prove possession) and link, which `keyctl_move` requires.
     static let readOnlyPermissions = key_perm_t(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_SEARCH | KEY_POS_LINK)
 
-    /// What an item key, an attributes key or a record grants: as `readOnlyPermissions`, plus
-    /// write, for the in-place updates (`keyctl_update`).
+    /// What the other keys grant: as `readOnlyPermissions`, plus write, for updates in place (`keyctl_update`).
     static let writablePermissions = readOnlyPermissions | key_perm_t(KEY_POS_WRITE)
 
     /// The kernel's limit on a `user` key's payload.
     static let maximumPayload = 32767
 
-    /// A `user` key in the thread keyring with `permissions`, ready to be moved.
+    /// A `user` key in the process keyring with `permissions`, ready to be moved.
     func stageUserKey(_ description: String, payload: UnsafeRawBufferPointer,
                       permissions: key_perm_t = writablePermissions) throws -> key_serial_t {
-        let key = try addUserKey(description, payload: payload, to: Self.threadKeyring)
+        let key = try addUserKey(description, payload: payload, to: Self.processKeyring)
         do {
             try setPermissions(key, permissions)
         } catch {
@@ -40,7 +40,7 @@ extension KernelKeys {
                       exclusive: Bool, permissions: key_perm_t = writablePermissions) throws -> key_serial_t {
         let key = try stageUserKey(description, payload: payload, permissions: permissions)
         do {
-            try move(key, from: Self.threadKeyring, to: target, exclusive: exclusive)
+            try move(key, from: Self.processKeyring, to: target, exclusive: exclusive)
         } catch {
             discardStaged(key)
             throw error
@@ -48,10 +48,10 @@ extension KernelKeys {
         return key
     }
 
-    /// Unlinks a staged key from the thread keyring; the kernel then frees it.
+    /// Unlinks a staged key from the process keyring; the kernel then frees it.
     func discardStaged(_ key: key_serial_t) {
-        // Nothing else holds it: if this fails, the thread keyring keeps it until the thread ends.
-        try? unlink(key, from: Self.threadKeyring)
+        // Nothing else holds it: if this fails, the process keyring keeps it until the process ends.
+        try? unlink(key, from: Self.processKeyring)
     }
 
     /// Whether `key` is linked in `target` now; true when that cannot be read, so that a

@@ -34,8 +34,8 @@ struct ResolvedKeyring: Sendable {
 
 extension KernelKeys {
     /// Finds the keyring for `choice` (nil: persistent, else the user keyring where the kernel has no persistent
-    /// keyrings) and links it into this thread's keyring, which makes the thread possess it whatever session the
-    /// process runs in (cron, systemd). With `reusingLinks`, a thread looks the user or session keyring up, and links
+    /// keyrings) and links it into the process keyring, which makes the process possess it whatever session it runs in
+    /// (cron, systemd). With `reusingLinks`, a thread looks the user or session keyring up, and links
     /// the persistent one (which also restarts its expiry timer), at most once per `lookupInterval`
     /// (`ThreadKeyringLinks`); a change of effective user takes effect at once. docs/keyring.md ("Which keyring") gives
     /// the consequences.
@@ -61,7 +61,7 @@ extension KernelKeys {
 
     private func resolvePersistent(fallingBackToUserKeyring fallBack: Bool) throws -> ResolvedKeyring {
         do {
-            return ResolvedKeyring(serial: try persistentKeyringLinkedIntoThread(), kind: .persistent, note: nil)
+            return ResolvedKeyring(serial: try persistentKeyringLinkedIntoProcess(), kind: .persistent, note: nil)
         } catch let failure as KeyctlFailure where failure.errno == .notSupported {
             guard fallBack else {
                 throw KeychainError.keyring(errSecNotAvailable,
@@ -69,7 +69,7 @@ extension KernelKeys {
                     failedCall: failure.call)
             }
             let serial = try serial(of: KEY_SPEC_USER_KEYRING, create: true)
-            try link(serial, into: Self.threadKeyring)
+            try link(serial, into: Self.processKeyring)
             return ResolvedKeyring(serial: serial, kind: .user, note: "this kernel has no persistent keyrings")
         }
     }
@@ -80,7 +80,7 @@ extension KernelKeys {
         // session keyring that no other process shares.
         let resolved = ResolvedKeyring(serial: try serial(of: special, create: kind == .user), kind: kind, note: nil)
         if !reusingLinks || !links.hasLinked(resolved.serial, for: choice) {
-            try link(resolved.serial, into: Self.threadKeyring)
+            try link(resolved.serial, into: Self.processKeyring)
         }
         // Also when it was linked already: the record's time is that of the last lookup.
         links.recordLink(resolved, for: choice)

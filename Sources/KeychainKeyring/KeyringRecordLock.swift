@@ -8,14 +8,15 @@ import Foundation
 import KeychainCore
 import KeychainSystemCalls
 
-/// A lock on one target keyring, shared by every thread of every process that possesses the
-/// target, built from kernel keys alone, which a holder that dies cannot leave taken. Writers
-/// of the records take it around their read-modify-write: the kernel has no compare-and-swap.
+/// A lock on one target keyring, shared by every process that possesses the target, built from
+/// kernel keys alone, which a holder that dies cannot leave taken. Writers of the records take
+/// it around their read-modify-write: the kernel has no compare-and-swap.
 ///
-/// Held exactly while the target `T` holds the `user` key `linux-keychain:lock:T`; each thread moves its own lock key
-/// (`ThreadLockKeys`) in exclusively and back, and a waiter that finds the holder's thread keyring gone invalidates
-/// that key (`takeFromDeadHolder`). See docs/keyring.md#the-record-lock. The body must not take the same lock again; if
-/// the lock was taken from the thread meanwhile, `withLock` throws `errSecIO` instead of the body's result.
+/// Held exactly while the target `T` holds the `user` key `linux-keychain:lock:T`. A process has one lock key per target
+/// (`ProcessLockKeys`), kept in its process keyring and naming it; its threads take turns, and the one whose turn it is
+/// moves the key in exclusively and back. A waiter that finds the holder's process keyring gone invalidates that key
+/// (`takeFromDeadHolder`). See docs/keyring.md#the-record-lock. The body must not take a record lock; if the lock was
+/// taken from the thread meanwhile, `withLock` throws `errSecIO` instead of the body's result.
 struct KeyringRecordLock: Sendable {
     let kernel: KernelKeys
     /// How long `withLock` waits for a live holder.
@@ -34,10 +35,11 @@ struct KeyringRecordLock: Sendable {
     /// The description of the lock keys of `target`.
     static func lockDescription(_ target: key_serial_t) -> String { "linux-keychain:lock:\(target)" }
 
-    /// Runs `body` holding the lock on `target`, which the calling thread must possess. The
-    /// process's threads queue in order (`FIFOGate`), and `timeout` counts from a thread's turn.
+    /// Runs `body` holding the lock on `target`, which the calling thread must possess. The process's threads queue in
+    /// order (`FIFOGate`), one line for every target, as only the thread whose turn it is may stage keys in the process
+    /// keyring (`stageUserKey`); `timeout` counts from a thread's turn.
     func withLock<Result>(in target: key_serial_t, _ body: () throws -> Result) throws -> Result {
-        try Self.turns.gate(for: target).withTurn(stalledAfter: timeout * 2 / .seconds(1), orThrow: { timeoutError(target) }) {
+        try Self.turns.withTurn(stalledAfter: timeout * 2 / .seconds(1), orThrow: { timeoutError(target) }) {
             let key = try acquire(target)
             var released = false
             defer { if !released { try? release(key, from: target) } }
@@ -51,21 +53,21 @@ struct KeyringRecordLock: Sendable {
     // MARK: - Taking the lock
 
     private func acquire(_ target: key_serial_t) throws -> key_serial_t {
-        let keys = ThreadLockKeys.current
         let deadline = ContinuousClock.now + timeout
         var pause = Self.firstPause
         var madeNewKey = false
         while true {
-            let key = try keys.keys[target] ?? makeLockKey(for: target, recordingIn: keys)
+            let key = try ProcessLockKeys.key(for: target) ?? makeLockKey(for: target)
             do {
-                try kernel.move(key, from: KernelKeys.threadKeyring, to: target, exclusive: true)
+                try kernel.move(key, from: KernelKeys.processKeyring, to: target, exclusive: true)
                 return key
             } catch Errno.fileExists {
                 invalidateIfHolderIsDead(in: target)
             } catch let failure as KeyctlFailure where !madeNewKey && [.noSuchKey, .noSuchFileOrDirectory].contains(failure.errno) {
-                // The key is gone (invalidated by a waiter that judged this thread dead) or no longer in the thread
-                // keyring: make another, once. A second failure is the target's own.
-                keys.keys[target] = nil
+                // The key is gone (invalidated by a waiter that judged this process dead) or not in this thread's
+                // process keyring (a thread older than the library has one of its own): make another, once. A second
+                // failure is the target's own.
+                ProcessLockKeys.forget(target)
                 madeNewKey = true
                 continue
             } catch let failure as KeyctlFailure {
@@ -78,25 +80,24 @@ struct KeyringRecordLock: Sendable {
         }
     }
 
-    private static let turns = FIFOGates<key_serial_t>()
+    private static let turns = FIFOGate()
     private static let firstPause = Duration.microseconds(20)
     private static let longestPause = Duration.milliseconds(1)
 
-    /// Creates the calling thread's lock key for `target` in its thread keyring.
-    private func makeLockKey(for target: key_serial_t, recordingIn keys: ThreadLockKeys) throws -> key_serial_t {
+    /// Creates the process's lock key for `target` in the process keyring; writable, so that making it again where it is
+    /// (`acquire`) updates it in place.
+    private func makeLockKey(for target: key_serial_t) throws -> key_serial_t {
         do {
-            let holder = try kernel.threadKeyringSerial()
-            let key = try Data(String(holder).utf8).withUnsafeBytes {
-                try kernel.stageUserKey(Self.lockDescription(target), payload: $0, permissions: KernelKeys.readOnlyPermissions)
-            }
-            keys.keys[target] = key
+            let holder = try kernel.processKeyringSerial()
+            let key = try Data(String(holder).utf8).withUnsafeBytes { try kernel.stageUserKey(Self.lockDescription(target), payload: $0) }
+            ProcessLockKeys.record(key, for: target)
             return key
         } catch let failure as KeyctlFailure {
             throw failure.keychainError("making the record lock key of keyring \(target)")
         }
     }
 
-    /// Invalidates the lock key in `target` when its holder thread is gone. Any doubt counts as a live holder.
+    /// Invalidates the lock key in `target` when its holder process is gone. Any doubt counts as a live holder.
     private func invalidateIfHolderIsDead(in target: key_serial_t) {
         guard let held = try? kernel.search(target, type: "user", description: Self.lockDescription(target)),
               let payload = try? kernel.readPublicPayload(held),
@@ -113,10 +114,12 @@ struct KeyringRecordLock: Sendable {
         try? kernel.invalidate(held)
     }
 
-    private func holderIsGone(_ threadKeyring: key_serial_t) -> Bool {
+    /// Whether the keyring a lock key names is gone: the kernel drops a process keyring once its process has ended and
+    /// been reaped. `_tid` is a thread keyring, which held the lock keys of earlier releases.
+    private func holderIsGone(_ holderKeyring: key_serial_t) -> Bool {
         do {
-            let record = try kernel.describe(threadKeyring)
-            return record.type != "keyring" || record.description != "_tid"
+            let record = try kernel.describe(holderKeyring)
+            return record.type != "keyring" || !["_pid", "_tid"].contains(record.description)
         } catch let failure as KeyctlFailure {
             return failure.isNoSuchKey || failure.errno == .keyRevoked || failure.errno == .keyExpired
         } catch {
@@ -135,9 +138,9 @@ struct KeyringRecordLock: Sendable {
 
     private func release(_ key: key_serial_t, from target: key_serial_t) throws {
         do {
-            try kernel.move(key, from: target, to: KernelKeys.threadKeyring, exclusive: false)
+            try kernel.move(key, from: target, to: KernelKeys.processKeyring, exclusive: false)
         } catch let failure as KeyctlFailure {
-            ThreadLockKeys.current.keys[target] = nil
+            ProcessLockKeys.forget(target)
             // A key taken away may also fail with EACCES: it exists until the kernel has
             // dropped its last link, but nothing this thread possesses holds it any more.
             let lost = failure.isNoSuchKey || failure.errno == .keyRevoked || failure.errno == .keyExpired
@@ -157,15 +160,21 @@ struct KeyringRecordLock: Sendable {
     }
 }
 
-/// The lock keys the calling thread has made, by target keyring. Each thread has its own, as
-/// it has its own thread keyring; a record made in another process (before a `fork`, whose
-/// child starts without a thread keyring) or under another effective user is not used.
-private final class ThreadLockKeys {
-    var keys: [key_serial_t: key_serial_t] = [:]
-    private let process = CurrentProcess.id
-    private let user = geteuid()
+/// The lock keys this process has made, by target keyring. A record made in another process (before a `fork`, whose
+/// child starts with a new process keyring) or under another effective user is not used.
+private enum ProcessLockKeys {
+    private struct Record { let key: key_serial_t, process: pid_t, user: uid_t }
 
-    static var current: ThreadLockKeys { records.current(ThreadLockKeys.init) { $0.process == CurrentProcess.id && $0.user == geteuid() } }
+    private static let records = Locked<[key_serial_t: Record]>([:])
 
-    private static let records = PerThreadObject<ThreadLockKeys>()
+    static func key(for target: key_serial_t) -> key_serial_t? {
+        guard let record = records.withLock({ $0[target] }), record.process == CurrentProcess.id, record.user == geteuid() else { return nil }
+        return record.key
+    }
+
+    static func record(_ key: key_serial_t, for target: key_serial_t) {
+        records.withLock { $0[target] = Record(key: key, process: CurrentProcess.id, user: geteuid()) }
+    }
+
+    static func forget(_ target: key_serial_t) { records.withLock { $0[target] = nil } }
 }

@@ -5,7 +5,7 @@ import Musl
 #endif
 
 /// One object per thread, kept in a thread-specific slot and released when its thread exits:
-/// per-thread state to go with the thread keyring, which is per thread too.
+/// per-thread state to go with the kernel's, which keeps keyrings in each thread's credentials.
 struct PerThreadObject<Value: AnyObject>: Sendable {
     private let key: pthread_key_t
 

@@ -5,10 +5,10 @@ import Musl
 #endif
 import CKeyutils
 
-/// The target keyrings the calling thread has looked up and linked into its thread keyring, so that calls in quick
-/// succession need neither look them up nor link them again (each is a kernel call as costly as reading a key). Each
-/// thread has its own record, as it has its own thread keyring; a record is ignored in another process (a `fork`
-/// child's thread starts without a thread keyring) and under another effective user.
+/// The target keyrings the calling thread has looked up and linked into its process keyring, so that calls in quick
+/// succession need neither look them up nor link them again (each is a kernel call as costly as reading a key). Kept
+/// per thread, as the kernel keeps the process keyring (`CProcessKeyring`); a record is ignored in another process (a
+/// `fork` child starts with a new process keyring) and under another effective user.
 final class ThreadKeyringLinks {
     private struct Link {
         let keyring: ResolvedKeyring

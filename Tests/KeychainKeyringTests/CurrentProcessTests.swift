@@ -7,7 +7,7 @@ import Musl
 import Testing
 
 /// The cached process id must be the child's own in a forked child, or the child would take
-/// its parent's per-thread keyring records (`ThreadKeyringLinks`) for its own.
+/// its parent's keyring records (`ThreadKeyringLinks`, the lock keys) for its own.
 @Suite("kernel keyring: the cached process id")
 struct CurrentProcessTests {
     @Test func isThisProcessID() {

@@ -82,7 +82,7 @@ struct KeyringRecordLockTests {
             try waitUntil("the holder is killed") {
                 (try? kernel.search(target, type: "user", description: "killed")) != nil
             }
-            // Long past the moment a reaped holder's thread keyring goes.
+            // Long past the moment a reaped holder's process keyring goes.
             usleep(200_000)
             expectKeychainError(errSecIO) {
                 try KeyringRecordLock(kernel: kernel, timeout: .milliseconds(300)).withLock(in: target) {
@@ -241,7 +241,7 @@ private let recordLockPeerScript = #"""
 import ctypes, errno, os, signal, sys, time
 signal.pthread_sigmask(signal.SIG_SETMASK, [])
 k = ctypes.CDLL("libkeyutils.so.1", use_errno=True)
-THREAD = -1  # KEY_SPEC_THREAD_KEYRING
+PROCESS = -2  # KEY_SPEC_PROCESS_KEYRING
 def check(result):
     if result == -1:
         code = ctypes.get_errno()
@@ -265,8 +265,8 @@ if mode == "zombie":
         sys.stdin.read()
         os.waitpid(child, 0)
         sys.exit(0)
-holder = b"%d" % check(k.keyctl_get_keyring_ID(THREAD, 1))
-lock = check(k.add_key(b"user", description, holder, len(holder), THREAD))
+holder = b"%d" % check(k.keyctl_get_keyring_ID(PROCESS, 1))
+lock = check(k.add_key(b"user", description, holder, len(holder), PROCESS))
 check(k.keyctl_setperm(lock, 0x3d000000))  # possessor view, read, search, link
 def invalidate_if_holder_is_dead():
     held = k.keyctl_search(target, b"user", description, 0)
@@ -281,19 +281,19 @@ def invalidate_if_holder_is_dead():
         dead = ctypes.get_errno() in (errno.ENOKEY, errno.EKEYREVOKED, errno.EKEYEXPIRED)
     else:
         fields = text.value.split(b";", 4)
-        dead = fields[0] != b"keyring" or fields[-1] != b"_tid"
+        dead = fields[0] != b"keyring" or fields[-1] not in (b"_pid", b"_tid")
     if dead:
         k.keyctl_invalidate(held)
 def acquire():
     pause = 20e-6
-    while k.keyctl_move(lock, THREAD, target, 1) == -1:  # KEYCTL_MOVE_EXCL
+    while k.keyctl_move(lock, PROCESS, target, 1) == -1:  # KEYCTL_MOVE_EXCL
         if ctypes.get_errno() != errno.EEXIST:
             check(-1)
         invalidate_if_holder_is_dead()
         time.sleep(pause)
         pause = min(pause * 2, 1e-3)
 def release():
-    check(k.keyctl_move(lock, target, THREAD, 0))
+    check(k.keyctl_move(lock, target, PROCESS, 0))
 if mode == "hold":
     acquire()
     time.sleep(30)
