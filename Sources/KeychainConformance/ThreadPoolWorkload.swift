@@ -75,27 +75,34 @@ public struct ThreadPoolWorkload: Codable, Sendable, Equatable {
     /// thrown; items a failed run left behind are the caller's to remove.
     public func run(on backend: any KeychainBackend, service: String, accountPrefix: String = "pool") -> Result {
         let tally = Locked(Result(workload: self, calls: 0, failures: [], elapsed: 0, slowestCall: 0))
-        let finished = DispatchGroup()
-        // Every thread waits at the gate until all exist, so that they really run at once.
-        let gate = DispatchSemaphore(value: 0)
-        for index in 0..<threads {
-            finished.enter()
-            let thread = Thread {
-                gate.wait()
-                ThreadPoolRun(workload: self, thread: index, backend: backend, service: service,
-                              accountPrefix: accountPrefix, tally: tally).run()
-                finished.leave()
-            }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
         let started = DispatchTime.now()
-        for _ in 0..<threads { gate.signal() }
-        finished.wait()
+        runThreadsAtOnce(threads) { index in
+            ThreadPoolRun(workload: self, thread: index, backend: backend, service: service,
+                          accountPrefix: accountPrefix, tally: tally).run()
+        }
         var result = tally.withLock { $0 }
         result.elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return result
     }
+}
+
+/// Runs `body(0)` to `body(count - 1)` in `count` threads of their own, started together (each
+/// waits until all exist, so that they really run at once), and returns when all have ended.
+public func runThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let finished = DispatchGroup()
+    let gate = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        finished.enter()
+        let thread = Thread {
+            gate.wait()
+            body(index)
+            finished.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    for _ in 0..<count { gate.signal() }
+    finished.wait()
 }
 
 /// One thread's share of a `ThreadPoolWorkload`.

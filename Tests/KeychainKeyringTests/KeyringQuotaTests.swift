@@ -148,9 +148,9 @@ struct KeyringQuotaTests {
         """
     }
 
-    /// The workload of a server's thread pool (`ThreadPoolWorkload`, 64 threads of one process)
-    /// run by the throwaway user in a session keyring of its own, under the kernel's default quota.
-    func threadPoolAsUnprivilegedUser(_ workload: ThreadPoolWorkload) throws -> ThreadPoolWorkload.Result {
+    /// `KeychainThreadPoolProbe ARGUMENTS` run by the throwaway user in a session keyring of its
+    /// own, under the kernel's default quota, on the keyring backend; its JSON result.
+    func probeAsUnprivilegedUser<Result: Decodable>(_ arguments: [String], _: Result.Type) throws -> Result {
         try requireRootAndTheDefaultQuota()
         guard let probe = ConformanceContext.locateExecutable(named: "KeychainThreadPoolProbe") else {
             try skipOrFail("the KeychainThreadPoolProbe executable was not built")
@@ -158,25 +158,40 @@ struct KeyringQuotaTests {
         try ensureUser()
         let copy = try copy(of: probe)
         defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
-        let json = String(decoding: try JSONEncoder().encode(workload), as: UTF8.self)
-        let script = Self.waitForQuota(atMost: 4) + #"KEYCHAIN_BACKEND=keyring KEYCHAIN_KEYRING=session exec "$1" pool "$2""#
+        let script = Self.waitForQuota(atMost: 4) + #"probe=$1; shift; KEYCHAIN_BACKEND=keyring KEYCHAIN_KEYRING=session exec "$probe" "$@""#
         let run = try run("/usr/sbin/runuser", ["-u", Self.userName, "--", "keyctl", "session", "-", "/bin/sh", "-c",
-                                                script, "sh", copy.path, json])
-        guard let result = try? JSONDecoder().decode(ThreadPoolWorkload.Result.self, from: run.output) else {
+                                                script, "sh", copy.path] + arguments)
+        guard let result = try? JSONDecoder().decode(Result.self, from: run.output) else {
             throw ConformanceFailure("the probe printed no result (exit \(run.status)): \(run.errorText)")
         }
         return result
     }
 
-    /// 56 threads, each adding, reading, updating (three rounds) and deleting an item of its
-    /// own, as an ordinary user: every call succeeds and every read-back is exact. Each thread
-    /// still costs a thread keyring and a lock key, so 64 threads with an item each would take
-    /// 192 of the 200 keys before the keyrings' own: too close to test. (Four items a thread
-    /// would be 256 items at once, beyond the quota whatever threads cost.)
+    /// 64 threads, each adding, reading, updating (three rounds) and deleting two items of its
+    /// own, as an ordinary user: every call succeeds and every read-back is exact. Threads cost
+    /// no keys of their own (one process keyring, one lock key); four items a thread would be
+    /// 256 items at once, beyond the 200 keys of the quota whatever threads cost.
     @Test func aThreadPoolPassesTheWorkloadAsAnUnprivilegedUser() throws {
-        let result = try threadPoolAsUnprivilegedUser(ThreadPoolWorkload(threads: 56, itemsPerThread: 1))
+        let workload = ThreadPoolWorkload(threads: 64, itemsPerThread: 2)
+        let json = String(decoding: try JSONEncoder().encode(workload), as: UTF8.self)
+        let result = try probeAsUnprivilegedUser(["pool", json], ThreadPoolWorkload.Result.self)
         print("thread pool as \(Self.userName): \(result)")
         #expect(result.passed, "\(result)")
+    }
+
+    struct QuotaFillResult: Decodable {
+        let stored: Int
+        let failures: [String]
+    }
+
+    /// The capacity of an ordinary user while 64 threads of one process write: together they add
+    /// items until the quota refuses, and store at least 150, each read back exactly. (A thread
+    /// keyring and a lock key per thread would take 128 of the 200 keys.)
+    @Test func sixtyFourWritingThreadsLeaveRoomForOneHundredFiftyItems() throws {
+        let result = try probeAsUnprivilegedUser(["--fill", "64", "fill"], QuotaFillResult.self)
+        print("64 threads filling the quota as \(Self.userName): \(result.stored) items")
+        #expect(result.stored >= 150, "64 writing threads stored only \(result.stored) items")
+        #expect(result.failures.isEmpty, "\(result.failures.prefix(5))")
     }
 
     /// A session keyring of the throwaway user's own, filled with items until the kernel
@@ -246,8 +261,8 @@ struct KeyringQuotaTests {
         cli = sys.argv[1]
         env = dict(os.environ, KEYCHAIN_KEYRING="session", KEYCHAIN_BACKEND="keyring")
         def run(args, data=None, retrying=False):
-            # A process needs room for its thread keyring even to read: until the kernel has
-            # collected the keys of the one before, a read or a delete may be refused too.
+            # Until the kernel has collected the keys of the process before, a read or a
+            # delete may be refused too.
             for attempt in range(40 if retrying else 1):
                 done = subprocess.run([cli] + args, input=data, capture_output=True, env=env)
                 error = done.stderr.decode(errors="replace")
@@ -292,7 +307,7 @@ struct KeyringQuotaTests {
     }
 
     /// An item whose attributes take a key of their own (a 3,000-character comment), deleted
-    /// while the quota leaves room for the deleting process's thread keyring and no more (no
+    /// while the quota leaves room for the deleting process's process keyring and no more (no
     /// record lock key): the delete succeeds, and its attributes key goes with it, freeing
     /// its bytes, rather than staying behind as no item's.
     @Test func aDeleteWithNoRoomForTheRecordLockStillFreesTheAttributesKey() throws {
