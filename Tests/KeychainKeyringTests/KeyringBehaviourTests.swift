@@ -15,7 +15,7 @@ struct KeyringBehaviourTests {
     let backend = KernelKeyringBackend(keyring: nil)
     let kernel = KernelKeys()
 
-    /// The default keyring, linked into this thread's keyring so this thread possesses it.
+    /// The default keyring, linked into this thread's process keyring so this thread possesses it.
     /// Sync tests run on one thread throughout, so the link holds for the whole test.
     func possessedTarget() throws -> key_serial_t {
         try kernel.resolve(nil).serial

@@ -55,7 +55,7 @@ struct SplitInterruptionTests {
             let backend = KernelKeyringBackend(testingIn: target)
             do {
                 // The test's keyring is nested in the default target, which a thread possesses
-                // only once it has linked it into its thread keyring (`resolve`).
+                // only once it has linked it into its process keyring (`resolve`).
                 _ = try KernelKeys().resolve(nil)
                 for index in 0..<10 {
                     let account = "user\(80 + thread * 10 + index)"
