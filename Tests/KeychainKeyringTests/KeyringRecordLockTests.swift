@@ -122,6 +122,25 @@ struct KeyringRecordLockTests {
         }
     }
 
+    /// A writer of an earlier release keeps its lock key in its thread keyring: alive while that
+    /// keyring is, dead once its process is gone.
+    @Test func aHolderOfAnEarlierReleaseIsAliveUntilItsProcessEnds() throws {
+        try withTarget { target in
+            let holder = recordLockPeer(["hold-in-thread-keyring", "\(target)"])
+            let held = try heldLockKey(in: target)
+            expectKeychainError(errSecIO) {
+                try KeyringRecordLock(kernel: kernel, timeout: .milliseconds(300)).withLock(in: target) {
+                    Issue.record("the body ran while a holder of an earlier release held the lock")
+                }
+            }
+            _ = holder.processIdentifier.map { kill($0, SIGKILL) }
+            _ = try holder.wait(timeout: 10)
+            let ran = try KeyringRecordLock(kernel: kernel, timeout: .seconds(2)).withLock(in: target) { true }
+            #expect(ran)
+            #expect(try !kernel.contents(of: target).contains(held), "the dead holder's lock key is still in the target")
+        }
+    }
+
     @Test func aBodyThatThrowsLetsGoOfTheLock() throws {
         struct BodyFailure: Error {}
         try withTarget { target in
@@ -229,6 +248,7 @@ struct KeyringRecordLockTests {
 ///   for a key `go`, then makes M read-modify-write increments of the `user` key COUNTER, each
 ///   under the lock;
 /// - `hold TARGET`: takes the lock and keeps it until it is killed (at most 30 s);
+///   `hold-in-thread-keyring TARGET` likewise with a lock key in its thread keyring, as earlier releases kept them;
 /// - `zombie TARGET`: forks a child that takes the lock and keeps it, kills the child with
 ///   SIGKILL once it holds the lock, marks that (a key `killed` in TARGET), and reaps it only
 ///   when its own stdin is closed.
@@ -253,6 +273,8 @@ def read(key):
     return buffer.raw[:length]
 mode, target = sys.argv[1], int(sys.argv[2])
 description = b"linux-keychain:lock:%d" % target
+if mode == "hold-in-thread-keyring":  # as earlier releases did
+    mode, PROCESS = "hold", -1  # KEY_SPEC_THREAD_KEYRING
 if mode == "zombie":
     child = os.fork()
     if child == 0:
