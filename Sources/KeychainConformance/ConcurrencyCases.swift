@@ -43,9 +43,9 @@ func survivesManyThreads(_ backend: any KeychainBackend, _ context: ConformanceC
                "racing adds gave \(results), expected one ok and \(threads - 1) duplicates")
 }
 
-/// A server's thread pool (`ThreadPoolWorkload`'s defaults): every call succeeds, every read-back is exact.
+/// A server's thread pool (`ThreadPoolWorkload.ofThisRun`): every call succeeds, every read-back is exact.
 func survivesAThreadPool(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
-    let result = ThreadPoolWorkload().run(on: backend, service: context.service())
+    let result = try ThreadPoolWorkload.ofThisRun().run(on: backend, service: context.service())
     try expect(result.passed, "the thread-pool workload on '\(backend.name)': \(result)")
 }
 

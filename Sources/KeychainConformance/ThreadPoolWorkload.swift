@@ -182,3 +182,19 @@ private struct ThreadPoolRun {
         }
     }
 }
+
+extension ThreadPoolWorkload {
+    /// The variable that sets the `thread-pool` case's thread count. Test-only:
+    /// scripts/test-sanitizers.sh sets it, since a sanitizer slows every call many times over.
+    static let threadsVariable = "LINUX_KEYCHAIN_TEST_THREAD_POOL_THREADS"
+
+    /// The workload the `thread-pool` case runs: the defaults, with `threadsVariable`'s thread
+    /// count when it is set. Throws `ConformanceFailure` when it is not a positive whole number.
+    static func ofThisRun(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ThreadPoolWorkload {
+        guard let text = environment[threadsVariable] else { return ThreadPoolWorkload() }
+        guard let threads = Int(text), threads > 0 else {
+            throw ConformanceFailure("\(threadsVariable) is '\(text)', not a positive number of threads")
+        }
+        return ThreadPoolWorkload(threads: threads)
+    }
+}

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainConformance
+@testable import KeychainConformance
 import KeychainCore
 import KeychainTestSupport
 import Testing
@@ -97,6 +97,16 @@ struct ContractCaseSelfTests {
             _ = try? cases[index].outcome(on: backend, context: ConformanceContext(backendName: "memory"))
         }
         #expect(running.withLock { $0.overlaps } == 0)
+    }
+
+    /// The sanitizer runs make the thread-pool case smaller; the ordinary suite keeps the full shape.
+    @Test func theThreadPoolCaseTakesItsThreadCountFromTheTestVariable() throws {
+        let name = ThreadPoolWorkload.threadsVariable
+        #expect(try ThreadPoolWorkload.ofThisRun([:]) == ThreadPoolWorkload(threads: 64, itemsPerThread: 4, updateRounds: 3))
+        #expect(try ThreadPoolWorkload.ofThisRun([name: "16"]) == ThreadPoolWorkload(threads: 16, itemsPerThread: 4, updateRounds: 3))
+        for bad in ["0", "-4", "many", ""] {
+            #expect(throws: ConformanceFailure.self) { try ThreadPoolWorkload.ofThisRun([name: bad]) }
+        }
     }
 
     @Test func anAuthorsOwnCaseRunsWithTheSuitesHelpers() throws {
