@@ -3,9 +3,10 @@
 # read, update 3 times and delete 4 items) in a loop for MINUTES on a real backend, in the tests'
 # throwaway environment (scripts/with-services.sh starts the stores). KeychainThreadPoolProbe
 # --soak samples its own resident memory (VmRSS) and open descriptors between runs, once a
-# minute, and fails if any run failed, or if from minute 1 to the last minute (for one minute:
-# from the end of the first run) memory grew by more than 5 MB or descriptors changed by more
-# than 2. Figures: docs/performance.md.
+# minute and at the end (after the second run, none starts that would end past MINUTES), and
+# fails if any run failed, or if from minute 1 (for one minute: the end of the first run) to the
+# end memory grew by more than 5 MB or descriptors changed by more than 2. Figures:
+# docs/performance.md.
 # Usage: soak.sh BACKEND MINUTES   BACKEND: keyring, file, secret-service, vault, or all (each in turn)
 set -euo pipefail
 cd "$(dirname "$0")/.."
