@@ -10,7 +10,7 @@ package final class FIFOGate: Sendable {
     private struct State {
         var occupied = false
         var queue: [DispatchSemaphore] = []
-        /// When a thread last went in, to tell a stuck gate from a long queue.
+        /// When a thread last went in (or said it progressed), to tell a stuck gate from a long queue.
         var lastEntry = DispatchTime.now()
     }
 
@@ -45,6 +45,13 @@ package final class FIFOGate: Sendable {
             if gaveUp { return false }
         }
         return true
+    }
+
+    /// Tells the line that the thread inside is waiting on something that moves (other
+    /// processes taking turns at a lock), so that the threads behind it do not give up as if
+    /// it were stuck.
+    package func noteProgress() {
+        state.withLock { $0.lastEntry = .now() }
     }
 
     /// Threads waiting in line now.
