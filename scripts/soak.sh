@@ -20,8 +20,10 @@ case "$1" in
     *) echo "soak: unknown backend '$1' (keyring, file, secret-service, vault or all)" >&2; exit 2 ;;
 esac
 if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != 1 ]; then
-    # The build the tests use (a no-op after scripts/test.sh).
+    # The build the tests use, with its settings (a no-op after scripts/test.sh).
     export LINUX_KEYCHAIN_STRICT=1
+    LINUX_KEYCHAIN_COMMIT="${LINUX_KEYCHAIN_COMMIT:-$(bash scripts/build-commit.sh)}"
+    export LINUX_KEYCHAIN_COMMIT
     swift build --product KeychainThreadPoolProbe >/dev/null
     KEYCHAIN_SOAK_PROBE="$(swift build --show-bin-path)/KeychainThreadPoolProbe" \
         exec bash scripts/with-services.sh bash "$0" "$@"
