@@ -19,7 +19,8 @@ package final class FIFOGate: Sendable {
     package init() {}
 
     /// Waits for this thread's turn. Returns false, out of the queue, if no thread went in
-    /// for `stalledAfter` seconds while it waited. Each true must be followed by `leave()`.
+    /// (nor did the one inside `noteProgress()`) for `stalledAfter` seconds while it waited.
+    /// Each true must be followed by `leave()`.
     package func enter(stalledAfter seconds: Double) -> Bool {
         let turn = DispatchSemaphore(value: 0)
         let waits = state.withLock { state in
