@@ -143,7 +143,8 @@ let package = Package(
                           path: "Tests/OneBackendProbe"),
         // A program that links LinuxKeychainFrontEnd alone, for the test that libkeyutils is not in it.
         .executableTarget(name: "KeychainFrontEndProbe", dependencies: ["LinuxKeychainFrontEnd"], path: "Tests/FrontEndProbe"),
-        // Runs the thread-pool workload in a process of its own, for the tests that run it as another user.
+        // Runs the thread-pool workload in a process of its own: as another user, in many processes, or
+        // in a loop (scripts/soak.sh).
         .executableTarget(name: "KeychainThreadPoolProbe", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainConformance"],
                           path: "Tests/ThreadPoolProbe"),
         .testTarget(name: "KeychainKeyringTests",
@@ -157,9 +158,10 @@ let package = Package(
                 cSettings: [.unsafeFlags(["-I/usr/include/libsecret-1"])]),
         .testTarget(name: "KeychainSecretServiceTests",
                     dependencies: ["KeychainTestSupport", "KeychainSecretService", "KeychainConformance", "LinuxKeychain", "LinuxKeychainKit",
-                                   "KeychainCLI", "CSecretServiceABICheck"]),
+                                   "KeychainCLI", "CSecretServiceABICheck", "KeychainThreadPoolProbe"]),
         .testTarget(name: "KeychainEncryptedFileTests",
-                    dependencies: ["KeychainTestSupport", "KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium"],
+                    dependencies: ["KeychainTestSupport", "KeychainEncryptedFile", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "CSodium",
+                                   "KeychainThreadPoolProbe"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ExampleBackendTests",
                     dependencies: ["ExampleBackend", "ExampleBackendHelper", "KeychainConformance", "KeychainCore"],
@@ -169,7 +171,7 @@ let package = Package(
         .target(name: "CCurlABICheck", path: "Tests/CCurlABICheck"),
         .testTarget(name: "KeychainVaultTests",
                     dependencies: ["KeychainTestSupport", "KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls",
-                                   "CCurlABICheck"]),
+                                   "CCurlABICheck", "KeychainThreadPoolProbe"]),
     ]
 )
 

@@ -10,7 +10,7 @@ package final class FIFOGate: Sendable {
     private struct State {
         var occupied = false
         var queue: [DispatchSemaphore] = []
-        /// When a thread last went in, to tell a stuck gate from a long queue.
+        /// When a thread last went in (or said it progressed), to tell a stuck gate from a long queue.
         var lastEntry = DispatchTime.now()
     }
 
@@ -19,7 +19,8 @@ package final class FIFOGate: Sendable {
     package init() {}
 
     /// Waits for this thread's turn. Returns false, out of the queue, if no thread went in
-    /// for `stalledAfter` seconds while it waited. Each true must be followed by `leave()`.
+    /// (nor did the one inside `noteProgress()`) for `stalledAfter` seconds while it waited.
+    /// Each true must be followed by `leave()`.
     package func enter(stalledAfter seconds: Double) -> Bool {
         let turn = DispatchSemaphore(value: 0)
         let waits = state.withLock { state in
@@ -45,6 +46,13 @@ package final class FIFOGate: Sendable {
             if gaveUp { return false }
         }
         return true
+    }
+
+    /// Tells the line that the thread inside is waiting on something that moves (other
+    /// processes taking turns at a lock), so that the threads behind it do not give up as if
+    /// it were stuck.
+    package func noteProgress() {
+        state.withLock { $0.lastEntry = .now() }
     }
 
     /// Threads waiting in line now.

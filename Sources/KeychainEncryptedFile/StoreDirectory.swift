@@ -455,7 +455,10 @@ final class StoreDirectory: Sendable {
 
     /// Takes the `flock` without blocking, retrying with short sleeps until `lockTimeout`
     /// has passed, like SQLite's busy timeout. Then it fails with an error that says another
-    /// process holds the store, naming it where `/proc/locks` can tell.
+    /// process holds the store, naming it where `/proc/locks` can tell. The sleeps stay short
+    /// (at most 2 ms): the lock goes to whoever asks first after a release, so a waiter that
+    /// naps longer loses every turn to busier ones, and with 16 processes of 8 threads on one
+    /// store one waited out the whole timeout.
     private func acquire(_ operation: Int32, on lockFile: Int32, _ status: stat) throws {
         let deadline = ContinuousClock.now + .milliseconds(Int64(lockTimeout * 1000))
         var pause = Duration.milliseconds(1)
@@ -468,7 +471,7 @@ final class StoreDirectory: Sendable {
                 guard now < deadline else { break }
                 let wait = min(pause, deadline - now).components
                 Thread.sleep(forTimeInterval: Double(wait.seconds) + Double(wait.attoseconds) / 1e18)
-                pause = min(pause * 2, .milliseconds(50))
+                pause = min(pause * 2, .milliseconds(2))
             } catch {
                 throw KeychainError.fileStore(error, "lock", "\(path)/lock")
             }

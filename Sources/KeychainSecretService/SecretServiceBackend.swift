@@ -95,8 +95,8 @@ public final class SecretServiceBackend: KeychainBackend {
         try settings.requireSessionBus()
         var lock: HeldLock?
         if holdingWriteLock {
-            // A write's time counts from its turn for the lock, so that threads queued behind
-            // one another in this process do not time out for being many.
+            // A write's time counts from when it holds the lock, so that writers queued behind
+            // one another, in this process or others, do not time out for being many.
             (lock, deadline) = try SecretServiceWriteLock.acquire(runtimeDirectory: settings.runtimeDirectory,
                                                                   timeoutSeconds: seconds)
         }

@@ -23,7 +23,7 @@ enum SecretServiceWriteLock {
     }
 
     /// Takes the lock in this process's line (`UserLockFile.acquireInTurn`) and returns it
-    /// with the deadline of the rest of the call: `timeoutSeconds` from the thread's turn.
+    /// with the deadline of the rest of the call: `timeoutSeconds` from when it was taken.
     static func acquire(runtimeDirectory: String?, timeoutSeconds: Double) throws -> (lock: HeldLock, deadline: DispatchTime) {
         let lockFile = UserLockFile(named: fileName, runtimeDirectory: runtimeDirectory)
         do {

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-package import Dispatch
+import Dispatch
 import Synchronization
 
 /// An exclusive `flock` on one file of the user's private lock directory: shared by every
@@ -36,9 +36,13 @@ package struct UserLockFile: Sendable {
         case systemCall(SystemCallError)
     }
 
-    /// Takes the lock, waiting at most until `deadline`; `whenReleased` runs once the lock
-    /// taken is let go (never when it was not taken).
-    package func acquire(deadline: DispatchTime, whenReleased: (@Sendable () -> Void)? = nil) throws(Failure) -> HeldLock {
+    /// Takes the lock, waiting while it changes hands: each holder counts itself in the file's
+    /// first 8 bytes, and a waiter gives up only when the count has not moved for `patience`
+    /// seconds, since then one holder kept it that long (a busy queue of other processes is not
+    /// a stuck one). `progressed` runs whenever the waiter saw it move; `whenReleased` runs once
+    /// the lock taken is let go (never when it was not taken).
+    package func acquire(patience: Double, progressed: (() -> Void)? = nil,
+                         whenReleased: (@Sendable () -> Void)? = nil) throws(Failure) -> HeldLock {
         try preparePrivateDirectory()
         let descriptor: Int32
         do {
@@ -46,9 +50,14 @@ package struct UserLockFile: Sendable {
         } catch {
             throw .systemCall(error)
         }
+        var holders = Self.holderCount(descriptor)
+        var deadline = DispatchTime.now() + patience
         while true {
             do {
                 try syscall("flock") { flock(descriptor, LOCK_EX | LOCK_NB) }
+                var count = Self.holderCount(descriptor) &+ 1
+                // Best effort: a count not written only makes waiters less patient.
+                _ = pwrite(descriptor, &count, MemoryLayout<UInt64>.size, 0)
                 return HeldLock(descriptor: descriptor, whenReleased: whenReleased)
             } catch where error.errno == .wouldBlock {
                 // Held by another process or thread: wait below.
@@ -56,12 +65,24 @@ package struct UserLockFile: Sendable {
                 _ = try? closeDescriptor(descriptor)
                 throw .systemCall(error)
             }
+            let seen = Self.holderCount(descriptor)
+            if seen != holders {
+                holders = seen
+                deadline = DispatchTime.now() + patience
+                progressed?()
+            }
             if DispatchTime.now() >= deadline {
                 _ = try? closeDescriptor(descriptor)
                 throw .timedOut
             }
             usleep(2_000)
         }
+    }
+
+    /// The holders counted in the open lock file so far (0 for an empty one).
+    private static func holderCount(_ descriptor: Int32) -> UInt64 {
+        var count: UInt64 = 0
+        return pread(descriptor, &count, MemoryLayout<UInt64>.size, 0) == MemoryLayout<UInt64>.size ? count : 0
     }
 
     /// Creates the directory with mode 0700 if needed and refuses one that another user could

@@ -67,4 +67,25 @@ struct FIFOGateTests {
         #expect(gate.enter(stalledAfter: 0.2), "the gate stayed shut for the thread that gave up")
         gate.leave()
     }
+
+    /// A holder that waits on something moving (other processes' turns at a lock) says so, and
+    /// the thread behind it waits on past its own `stalledAfter`; without that it gives up.
+    @Test func aHolderNotingProgressKeepsTheLineWaiting() {
+        for noting in [true, false] {
+            let gate = FIFOGate()
+            #expect(gate.enter(stalledAfter: 1))
+            let order = Locked<[Int]>([])
+            let done = DispatchGroup()
+            enter(gate, 0, order, stalledAfter: 0.2, done: done)
+            waitUntil { gate.waiting == 1 }
+            // Inside for 0.6 s, three times the waiter's 0.2 s.
+            for _ in 0..<6 {
+                Thread.sleep(forTimeInterval: 0.1)
+                if noting { gate.noteProgress() }
+            }
+            gate.leave()
+            done.wait()
+            #expect(order.withLock { $0 } == (noting ? [0] : [-1]), "noting progress: \(noting)")
+        }
+    }
 }

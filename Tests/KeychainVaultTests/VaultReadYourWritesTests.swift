@@ -75,7 +75,7 @@ struct VaultReadYourWritesTests {
         let cli = try builtCLI()
         let runtimeDirectory = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         let held = try UserLockFile(named: "vault-index.lock", runtimeDirectory: runtimeDirectory)
-            .acquire(deadline: .now() + .seconds(5))
+            .acquire(patience: 5)
         let started = Date()
         let set = try KeychainCLIProcess.run(cli, ["--backend", "vault", "set", "locked-svc", "acct"], input: Data("v1".utf8),
                                              environment: environment)
