@@ -16,17 +16,16 @@ import Testing
 /// every store starts a move holding exactly the test's items. The stores are this suite's own:
 /// a fresh file directory and Vault prefix, a kernel keyring of its own that every CLI child
 /// joins as its session keyring (so `--delete-source` never reaches the keyring items of tests
-/// running beside it), and gnome-keyring's `session` collection (KeePassXC, which has none,
-/// keeps the scratch database with-services.sh made; there, run this suite alone, as
-/// `--filter MigrateCommandTests`, since other suites' items share that collection).
+/// running beside it), and gnome-keyring's `session` collection (KeePassXC and KWallet, which
+/// have none, keep the scratch database or wallet with-services.sh made; there, run this suite
+/// alone, as `--filter MigrateCommandTests`, since other suites' items share that collection).
 @Suite("linux-keychain migrate between real backends", .serialized)
 struct MigrateCommandTests {
     let cli: String
     let tag = "mig-\(UUID().uuidString.prefix(8).lowercased())"
     let environment: [String: String]
-    static let onKeePassXC = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_PROVIDER"] == "keepassxc"
     /// The Secret Service collection the test's items live in.
-    static let collection = onKeePassXC ? "default" : "session"
+    static let collection = scratchSecretServiceCollection
 
     init() throws {
         cli = try builtCLI()
@@ -293,7 +292,7 @@ struct MigrateCommandTests {
         }
         #expect(try run(["set", "--backend", "file", "\(tag)-auto", "alice"], input: Data("a".utf8)).status == 0)
         #expect(try run(["export", "--backend", "file", bundle]).status == 0)
-        // auto picks the Secret Service here (its session collection, this suite's own).
+        // auto picks the Secret Service here (its scratch collection, `collection`).
         let imported = try run(["import", bundle])
         #expect(imported.status == 0 && imported.outputText.contains("1 copied"), "\(imported.errorText)")
         #expect(try String(contentsOfFile: home + "/state/linux-keychain/backend", encoding: .utf8) == "secret-service\n")

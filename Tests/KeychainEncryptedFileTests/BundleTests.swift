@@ -170,7 +170,7 @@ struct BundleTests {
 
     /// The 10,000-item budget (under 30 s each way): kernel keyring → bundle, then the bundle
     /// into each target store: a fresh file store, a fresh Vault prefix, the Secret Service's
-    /// `session` collection (KeePassXC's `default`) and, once the source's keys are deleted,
+    /// scratch collection and, once the source's keys are deleted,
     /// the kernel keyring (root's quota holds them). Minutes of work, so only on request:
     /// LINUX_KEYCHAIN_BUNDLE_10K=1 (docs/cli.md has the figures measured here).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_BUNDLE_10K"] == "1"))
@@ -178,10 +178,9 @@ struct BundleTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let group = "bundle-10k-\(UUID().uuidString.prefix(8))"
         var environment = store("10k").environment
-        let onKeePassXC = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_PROVIDER"] == "keepassxc"
         environment["KEYCHAIN_KEYRING"] = "session"
         environment["KEYCHAIN_VAULT_PREFIX"] = "\(group)/"
-        environment["KEYCHAIN_SECRET_SERVICE_COLLECTION"] = onKeePassXC ? "default" : "session"
+        environment["KEYCHAIN_SECRET_SERVICE_COLLECTION"] = scratchSecretServiceCollection
         environment["KEYCHAIN_SECRET_SERVICE_TIMEOUT"] = "120"
         let everywhere = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let ownItems = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.accessGroup: .string(group)]))

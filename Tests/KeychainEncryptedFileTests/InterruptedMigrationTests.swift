@@ -14,7 +14,7 @@ import Testing
 /// `kill -9` in the middle of a 2,000-item `linux-keychain migrate`, then the same command again:
 /// the source intact, and the target with every item exactly once, as the source holds it. Run
 /// from the kernel keyring to the file store, from the file store to Vault and to the Secret
-/// Service (gnome-keyring's `session` collection; KeePassXC's scratch `default` one), and from
+/// Service (gnome-keyring's `session` collection; KeePassXC's and KWallet's scratch `default`), and from
 /// Vault and the Secret Service; and killed while `--delete-source` empties the source, when
 /// every item must be in the target or still in the source, and the rerun finishes the job.
 @Suite("an interrupted migration", .serialized)
@@ -28,9 +28,8 @@ struct InterruptedMigrationTests {
         let group = "interrupted-\(UUID().uuidString.prefix(8).lowercased())"
         let directory = scratchPath("lkc-interrupted").path
         var environment: [String: String] {
-            let onKeePassXC = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_PROVIDER"] == "keepassxc"
             return ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_FILE_PASSPHRASE": "interrupted-migration", "KEYCHAIN_KEYRING": "session",
-                    "KEYCHAIN_VAULT_PREFIX": "\(group)/", "KEYCHAIN_SECRET_SERVICE_COLLECTION": onKeePassXC ? "default" : "session",
+                    "KEYCHAIN_VAULT_PREFIX": "\(group)/", "KEYCHAIN_SECRET_SERVICE_COLLECTION": scratchSecretServiceCollection,
                     // Reading every secret back from the Secret Service is one call, longer than its default timeout.
                     "KEYCHAIN_SECRET_SERVICE_TIMEOUT": "120", "KEYCHAIN_BACKEND": ""]
         }
