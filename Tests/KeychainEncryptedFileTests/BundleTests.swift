@@ -169,9 +169,9 @@ struct BundleTests {
     }
 
     /// The 10,000-item budget (under 30 s each way): kernel keyring → bundle, then the bundle
-    /// into each target store: a fresh file store, a fresh Vault prefix, the Secret Service's
-    /// scratch collection and, once the source's keys are deleted,
-    /// the kernel keyring (root's quota holds them). Minutes of work, so only on request:
+    /// into each target store: a fresh file store, a fresh Vault prefix, the kernel keyring
+    /// once the source's keys are deleted (root's quota holds them), and the Secret Service's
+    /// scratch collection. Minutes of work, so only on request:
     /// LINUX_KEYCHAIN_BUNDLE_10K=1 (docs/cli.md has the figures measured here).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_BUNDLE_10K"] == "1"))
     func tenThousandItemsExportAndImportWithinBudget() throws {
@@ -203,13 +203,14 @@ struct BundleTests {
             let step = "\(arguments[0]) \(arguments[0] == "export" ? "from" : "into") \(backend)"
             seconds[step] = Date().timeIntervalSince(start)
             print("10,000 items: \(step) \(String(format: "%.1f", seconds[step]!)) s")
-            try #require(result.status == 0, "\(step): \(result.errorText)")
-            #expect(result.outputText.contains(arguments[0] == "export" ? "exported 10000 items" : "10000 copied"), "\(step)")
+            // A step that fails or times out is reported, and the other targets are still measured.
+            #expect(result.status == 0 && result.outputText.contains(arguments[0] == "export" ? "exported 10000 items" : "10000 copied"),
+                    "\(step): status \(result.status), \(result.errorText)")
         }
         let bundle = "\(directory)/10k.lkb"
         try timed(["export", "--group", group, bundle], backend: "keyring")
         #expect(try keyring.delete(ownItems) == 10_000)
-        for target in ["file", "vault", "secret-service", "keyring"] {
+        for target in ["file", "vault", "keyring", "secret-service"] {
             try timed(["import", bundle], backend: target)
         }
         #expect(seconds.values.allSatisfy { $0 < 30 }, "over 30 s: \(seconds.filter { $0.value >= 30 })")
