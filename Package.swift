@@ -136,7 +136,8 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         // Apple-style code of our own, run on every backend.
         .testTarget(name: "AppleCompatibilityTests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "KeychainCore"]),
-        .testTarget(name: "KeychainCLITests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "KeychainCLI", "KeychainConformance"]),
+        .testTarget(name: "KeychainCLITests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "KeychainCLI", "KeychainConformance",
+                                                          "KeychainCore", "KeychainEncryptedFile"]),
         // A program that wants only the kernel keyring (LinuxKeychainFrontEnd + KeychainKeyring),
         // for the test that no other backend is linked into it.
         .executableTarget(name: "KeychainOneBackendProbe", dependencies: ["LinuxKeychainFrontEnd", "KeychainKeyring", "KeychainCore"],

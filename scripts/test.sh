@@ -14,10 +14,12 @@ export LINUX_KEYCHAIN_COMMIT
 export LINUX_KEYCHAIN_STRICT=1
 swift build --build-tests
 bash scripts/with-services.sh swift test --skip-build "$@"
-# The interrupted 2,000-item migration into gnome-keyring, alone: it keeps the provider busy
-# for longer than other tests' calls may wait.
+# The interrupted 2,000-item migrations into and out of gnome-keyring, alone: they keep the
+# provider busy for longer than other tests' calls may wait.
 LINUX_KEYCHAIN_TEST_MIGRATION_INTO_SECRET_SERVICE=1 bash scripts/with-services.sh swift test --skip-build --filter InterruptedMigrationTests "$@"
 bash scripts/with-services.sh --provider=keepassxc swift test --skip-build --filter KeychainSecretServiceTests "$@"
+# The moves between every pair of stores with KWallet as the Secret Service (#30).
+bash scripts/with-services.sh --provider=kwallet swift test --skip-build --filter MigrateCommandTests "$@"
 # The Vault tests once more, through a standby of a three-node raft cluster; then the
 # leader-failover test alone, since it kills that cluster's leader.
 bash scripts/with-services.sh --vault=cluster swift test --skip-build --filter KeychainVaultTests "$@"

@@ -132,7 +132,9 @@ if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
     if [ "$provider" != gnome-keyring ]; then
         # A session bus like the standard one but with no service directories, so that no
         # gnome-keyring (or anything else) can be activated as org.freedesktop.secrets when
-        # KeePassXC or kwalletd is not running.
+        # KeePassXC or kwalletd is not running. Its limits are the standard session bus's
+        # (session.conf): with dbus-daemon's own, a client may await 128 replies at once, and
+        # reading 2,000 items, one request each, failed with LimitsExceeded on KWallet.
         cat >"$scratch/session-bus.conf" <<'EOF'
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -145,6 +147,11 @@ if [ "${LINUX_KEYCHAIN_IN_SERVICES:-}" != "1" ]; then
     <allow eavesdrop="true"/>
     <allow own="*"/>
   </policy>
+  <limit name="max_incoming_bytes">1000000000</limit>
+  <limit name="max_outgoing_bytes">1000000000</limit>
+  <limit name="max_message_size">1000000000</limit>
+  <limit name="max_match_rules_per_connection">50000</limit>
+  <limit name="max_replies_per_connection">50000</limit>
 </busconfig>
 EOF
         bus_options=(--config-file="$scratch/session-bus.conf")

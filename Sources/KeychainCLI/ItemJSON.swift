@@ -3,7 +3,8 @@ import KeychainCore
 import LinuxKeychain
 
 /// One item as `list --json`, `search --json` and `get --json` print it: `class`, every
-/// attribute `AttributeName` knows that the item has, `group` ("" for a shared item), and
+/// attribute `AttributeName` knows that the item has, `authentication-type` (Apple's code) and
+/// `synchronizable` (true) when set, `group` ("" for a shared item), and
 /// `created`/`modified` in ISO 8601. Only `get --json` adds the secret, which `get` prints
 /// anyway: `secret`, the bytes as text when they are UTF-8, else in base64, as
 /// `secret-encoding` ("utf-8" or "base64") says.
@@ -17,6 +18,9 @@ enum ItemJSON {
             guard let text = name.text(in: item.attributes) else { continue }
             object[name.name] = name.key == .port ? Int(text) ?? text : text
         }
+        // Not search terms, but what Apple's API returns and a move carries.
+        if let type = item.attributes.string(.authenticationType), !type.isEmpty { object["authentication-type"] = type }
+        if item.attributes.flag(.synchronizable) { object["synchronizable"] = true }
         // Always present: "" marks a shared item, which every program reads.
         object["group"] = item.attributes.string(.accessGroup) ?? ""
         if let created = ItemListing.date(.creationDate, in: item.attributes) { object["created"] = created }

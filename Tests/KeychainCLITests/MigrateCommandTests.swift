@@ -1,28 +1,31 @@
 import Foundation
 import KeychainConformance
+import KeychainCore
+import KeychainEncryptedFile
 import KeychainTestSupport
 import Testing
 
 /// `linux-keychain migrate` between every ordered pair of real backends (secret-service on the
 /// provider with-services.sh started, keyring, file, vault), with a mixed set of items: generic
 /// and internet passwords, binary and empty secrets, non-ASCII names, two access groups and
-/// shared items, and one item each written by `secret-tool` and by Python `keyring`.
+/// shared items, one item each written by `secret-tool` and by Python `keyring`, and an
+/// internet item's authentication type and security domain and a synchronizable item (which
+/// `list --json` shows, so every move is checked to keep them).
 ///
 /// The twelve moves form one circuit (each ordered pair once), each with `--delete-source`, so
 /// every store starts a move holding exactly the test's items. The stores are this suite's own:
 /// a fresh file directory and Vault prefix, a kernel keyring of its own that every CLI child
 /// joins as its session keyring (so `--delete-source` never reaches the keyring items of tests
-/// running beside it), and gnome-keyring's `session` collection (KeePassXC, which has none,
-/// keeps the scratch database with-services.sh made; there, run this suite alone, as
-/// `--filter MigrateCommandTests`, since other suites' items share that collection).
+/// running beside it), and gnome-keyring's `session` collection (KeePassXC and KWallet, which
+/// have none, keep the scratch database or wallet with-services.sh made; there, run this suite
+/// alone, as `--filter MigrateCommandTests`, since other suites' items share that collection).
 @Suite("linux-keychain migrate between real backends", .serialized)
 struct MigrateCommandTests {
     let cli: String
     let tag = "mig-\(UUID().uuidString.prefix(8).lowercased())"
     let environment: [String: String]
-    static let onKeePassXC = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_PROVIDER"] == "keepassxc"
     /// The Secret Service collection the test's items live in.
-    static let collection = onKeePassXC ? "default" : "session"
+    static let collection = scratchSecretServiceCollection
 
     init() throws {
         cli = try builtCLI()
@@ -68,7 +71,40 @@ struct MigrateCommandTests {
             Seed(naming: ["--protocol", "https", "--port", "8443", "--path", "/v1", "\(tag).example", "bob"], secret: Data("wéb".utf8)),
             Seed(naming: ["\(tag)-tool", "carol"], secret: Data("by secret-tool".utf8)),
             Seed(naming: ["\(tag)-py", "dave"], secret: Data("by python keyring".utf8)),
+            Seed(naming: ["--protocol", "https", "--port", "443", "\(tag)-form.example", "erin"], secret: Data("in a form".utf8)),
+            Seed(naming: ["\(tag)-sync", "frank"], secret: Data("synchronizable".utf8)),
         ]
+    }
+
+    /// The attributes `set` has no options for: an internet item with an authentication type
+    /// and a security domain, and a synchronizable item. They reach the Secret Service the way
+    /// a user's would, through a bundle exported from a file store that holds them.
+    var itemsSetCannotWrite: [KeychainItem] {
+        [
+            KeychainItem(itemClass: .internetPassword, attributes: ItemAttributes([
+                .server: .string("\(tag)-form.example"), .account: .string("erin"), .protocol: .string("htps"), .port: .integer(443),
+                .authenticationType: .string("form"), .securityDomain: .string("realm ✓"), .label: .string("Label of erin"),
+            ]), secret: SecretBytes(seeds[7].secret)),
+            KeychainItem(itemClass: .genericPassword, attributes: ItemAttributes([
+                .service: .string("\(tag)-sync"), .account: .string("frank"), .synchronizable: .bool(true), .label: .string("Label of frank"),
+            ]), secret: SecretBytes(seeds[8].secret)),
+        ]
+    }
+
+    func seedThroughABundle(into backend: String) throws {
+        let directory = scratchPath("lkc-migrate-bundle").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bundling = ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_FILE_PASSPHRASE": "bundle-seed", "KEYCHAIN_BUNDLE_KDF": "interactive",
+                        "KEYCHAIN_BUNDLE_PASSPHRASE": "bundle-seed"]
+        let file = EncryptedFileBackend(environment: bundling)
+        for item in itemsSetCannotWrite { try file.add(item) }
+        let bundle = "\(directory)/seed.lkb"
+        let export = try KeychainCLIProcess.run(cli, ["export", "--backend", "file", bundle], environment: environment.merging(bundling) { _, new in new })
+        try #require(export.status == 0, "export failed: \(export.errorText)")
+        var importing = environment.merging(bundling) { _, new in new }
+        importing["KEYCHAIN_FILE_DIR"] = environment["KEYCHAIN_FILE_DIR"]
+        let imported = try KeychainCLIProcess.run(cli, ["import", "--backend", backend, bundle], environment: importing)
+        try #require(imported.status == 0 && imported.outputText.contains("2 copied"), "import failed: \(imported.errorText)")
     }
 
     /// The test's items as `list --json` shows them in `backend`, sorted.
@@ -103,6 +139,7 @@ struct MigrateCommandTests {
             """
         let python = try KeychainCLIProcess.run("/usr/bin/env", ["python3", "-c", script, "\(tag)-py", Self.collection], environment: environment)
         try #require(python.status == 0, "python keyring failed: \(python.errorText)")
+        try seedThroughABundle(into: backend)
     }
 
     func expectSecrets(in backend: String) throws {
@@ -122,6 +159,9 @@ struct MigrateCommandTests {
         try seed("secret-service")
         let original = try listing("secret-service")
         try #require(original.count == seeds.count, "seeded \(original.count) items: \(original)")
+        // So that each move's comparison of listings covers them.
+        #expect(original.contains { $0.contains("\"authentication-type\":\"form\"") && $0.contains("\"security-domain\":\"realm ✓\"") }, "\(original)")
+        #expect(original.contains { $0.contains("\"synchronizable\":true") && $0.contains("frank") }, "\(original)")
 
         let dry = try keychain(["migrate", "--dry-run", "--from", "secret-service", "--to", "keyring"])
         #expect(dry.status == 0 && dry.outputText.components(separatedBy: "would copy: ").count - 1 >= seeds.count, "\(dry.errorText)")
@@ -252,7 +292,7 @@ struct MigrateCommandTests {
         }
         #expect(try run(["set", "--backend", "file", "\(tag)-auto", "alice"], input: Data("a".utf8)).status == 0)
         #expect(try run(["export", "--backend", "file", bundle]).status == 0)
-        // auto picks the Secret Service here (its session collection, this suite's own).
+        // auto picks the Secret Service here (its scratch collection, `collection`).
         let imported = try run(["import", bundle])
         #expect(imported.status == 0 && imported.outputText.contains("1 copied"), "\(imported.errorText)")
         #expect(try String(contentsOfFile: home + "/state/linux-keychain/backend", encoding: .utf8) == "secret-service\n")

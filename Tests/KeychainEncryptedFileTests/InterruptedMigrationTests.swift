@@ -13,8 +13,10 @@ import Testing
 
 /// `kill -9` in the middle of a 2,000-item `linux-keychain migrate`, then the same command again:
 /// the source intact, and the target with every item exactly once, as the source holds it. Run
-/// from the kernel keyring to the file store, and from the file store to Vault and to the Secret
-/// Service (gnome-keyring's `session` collection; KeePassXC's scratch `default` one).
+/// from the kernel keyring to the file store, from the file store to Vault and to the Secret
+/// Service (gnome-keyring's `session` collection; KeePassXC's and KWallet's scratch `default`), and from
+/// Vault and the Secret Service; and killed while `--delete-source` empties the source, when
+/// every item must be in the target or still in the source, and the rerun finishes the job.
 @Suite("an interrupted migration", .serialized)
 struct InterruptedMigrationTests {
     static let count = 2_000
@@ -26,9 +28,8 @@ struct InterruptedMigrationTests {
         let group = "interrupted-\(UUID().uuidString.prefix(8).lowercased())"
         let directory = scratchPath("lkc-interrupted").path
         var environment: [String: String] {
-            let onKeePassXC = ProcessInfo.processInfo.environment["LINUX_KEYCHAIN_TEST_PROVIDER"] == "keepassxc"
             return ["KEYCHAIN_FILE_DIR": directory, "KEYCHAIN_FILE_PASSPHRASE": "interrupted-migration", "KEYCHAIN_KEYRING": "session",
-                    "KEYCHAIN_VAULT_PREFIX": "\(group)/", "KEYCHAIN_SECRET_SERVICE_COLLECTION": onKeePassXC ? "default" : "session",
+                    "KEYCHAIN_VAULT_PREFIX": "\(group)/", "KEYCHAIN_SECRET_SERVICE_COLLECTION": scratchSecretServiceCollection,
                     // Reading every secret back from the Secret Service is one call, longer than its default timeout.
                     "KEYCHAIN_SECRET_SERVICE_TIMEOUT": "120", "KEYCHAIN_BACKEND": ""]
         }
@@ -48,12 +49,22 @@ struct InterruptedMigrationTests {
         }
     }
 
-    @Test(arguments: [("keyring", "file"), ("file", "vault"), ("file", "secret-service")])
-    func killedMidwayThenRerunCompletesWithNoDuplicates(from sourceName: String, to targetName: String) throws {
-        // Reading 2,000 secrets back is one Secret Service call of many seconds, which holds the
-        // provider past the 5 s timeout of every other test's call: that pair runs by itself.
+    /// Where the move is killed: among the copies, or once every item is verified in the
+    /// target and `--delete-source` is deleting them from the source.
+    enum KillPoint: String, CustomStringConvertible, Sendable {
+        case copying, deletingSource
+        var description: String { rawValue }
+    }
+
+    @Test(arguments: [("keyring", "file", KillPoint.copying), ("file", "vault", .copying), ("file", "secret-service", .copying),
+                      ("vault", "keyring", .copying), ("secret-service", "file", .copying),
+                      ("file", "vault", .deletingSource), ("vault", "keyring", .deletingSource)])
+    func killedMidwayThenRerunCompletesWithNoDuplicates(from sourceName: String, to targetName: String, killed: KillPoint) throws {
+        // Reading 2,000 secrets from or back into the Secret Service is one call of many
+        // seconds, which holds the provider past the 5 s timeout of every other test's call:
+        // those pairs run by themselves.
         let alone = ProcessInfo.processInfo.environment[Self.aloneVariable] == "1"
-        if alone != (targetName == "secret-service") {
+        if alone != (targetName == "secret-service" || sourceName == "secret-service") {
             try Test.cancel(alone ? "runs in the main run" : "floods the provider: run alone with \(Self.aloneVariable)=1 (scripts/test.sh does)")
         }
         let cli = try builtCLI()
@@ -69,9 +80,13 @@ struct InterruptedMigrationTests {
                 .creationDate: .date(started), .modificationDate: .date(started),
             ]), secret: SecretBytes(Data("secret \(index)".utf8))))
         }
-        let arguments = ["migrate", "--from", sourceName, "--to", targetName, "--group", stores.group]
+        let deleting = killed == .deletingSource
+        let arguments = ["migrate", "--from", sourceName, "--to", targetName, "--group", stores.group] + (deleting ? ["--delete-source"] : [])
+        var namesOnly = stores.ownItems
+        namesOnly.includeSecrets = false
 
-        // Killed once a few hundred items are in: mid-add, mid-verification, wherever it is.
+        // Killed once a few hundred items are in (mid-add, mid-verification, wherever it is),
+        // or once every item's line is out and the source has begun to lose items.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: cli)
         process.arguments = arguments
@@ -81,32 +96,45 @@ struct InterruptedMigrationTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         var seen = Data()
-        while seen.split(separator: UInt8(ascii: "\n")).count < 300 {
+        while seen.split(separator: UInt8(ascii: "\n")).count < (deleting ? Self.count : 300) {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             seen += chunk
         }
+        while deleting && process.isRunning, try source.search(namesOnly).count == Self.count {
+            usleep(5_000)
+        }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal, "the migration ended before it could be killed")
+
+        // Every item is whole in the target or still in the source (or both).
+        func secretOf(_ item: KeychainItem) -> Data { Data("secret \((item.attributes.string(.account) ?? "").dropFirst("account-".count))".utf8) }
+        let keptAtKill = try source.search(stores.ownItems), copiedAtKill = try target.search(stores.ownItems)
+        #expect(copiedAtKill.allSatisfy { $0.secret?.makeData() == secretOf($0) }, "the target holds a partial item")
+        #expect(keptAtKill.allSatisfy { $0.secret?.makeData() == secretOf($0) }, "the source holds a changed item")
+        let accounts = Set((keptAtKill + copiedAtKill).compactMap { $0.attributes.string(.account) })
+        #expect(accounts.count == Self.count, "after the kill, \(Self.count - accounts.count) items are in neither store")
+        if deleting { #expect(keptAtKill.count < Self.count && copiedAtKill.count == Self.count, "killed outside the deletion: \(keptAtKill.count) in the source") }
 
         let rerun = try KeychainCLIProcess.run(cli, arguments, environment: environment, timeout: 600)
         #expect(rerun.status == 0, "\(rerun.errorText)")
         let lines = rerun.outputText.split(separator: "\n")
         let present = lines.filter { $0.hasPrefix("already present: ") }.count
         let copied = lines.filter { $0.hasPrefix("copied: ") }.count
-        #expect(present >= 250 && present + copied == Self.count, "rerun: \(present) present, \(copied) copied")
+        #expect(present >= (deleting ? 0 : 250) && present + copied == keptAtKill.count, "rerun: \(present) present, \(copied) copied")
 
         let copies = try target.search(stores.ownItems)
         #expect(copies.count == Self.count)
         #expect(Set(copies.map(\.primaryKey)).count == Self.count)
-        for copy in copies {
-            let account = copy.attributes.string(.account) ?? ""
-            #expect(copy.secret?.makeData() == Data("secret \(account.dropFirst("account-".count))".utf8))
-        }
+        #expect(copies.allSatisfy { $0.secret?.makeData() == secretOf($0) })
         let kept = try source.search(stores.ownItems)
-        #expect(kept.count == Self.count, "the source lost items")
-        #expect(kept.allSatisfy { $0.secret?.makeData() == Data("secret \(($0.attributes.string(.account) ?? "").dropFirst("account-".count))".utf8) })
-        print("interrupted migration \(sourceName) → \(targetName) of \(Self.count) items: \(String(format: "%.1f", Date().timeIntervalSince(started))) s in all")
+        if deleting {
+            #expect(kept.isEmpty, "the rerun left \(kept.count) items in the source")
+        } else {
+            #expect(kept.count == Self.count, "the source lost items")
+            #expect(kept.allSatisfy { $0.secret?.makeData() == secretOf($0) })
+        }
+        print("interrupted migration \(sourceName) → \(targetName) (killed \(killed)) of \(Self.count) items: \(String(format: "%.1f", Date().timeIntervalSince(started))) s in all")
     }
 }
