@@ -29,6 +29,9 @@ do {
     Terminal.fail(CLIStatus.describe(error), status: CLIStatus.exitStatus(for: error))
 } catch let usage as UsageError {
     Terminal.fail(usage.message + "\n" + usage.hint, status: CLIStatus.usage)
+} catch let failure as SystemCallError {
+    // A C call whose failure no store turned into a KeychainError: its name and errno, which hold no secret.
+    Terminal.fail("unexpected failure: \(failure.call) failed: \(failure.reason)", status: CLIStatus.failure)
 } catch {
     Terminal.fail("unexpected failure: \(type(of: error))", status: CLIStatus.failure)
 }

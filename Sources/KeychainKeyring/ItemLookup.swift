@@ -132,11 +132,6 @@ struct ItemLookup: Sendable {
         return kernel.isLinked(entry.itemKey, in: target)
     }
 
-    /// Whether `failure`, of a call on the item key `key`, means that a delete unlinked it: the kernel says "no such
-    /// key", or, for a moment before the key is gone, refuses access to a key this thread no longer possesses.
-    func isUnlinkedKey(_ failure: KeyctlFailure, _ key: key_serial_t, in target: key_serial_t) -> Bool {
-        failure.isNoSuchKey || (failure.errno == .permissionDenied && !kernel.isLinked(key, in: target))
-    }
 
     // MARK: - Every item
 
@@ -194,8 +189,9 @@ struct ItemLookup: Sendable {
             do {
                 let key = try kernel.describe(serial)
                 if key.type == "user", let name = ItemKeyDescription(parsing: key.description) { names.append(name.primaryKey) }
-            } catch let failure as KeyctlFailure where !failure.isNoSuchKey {
-                failing[serial] = failure.keychainError("reading kernel key \(serial) of keyring \(target)")
+            } catch let failure as KeyctlFailure {
+                // One deleted since the listing is no item any more.
+                if !failure.isNoSuchKey { failing[serial] = failure.keychainError("reading kernel key \(serial) of keyring \(target)") }
             }
         }
         // Every record says which are item keys, one that states a higher count (a split in progress) included.
@@ -238,7 +234,7 @@ struct ItemLookup: Sendable {
         do {
             secret = try kernel.readSecretOnce(keys.key)
         } catch let failure as KeyctlFailure {
-            if isUnlinkedKey(failure, keys.key, in: target) { throw ItemVanished() }
+            if kernel.isUnlinkedKey(failure, keys.key, in: target) { throw ItemVanished() }
             throw failure.keychainError("reading the secret of the item with \(found.description.primaryKey.readableName)")
         }
         // A placeholder changed by hand (`keyctl update`) is a secret.

@@ -137,8 +137,8 @@ struct ItemRecords: Sendable {
             let payload: [UInt8]
             do {
                 payload = try kernel.readPublicPayload(key)
-            } catch let failure as KeyctlFailure where failure.isNoSuchKey {
-                // Remembered from a keyring of the same serial that is gone, or unlinked by hand.
+            } catch let failure as KeyctlFailure where kernel.isUnlinkedKey(failure, key, in: target) {
+                // Remembered from a keyring of the same serial that is gone, or unlinked since (by hand, by a write).
                 RecordKnowledge.forget(target, bucket: bucket)
                 serial = nil
                 continue

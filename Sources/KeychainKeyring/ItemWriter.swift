@@ -141,7 +141,7 @@ struct ItemWriter: Sendable {
                 if let superseded { try? kernel.unlink(superseded, from: target) }
             }
         } catch let failure as KeyctlFailure {
-            if lookup.isUnlinkedKey(failure, key, in: target) { throw ItemVanished() }
+            if kernel.isUnlinkedKey(failure, key, in: target) { throw ItemVanished() }
             throw failure.keychainError(doing())
         }
     }

@@ -60,6 +60,12 @@ extension KernelKeys {
         (try? contents(of: target).contains(key)) ?? true
     }
 
+    /// Whether `failure`, of a call on `key`, means it was unlinked from `target`: "no such key", or for a moment
+    /// before the key is gone, "permission denied" for a key this thread no longer possesses.
+    func isUnlinkedKey(_ failure: KeyctlFailure, _ key: key_serial_t, in target: key_serial_t) -> Bool {
+        failure.isNoSuchKey || (failure.errno == .permissionDenied && !isLinked(key, in: target))
+    }
+
     /// The `user` key named `description` in `target` (or a keyring nested in it), or nil; a key
     /// of that name revoked, expired or not accessible is an error of `item`.
     func searchUserKey(_ description: String, in target: key_serial_t, of item: @autoclosure () -> String) throws -> key_serial_t? {
