@@ -11,11 +11,18 @@ struct BenchmarkOptions {
     var maximumItems: Int?
     /// Only the whole-process rows, put in place of those of the report already at `--json`.
     var wholeProcessOnly = false
+    /// Only the bundle rows (`BundleBenchmark`) at this many items, put in place of those of
+    /// the report already at `--json`.
+    var bundleItems: Int?
 
     static let usage = """
-    usage: keychain-bench [--quick] [--whole-process] [--json PATH] [--svg PATH] [--markdown PATH] [--backend NAME]... [--max-items N]
+    usage: keychain-bench [--quick] [--whole-process | --bundle N] [--json PATH] [--svg PATH] [--markdown PATH] [--backend NAME]... [--max-items N]
       --quick          a short smoke run (CI); its times are not meaningful
       --whole-process  only the whole-process rows, replacing those of the report at --json PATH
+      --bundle N       only a bundle of N items exported from keyring and imported into each
+                       --backend (default file, vault, keyring, secret-service; secret-service
+                       at 1000 unless --max-items allows more), beside N raw adds; the rows
+                       replace those of the report at --json PATH, and no --svg is drawn
       --json PATH      write the figures as JSON
       --svg PATH       draw p50 per backend and operation, with raw baselines, on a log scale
       --markdown PATH  write the table as Markdown (docs/benchmark.md)
@@ -30,6 +37,12 @@ struct BenchmarkOptions {
             switch argument {
             case "--quick": quick = true
             case "--whole-process": wholeProcessOnly = true
+            case "--bundle":
+                let text = try Self.value(after: argument, in: &remaining)
+                guard let number = Int(text), number >= 1 else {
+                    throw BenchmarkUsageError(message: "--bundle needs a number of items, not \(text)")
+                }
+                bundleItems = number
             case "--json": jsonPath = try Self.value(after: argument, in: &remaining)
             case "--svg": svgPath = try Self.value(after: argument, in: &remaining)
             case "--markdown": markdownPath = try Self.value(after: argument, in: &remaining)

@@ -36,6 +36,10 @@ struct BenchmarkRun {
         var results: [BenchmarkResult] = []
         let registry = KeychainBackendRegistry.withBuiltIns
         let names = options.backends.isEmpty ? registry.names : options.backends
+        if let bundleItems = options.bundleItems {
+            return try BundleBenchmark(items: bundleItems, targets: options.backends.isEmpty ? BundleBenchmark.defaultTargets : options.backends,
+                                       maximumItems: options.maximumItems, rawBaseline: rawBaseline(for:)).measure()
+        }
         if options.wholeProcessOnly {
             let usable = try names.filter { name in
                 if case .available = try registry.backend(named: name).availability() { return true }

@@ -33,7 +33,15 @@ struct FileRawBaseline: RawBaseline {
         return nonce + sealed
     }
 
-    private func writeDurably(_ bytes: [UInt8]) throws {
+    let addName = "xchacha20poly1305_seal+write+fsync+rename+fsync(dir)"
+
+    func addMany(_ count: Int) throws -> Double {
+        defer { for index in 0..<count { unlink(directory + "/raw-\(index)") } }
+        return try seconds { for index in 0..<count { try writeDurably(seal(), to: directory + "/raw-\(index)") } }
+    }
+
+    private func writeDurably(_ bytes: [UInt8], to path: String? = nil) throws {
+        let path = path ?? self.path
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw BaselineError(description: "open failed: errno \(errno)") }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The raw C or HTTP calls a backend makes at its core, timed in the same run, so the report
 /// can say how much the library adds: get is a read of one secret, set a replacement of it.
 protocol RawBaseline {
@@ -9,6 +11,11 @@ protocol RawBaseline {
     /// The raw lookup of a name that is not there, where the store has one.
     var missName: String? { get }
     func measureMiss(iterations: Int) throws -> LatencySample?
+    /// What `addMany` calls per item, e.g. `add_key`.
+    var addName: String { get }
+    /// Adds `count` new items of distinct names, one raw call sequence each, as durable as the
+    /// store's own add, and removes them again where the store allows; returns the adds' seconds.
+    func addMany(_ count: Int) throws -> Double
 }
 
 /// A baseline that could not be set up or measured; the text says why.
@@ -19,6 +26,13 @@ struct BaselineError: Error, CustomStringConvertible {
 extension RawBaseline {
     var missName: String? { nil }
     func measureMiss(iterations: Int) throws -> LatencySample? { nil }
+
+    /// The seconds `body` takes.
+    func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
 
     /// What the baseline of a benchmark operation calls, or nil for operations without one.
     func name(for operation: String) -> String? {

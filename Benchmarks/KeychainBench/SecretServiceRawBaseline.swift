@@ -24,6 +24,20 @@ struct SecretServiceRawBaseline: RawBaseline {
         }
     }
 
+    let addName = "secret_password_store_sync"
+
+    /// Each under an account of its own, left in the throwaway collection.
+    func addMany(_ count: Int) throws -> Double {
+        try seconds {
+            for index in 0..<count {
+                var message = [CChar](repeating: 0, count: 512)
+                guard csecretservicebaseline_password_store(service, "bundle-\(index)", password, &message, message.count) == 0 else {
+                    throw BaselineError(description: "secret_password_store_sync failed: \(Self.text(message))")
+                }
+            }
+        }
+    }
+
     func measureSet(iterations: Int) throws -> LatencySample {
         try LatencySample.measure(iterations: iterations) { _ in try store() }
     }

@@ -29,7 +29,15 @@ final class VaultRawBaseline: RawBaseline {
 
     deinit { ccurl_handle_free(handle) }
 
-    private func send(_ method: String, body: [UInt8]?) throws {
+    let addName = "libcurl POST kv/data"
+
+    /// Each to a path of its own under the baseline's, left for the throwaway server.
+    func addMany(_ count: Int) throws -> Double {
+        try seconds { for index in 0..<count { try send("POST", body: writeBody, to: "\(url)-bundle/\(index)") } }
+    }
+
+    private func send(_ method: String, body: [UInt8]?, to url: String? = nil) throws {
+        let url = url ?? self.url
         var response = CCurlResponse()
         defer { ccurl_response_free(&response) }
         let performed = method.withCString { methodPointer in

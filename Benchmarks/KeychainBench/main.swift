@@ -17,14 +17,18 @@ do {
 
 do {
     var results = try BenchmarkRun(options: options).run()
-    if options.wholeProcessOnly, let path = options.jsonPath, FileManager.default.fileExists(atPath: path) {
-        // The earlier full run's rows, with its whole-process rows (always its last) replaced.
-        results = try ReportWriter.readJSON(from: path).filter { !$0.operation.hasSuffix("(whole process)") } + results
+    if options.wholeProcessOnly || options.bundleItems != nil, let path = options.jsonPath, FileManager.default.fileExists(atPath: path) {
+        // The earlier full run's rows, with those of this kind (always its last) replaced.
+        let kind = options.bundleItems == nil ? "(whole process)" : "(bundle)"
+        results = try ReportWriter.readJSON(from: path).filter { !$0.operation.hasSuffix(kind) } + results
     }
     print(ReportWriter.table(results))
     if let summary = DurableDefaultAgainstKeyring.summary(results) { print(summary) }
     if let path = options.jsonPath { try ReportWriter.writeJSON(results, to: path) }
-    if let path = options.svgPath { try ReportWriter.writeSVG(results, to: path) }
+    // Seconds-long bundle rows would flatten the microsecond scale of the rest.
+    if let path = options.svgPath, options.bundleItems == nil {
+        try ReportWriter.writeSVG(results.filter { !$0.operation.hasSuffix("(bundle)") }, to: path)
+    }
     if let path = options.markdownPath { try ReportWriter.writeMarkdown(results, to: path) }
 } catch {
     try? FileHandle.standardError.write(contentsOf: Data("keychain-bench: \(error)\n".utf8))

@@ -11,4 +11,9 @@
 static inline long CFileSystem_getdents64(int descriptor, void *buffer, size_t count) {
     return syscall(SYS_getdents64, descriptor, buffer, count);
 }
+
+/// syncfs(2), also declared only under _GNU_SOURCE: flushes the filesystem holding `descriptor`.
+static inline long CFileSystem_syncfs(int descriptor) {
+    return syscall(SYS_syncfs, descriptor);
+}
 #endif

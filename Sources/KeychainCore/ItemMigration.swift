@@ -77,12 +77,20 @@ public struct ItemMigration: Sendable {
         // cannot be read whole (one unreadable item) is looked up item by item instead. Only
         // `scope`'s items can share a primary key with the items moved, so only they are read.
         let present = try? Dictionary(Self.items(in: target, scope: scope).map { ($0.primaryKey, $0) }) { first, _ in first }
-        // Items are independent, so a target that waits on a server takes several at once.
-        let width = dryRun ? 1 : max(1, (target as? any SideBySideWrites)?.sideBySideWrites ?? 1)
-        WindowedWork.run(count: items.count, width: width, window: width * 16,
-                         work: { move(items[$0], attempt: 1, present: present) }) { index, outcome in
+        func deliver(_ index: Int, _ outcome: MigrationOutcome) {
             report.entries.append((items[index].primaryKey, outcome))
             progress(MigrationProgress(position: index + 1, total: total, key: items[index].primaryKey, place: nil, outcome: outcome))
+        }
+        if let batching = target as? any BatchAdding, !dryRun, let present {
+            for start in stride(from: 0, to: items.count, by: Self.batchSize) {
+                let indices = start..<min(start + Self.batchSize, items.count)
+                for (index, outcome) in zip(indices, move(Array(items[indices]), batching, present: present)) { deliver(index, outcome) }
+            }
+        } else {
+            // Items are independent, so a target that waits on a server takes several at once.
+            let width = dryRun ? 1 : max(1, (target as? any SideBySideWrites)?.sideBySideWrites ?? 1)
+            WindowedWork.run(count: items.count, width: width, window: width * 16,
+                             work: { move(items[$0], attempt: 1, present: present) }, deliver: deliver)
         }
         for (index, entry) in unreadable.enumerated() {
             let error = KeychainError(entry.error.status, "it could not be read from '\(source.name)': \(entry.error.message)",
@@ -96,10 +104,32 @@ public struct ItemMigration: Sendable {
         return report
     }
 
+    /// Items a move hands a `BatchAdding` target at once: a progress step, and a slice of the
+    /// items kept in memory sealed.
+    static let batchSize = 256
+
+    /// The moves of `items` into a target that adds in batches: those it lacked when the move
+    /// began are added in one batch, then each read back and compared as `move` does; the rest,
+    /// and those another writer added since, move one by one.
+    private func move(_ items: [KeychainItem], _ target: any BatchAdding, present: [PrimaryKey: KeychainItem]) -> [MigrationOutcome] {
+        let absent = items.indices.filter { present[items[$0].primaryKey] == nil }
+        var outcomes: [Int: MigrationOutcome] = [:]
+        for (index, error) in zip(absent, target.add(batch: absent.map { items[$0] })) {
+            if let error, error.status == errSecDuplicateItem {
+                outcomes[index] = move(items[index], attempt: 2, present: nil)
+            } else if let error {
+                outcomes[index] = .failed(error.attributed(to: target.name))
+            } else {
+                outcomes[index] = outcome { try verify(items[index], removingOnMismatch: true) ?? .copied }
+            }
+        }
+        return items.indices.map { outcomes[$0] ?? move(items[$0], attempt: 1, present: present) }
+    }
+
     /// One item's move: look, then add (or replace), then read back and compare.
     /// `present` is the target's items read before the move, or nil to look each one up.
     private func move(_ item: KeychainItem, attempt: Int, present: [PrimaryKey: KeychainItem]?) -> MigrationOutcome {
-        do {
+        outcome {
             let existing = try present.map { $0[item.primaryKey] } ?? copyInTarget(of: item.primaryKey)
             if let existing {
                 let differences = ItemComparison.differences(between: item, and: existing, includingDates: false)
@@ -117,6 +147,13 @@ public struct ItemMigration: Sendable {
                 return move(item, attempt: attempt + 1, present: nil)
             }
             return try verify(item, removingOnMismatch: true) ?? .copied
+        }
+    }
+
+    /// What `body` returns, or the failure it throws, attributed to the target.
+    private func outcome(_ body: () throws -> MigrationOutcome) -> MigrationOutcome {
+        do {
+            return try body()
         } catch let error as KeychainError {
             return .failed(error.attributed(to: target.name))
         } catch {

@@ -10,7 +10,7 @@ import Synchronization
 /// the master key then stays in guarded memory and, for other processes, in the kernel keyring
 /// for `cacheLifetime` seconds. Thread-safe and multi-process-safe. Layout and guarantees:
 /// docs/file.md.
-public final class EncryptedFileBackend: KeychainBackend, ItemByItemReading, Sendable {
+public final class EncryptedFileBackend: KeychainBackend, ItemByItemReading, BatchAdding, Sendable {
     /// The name it is registered under: `file`.
     public static let backendName = "file"
     /// `file`.
@@ -81,6 +81,40 @@ public final class EncryptedFileBackend: KeychainBackend, ItemByItemReading, Sen
             }
             try files.write(item)
         }
+    }
+
+    /// Adds `items` under one lock, synced together (`ItemFiles.writeNew`); see `BatchAdding`.
+    public func add(batch items: [KeychainItem]) -> [KeychainError?] {
+        var results = [KeychainError?](repeating: nil, count: items.count)
+        do {
+            guard let files = try openStore(creatingIfMissing: true) else {
+                throw KeychainError.fileBackend(errSecIO, "The keychain store directory could not be created or opened.")
+            }
+            try files.withWriteLock {
+                var taken = Set<PrimaryKey>(), accepted: [Int] = [], sealed: [(location: ItemLocation, sealed: Data)] = []
+                for (index, item) in items.enumerated() {
+                    do {
+                        try NameRules.refuseNUL(in: item)
+                        guard try !taken.contains(item.primaryKey) && !files.contains(item.primaryKey) else {
+                            throw KeychainError.fileBackend(errSecDuplicateItem, "An item with \(item.primaryKey.readableName) already exists.")
+                        }
+                        sealed.append((files.keys.location(of: item.primaryKey), try files.keys.sealedFile(for: item)))
+                        taken.insert(item.primaryKey)
+                        accepted.append(index)
+                    } catch {
+                        results[index] = .fileBackend(error)
+                    }
+                }
+                for (index, error) in zip(accepted, files.writeNew(sealed)) {
+                    if let error { results[index] = .fileBackend(error) }
+                }
+            }
+        } catch {
+            // The store could not be opened or locked: nothing was written.
+            let reason = KeychainError.fileBackend(error)
+            return results.map { $0 ?? reason }
+        }
+        return results
     }
 
     /// The items matching `query`; see `KeychainBackend.search(_:)`.

@@ -101,6 +101,70 @@ struct ItemFiles: Sendable {
         try bucket.writeAtomically(location.file, sealed)
     }
 
+    /// Writes the sealed files (`StoreKeys.sealedFile`) of items whose locations are known to
+    /// be vacant, as `write` would, and returns one result per file, in order: nil once it is in
+    /// place and durable, else why not. One flush sequence serves a slice of files instead of
+    /// one per file: each goes to a temporary name unsynced, one filesystem sync makes them and
+    /// their new buckets durable, each is renamed into place, and one more sync makes the names
+    /// durable. A crash before a rename leaves a stale temporary file (readers skip it, the
+    /// bucket's next writer removes it); after it, a whole item, synced before it got its name.
+    /// The format is `write`'s.
+    func writeNew(_ files: [(location: ItemLocation, sealed: Data)]) -> [(any Error)?] {
+        var results = [(any Error)?](repeating: nil, count: files.count)
+        // A slice's buckets are held open until its renames: few enough for any descriptor limit.
+        for start in stride(from: 0, to: files.count, by: Self.filesPerFlush) {
+            var buckets: [String: StoreDirectory] = [:]
+            var staged: [(index: Int, bucket: StoreDirectory, temporary: String)] = []
+            for index in start..<min(start + Self.filesPerFlush, files.count) {
+                let location = files[index].location
+                do {
+                    let bucket: StoreDirectory
+                    if let open = buckets[location.bucket] {
+                        bucket = open
+                    } else {
+                        // Once per bucket: a later file of the slice may share it, and its
+                        // temporary is not stale.
+                        bucket = try writableDirectory(location.bucket, syncing: false)
+                        try bucket.removeStaleTemporaries()
+                        buckets[location.bucket] = bucket
+                    }
+                    invalidateCachedSecret(at: location)
+                    staged.append((index, bucket, try bucket.writeTemporary(files[index].sealed, syncing: false)))
+                } catch {
+                    results[index] = error
+                }
+            }
+            do {
+                try top.syncFileSystem()
+            } catch {
+                for entry in staged {
+                    _ = try? entry.bucket.remove(entry.temporary)
+                    results[entry.index] = error
+                }
+                continue
+            }
+            var renamed: [Int] = []
+            for entry in staged {
+                do {
+                    try entry.bucket.rename(entry.temporary, to: files[entry.index].location.file)
+                    renamed.append(entry.index)
+                } catch {
+                    results[entry.index] = error
+                }
+            }
+            do {
+                try top.syncFileSystem()
+            } catch {
+                // As after `write`'s failed final sync: the file is in place but maybe not durable.
+                for index in renamed { results[index] = error }
+            }
+        }
+        return results
+    }
+
+    /// How many files `writeNew` flushes together.
+    static let filesPerFlush = 256
+
     /// Removes the item with `key`, durably, and its bucket if that became empty.
     func remove(_ key: PrimaryKey) throws {
         try remove(at: keys.location(of: key))
@@ -194,9 +258,9 @@ struct ItemFiles: Sendable {
         return try !items.entries().filter(ItemLocation.isBucketName).isEmpty
     }
 
-    private func writableDirectory(_ bucket: String) throws -> StoreDirectory {
-        guard let items = try top.subdirectory(Self.directoryName, create: true),
-              let directory = try items.subdirectory(bucket, create: true) else {
+    private func writableDirectory(_ bucket: String, syncing: Bool = true) throws -> StoreDirectory {
+        guard let items = try top.subdirectory(Self.directoryName, create: true, syncing: syncing),
+              let directory = try items.subdirectory(bucket, create: true, syncing: syncing) else {
             // Only a writer can remove directories, and writers hold the lock we hold.
             throw KeychainError.fileBackend(errSecIO, "The directory for an item in \(top.path) vanished while it was being written.")
         }

@@ -86,7 +86,8 @@ final class StoreDirectory: Sendable {
     /// Opens (and with `create`, makes) the subdirectory `name`; nil when it does not exist.
     ///
     /// Opens first and makes the directory only when it is missing: nearly every call finds it.
-    func subdirectory(_ name: String, create: Bool) throws -> StoreDirectory? {
+    /// A new directory's entry is synced unless `syncing` is false (the caller syncs later).
+    func subdirectory(_ name: String, create: Bool, syncing: Bool = true) throws -> StoreDirectory? {
         if let existing = try openSubdirectory(name) { return existing }
         guard create else { return nil }
         do {
@@ -106,7 +107,7 @@ final class StoreDirectory: Sendable {
         } catch {
             throw KeychainError.fileStore(error, "set the mode of", directory.path)
         }
-        try sync()
+        if syncing { try sync() }
         return directory
     }
 
@@ -328,6 +329,14 @@ final class StoreDirectory: Sendable {
     /// next writer removes; a crash after it leaves the new file, complete because it was
     /// synced first. On failure before the rename, the temporary file is removed.
     func writeAtomically(_ name: String, _ contents: Data) throws {
+        let temporary = try writeTemporary(contents, syncing: true)
+        try rename(temporary, to: name)
+        try sync()
+    }
+
+    /// Writes `contents` to a new temporary file (mode 0600 whatever the umask), synced when
+    /// `syncing`, and returns its name; on failure the file is removed. Readers skip it.
+    func writeTemporary(_ contents: Data, syncing: Bool) throws -> String {
         let temporary = Self.temporaryPrefix + randomHex(byteCount: 12)
         let file: Int32
         do {
@@ -346,18 +355,38 @@ final class StoreDirectory: Sendable {
                     contents.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + written, $0.count - written) }
                 }
             }
-            try syscall("fsync") { fsync(file) }
+            if syncing { try syscall("fsync") { fsync(file) } }
             open = false
             try closeDescriptor(file)
-            try syscall("renameat") { renameat(descriptor, temporary, descriptor, name) }
         } catch {
             if open { try? closeDescriptor(file) }
             // Best effort: a temporary file that survives holds only ciphertext and is removed
             // by the next writer (`removeStaleTemporaries`).
             _ = unlinkat(descriptor, temporary, 0)
+            throw KeychainError.fileStore(error, "write", "\(path)/\(temporary)")
+        }
+        return temporary
+    }
+
+    /// Renames the temporary file `temporary` over `name`; on failure removes it. Not durable
+    /// until `sync()`.
+    func rename(_ temporary: String, to name: String) throws {
+        do {
+            try syscall("renameat") { renameat(descriptor, temporary, descriptor, name) }
+        } catch {
+            _ = unlinkat(descriptor, temporary, 0)
             throw KeychainError.fileStore(error, "write", "\(path)/\(name)")
         }
-        try sync()
+    }
+
+    /// Makes everything written on this directory's filesystem durable (syncfs(2)): one flush
+    /// for many files, where an fsync each would cost a disk flush each.
+    func syncFileSystem() throws {
+        do {
+            try syscall("syncfs") { Int32(CFileSystem_syncfs(descriptor)) }
+        } catch {
+            throw KeychainError.fileStore(error, "flush the file system of", path)
+        }
     }
 
     /// Removes `name`; returns false if it did not exist. Not durable until `sync()`.

@@ -27,4 +27,9 @@ extension KeychainError {
     static func fileBackend(_ status: OSStatus, _ message: String, failedCall: String? = nil) -> KeychainError {
         KeychainError(status, message, backend: EncryptedFileBackend.backendName, failedCall: failedCall)
     }
+
+    /// `error` itself when it is a KeychainError, else an errSecIO naming it.
+    static func fileBackend(_ error: any Error) -> KeychainError {
+        (error as? KeychainError) ?? .fileBackend(errSecIO, "\(error)")
+    }
 }
