@@ -77,10 +77,15 @@ public final class EncryptedFileBackend: KeychainBackend, ItemByItemReading, Bat
         }
         try files.withWriteLock {
             guard try !files.contains(item.primaryKey) else {
-                throw KeychainError.fileBackend(errSecDuplicateItem, "An item with \(item.primaryKey.readableName) already exists.")
+                throw Self.duplicate(of: item.primaryKey)
             }
             try files.write(item)
         }
+    }
+
+    /// The refusal of an add whose primary key is taken.
+    private static func duplicate(of key: PrimaryKey) -> KeychainError {
+        .fileBackend(errSecDuplicateItem, "An item with \(key.readableName) already exists.")
     }
 
     /// Adds `items` under one lock, synced together (`ItemFiles.writeNew`); see `BatchAdding`.
@@ -96,7 +101,7 @@ public final class EncryptedFileBackend: KeychainBackend, ItemByItemReading, Bat
                     do {
                         try NameRules.refuseNUL(in: item)
                         guard try !taken.contains(item.primaryKey) && !files.contains(item.primaryKey) else {
-                            throw KeychainError.fileBackend(errSecDuplicateItem, "An item with \(item.primaryKey.readableName) already exists.")
+                            throw Self.duplicate(of: item.primaryKey)
                         }
                         sealed.append((files.keys.location(of: item.primaryKey), try files.keys.sealedFile(for: item)))
                         taken.insert(item.primaryKey)
