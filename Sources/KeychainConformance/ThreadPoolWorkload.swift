@@ -190,7 +190,7 @@ extension ThreadPoolWorkload {
 
     /// The workload the `thread-pool` case runs: the defaults, with `threadsVariable`'s thread
     /// count when it is set. Throws `ConformanceFailure` when it is not a positive whole number.
-    static func ofThisRun(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ThreadPoolWorkload {
+    package static func ofThisRun(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ThreadPoolWorkload {
         guard let text = environment[threadsVariable] else { return ThreadPoolWorkload() }
         guard let threads = Int(text), threads > 0 else {
             throw ConformanceFailure("\(threadsVariable) is '\(text)', not a positive number of threads")
