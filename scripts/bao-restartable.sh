@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # An OpenBao server whose data outlives its process, for the tests that stop and start it
-# under load (#29 goal 6): one node, file storage in DIR, always on the same port.
+# under load (#29 goal 6): one node, Integrated Storage (raft) in DIR, always on the same ports.
 #
 # Usage: bao-restartable.sh DIR start        start it (the first time: initialise it with one
 #                                            unseal key and enable kv-v2 at secret/), unseal
@@ -23,10 +23,15 @@ fail() {
     [ ! -f "$dir/bao.log" ] || { echo "--- bao.log (tail)" >&2; tail -n 15 "$dir/bao.log" >&2; }
     exit 1
 }
-# Bounded waits: COMMAND is run every tenth of a second, for at most 30 s.
+# Bounded waits: COMMAND is run every tenth of a second, for at most 30 s, and not once the
+# server has exited.
 wait_for() {
     local description=$1; shift
-    for _ in $(seq 1 300); do "$@" && return 0; sleep 0.1; done
+    for _ in $(seq 1 300); do
+        "$@" && return 0
+        [ ! -f "$dir/pid" ] || kill -0 "$(cat "$dir/pid")" 2>/dev/null || fail "the server exited while waiting for $description"
+        sleep 0.1
+    done
     fail "timed out waiting for $description"
 }
 
@@ -41,15 +46,24 @@ stop)
     ;;
 start)
     if [ ! -f "$dir/config.hcl" ]; then
-        port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-        mkdir -p -m 700 "$dir/data"
+        read -r port cluster_port <<<"$(python3 -c '
+import socket
+sockets = [socket.socket() for _ in range(2)]
+for s in sockets: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in sockets))')"
+        mkdir -p -m 700 "$dir/raft"
         cat >"$dir/config.hcl" <<EOF
-storage "file" { path = "$dir/data" }
+storage "raft" {
+  path    = "$dir/raft"
+  node_id = "restartable"
+}
 listener "tcp" {
-  address     = "127.0.0.1:$port"
-  tls_disable = true
+  address         = "127.0.0.1:$port"
+  cluster_address = "127.0.0.1:$cluster_port"
+  tls_disable     = true
 }
 api_addr      = "http://127.0.0.1:$port"
+cluster_addr  = "https://127.0.0.1:$cluster_port"
 disable_mlock = true
 log_level     = "warn"
 EOF
@@ -58,9 +72,17 @@ EOF
     fi
     # shellcheck disable=SC1091
     . "$dir/env"
-    # setsid: the server is not in the caller's process group, so signals meant for the
-    # caller (a terminal's Ctrl-C) do not stop it; the caller stops it with `stop`.
-    setsid "$bao" server -config="$dir/config.hcl" >>"$dir/bao.log" 2>&1 </dev/null &
+    # The server keeps none of the caller's descriptors: Foundation's Process, for one, learns
+    # that its child exited when a socket the child inherited closes. setsid: the server is not
+    # in the caller's process group, so signals meant for the caller (a terminal's Ctrl-C) do
+    # not stop it; the caller stops it with `stop`.
+    (
+        for fd in /proc/$BASHPID/fd/*; do
+            fd=${fd##*/}
+            [ "$fd" -le 2 ] || exec {fd}>&- 2>/dev/null || true
+        done
+        exec setsid "$bao" server -config="$dir/config.hcl" >>"$dir/bao.log" 2>&1 </dev/null
+    ) &
     echo $! >"$dir/pid"
     # `bao status` exits 2 while sealed and 0 unsealed; 1 means no answer.
     answers() { "$bao" status >/dev/null 2>&1 || [ $? = 2 ]; }
@@ -74,12 +96,17 @@ EOF
     . "$dir/env"
     "$bao" operator unseal "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["unseal_keys_b64"][0])' <"$dir/init.json")" >/dev/null ||
         fail "unsealing failed"
-    if ! "$bao" secrets list -format=json 2>/dev/null | grep -q '"secret/"'; then
+    # A lone raft node elects itself after unsealing; until then it refuses requests.
+    is_active() { [ "$("$bao" read -field=is_self sys/leader 2>/dev/null)" = true ]; }
+    wait_for "the node to become active" is_active
+    if [ ! -f "$dir/kv-enabled" ]; then
         "$bao" secrets enable -path=secret kv-v2 >/dev/null || fail "enabling kv-v2 at secret/ failed"
+        touch "$dir/kv-enabled"
     fi
-    # A KV version 2 mount answers "upgrading" for a moment after it is enabled or unsealed.
-    serves_kv() { "$bao" kv list secret/ >/dev/null 2>&1 || "$bao" kv list secret/ 2>&1 | grep -q "No value found"; }
-    wait_for "secret/ to serve KV reads" serves_kv
+    # A KV version 2 mount refuses requests for a moment after it is enabled or unsealed
+    # ("upgrading"): wait until a write goes through.
+    serves_kv() { "$bao" kv put secret/linux-keychain-restartable-ready ready=yes >/dev/null 2>&1; }
+    wait_for "secret/ to serve KV writes" serves_kv
     ;;
 *)
     fail "unknown action '$action' (start or stop)"

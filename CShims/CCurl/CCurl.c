@@ -239,7 +239,7 @@ static CCurlFailure classify(int code, long status, const char *message, int is_
             || strstr(message, "certificate") != NULL) {
             return CCURL_FAILURE_TLS;
         }
-        return CCURL_FAILURE_OTHER;
+        return CCURL_FAILURE_CONNECTION_LOST;
     }
 }
 
@@ -403,10 +403,8 @@ static int finish(Transfer *transfer, int code) {
         response->failure = CCURL_FAILURE_TOO_LARGE;
     } else if (code == E_SEND_FAIL_REWIND) {
         // See read_body: the request went out on a connection that then closed unanswered.
-        response->failure = CCURL_FAILURE_OTHER;
-        snprintf(response->message, sizeof response->message,
-                 "the connection closed before the server answered; the request may have been applied, "
-                 "so it was not sent twice");
+        response->failure = CCURL_FAILURE_CONNECTION_LOST;
+        snprintf(response->message, sizeof response->message, "closed while the request body was sent");
     } else if (transfer->sink.out_of_memory || code == E_OUT_OF_MEMORY) {
         response->failure = CCURL_FAILURE_OTHER;
         snprintf(response->message, sizeof response->message, "out of memory for the request or its answer");

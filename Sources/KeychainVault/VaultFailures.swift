@@ -8,6 +8,7 @@ import KeychainCore
 /// | sealed server                               | `errSecNotAvailable`, message says "sealed" |
 /// | bad or expired token, policy refusal (403)  | `errSecAuthFailed`    |
 /// | 5xx answer, timeout during an operation     | `errSecIO`            |
+/// | connection lost after the request went out  | `errSecIO`, message says a write may have been applied |
 /// | request rejected as malformed (400)         | `errSecParam`         |
 /// | item larger than the server's limits        | `errSecDataTooLarge`  |
 ///
@@ -32,6 +33,8 @@ struct VaultFailures: Sendable {
             return make(errSecIO, "\(server.prefix(1).uppercased() + server.dropFirst()) sent an answer larger than \(VaultLimits.maximumResponseBytes >> 20) MiB; it was refused unread. Check VAULT_ADDR points at a Vault server.", call)
         case .noHTTPLibrary(let detail):
             return make(errSecNotAvailable, "The vault backend needs libcurl: \(detail).", call)
+        case .connectionLost(let detail):
+            return make(errSecIO, "The connection to \(server) closed before it answered (\(detail)). The server may have stopped or restarted: retry once it runs. A write may have been applied, so it was not sent again.", call)
         case .other(let detail):
             return make(errSecIO, "Talking to \(server) failed: \(detail).", call)
         }

@@ -33,6 +33,8 @@ enum VaultTransportFailure: Error {
     case tooLarge
     /// libcurl could not be loaded.
     case noHTTPLibrary(String)
+    /// The connection closed after the request went out, before any answer.
+    case connectionLost(String)
     case other(String)
 
     /// Whether the request may have reached the server and been applied: anything but a
@@ -40,7 +42,7 @@ enum VaultTransportFailure: Error {
     var mayHaveBeenApplied: Bool {
         switch self {
         case .unreachable, .tls, .noHTTPLibrary: return false
-        case .timedOut, .tooLarge, .other: return true
+        case .timedOut, .tooLarge, .connectionLost, .other: return true
         }
     }
 }
@@ -301,6 +303,7 @@ final class VaultHTTPClient: Sendable {
         case CCURL_FAILURE_TIMED_OUT: return .timedOut
         case CCURL_FAILURE_TLS: return .tls(message)
         case CCURL_FAILURE_TOO_LARGE: return .tooLarge
+        case CCURL_FAILURE_CONNECTION_LOST: return .connectionLost("\(message), libcurl error \(response.code)")
         default: return .other("\(message) (libcurl error \(response.code))")
         }
     }

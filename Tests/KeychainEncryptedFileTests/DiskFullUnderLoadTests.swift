@@ -16,7 +16,7 @@ struct DiskFullUnderLoadTests {
             directory: disk.path + "/store", passphrase: .given(SecretBytes(Data("disk-full-test".utf8))),
             cacheLifetime: 0, kdf: .minimum))
         // A refused write leaves the old file in place: nothing of it lands.
-        let refusal = FaultUnderLoad.Refusal(status: errSecDiskFull, writeMayHaveLanded: false) { $0.contains("Free some space") }
+        let refusal = FaultUnderLoad.Refusal(statuses: [errSecDiskFull], writeMayHaveLanded: false) { $0.contains("Free some space") }
         try FaultUnderLoad(backend: backend, refusal: refusal).run(service: "pool", fault: disk.fill, repair: disk.free)
     }
 }

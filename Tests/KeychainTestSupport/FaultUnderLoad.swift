@@ -9,7 +9,7 @@ import Testing
 ///
 /// Beside the thread-pool workload, a `WriteLedger` rewrites items again and again, one writer
 /// each, so that the version each last saw acknowledged is known exactly. `run` then expects:
-/// - the fault refused calls, each with `refusal.status` and a message `refusal.explains`;
+/// - the fault refused calls, each with one of `refusal.statuses` and a message `refusal.explains`;
 /// - nothing else went wrong but the follow-ons of a refused write (a miss, a previous secret);
 /// - every acknowledged write is what is stored afterwards;
 /// - once repaired, the ledger writers get writes acknowledged again within 30 s, and a whole
@@ -17,7 +17,8 @@ import Testing
 package struct FaultUnderLoad {
     /// How the store refuses a call while it is failed.
     package struct Refusal {
-        package var status: OSStatus
+        /// The statuses of a refusal: one, or a store's "unreachable" and "lost mid-call".
+        package var statuses: Set<OSStatus>
         /// Whether a refusal's message says what happened and what to do.
         package var explains: (String) -> Bool
         /// Whether a refused write may still have taken effect (a server that went away after
@@ -25,8 +26,8 @@ package struct FaultUnderLoad {
         /// after it; otherwise exactly the acknowledged one.
         package var writeMayHaveLanded: Bool
 
-        package init(status: OSStatus, writeMayHaveLanded: Bool, explains: @escaping (String) -> Bool) {
-            self.status = status
+        package init(statuses: Set<OSStatus>, writeMayHaveLanded: Bool, explains: @escaping (String) -> Bool) {
+            self.statuses = statuses
             self.writeMayHaveLanded = writeMayHaveLanded
             self.explains = explains
         }
@@ -49,7 +50,7 @@ package struct FaultUnderLoad {
     /// checks what the type's comment says. `service` names this run's items.
     package func run(service: String, fault: () throws -> Void, repair: () throws -> Void) throws {
         let ledger = WriteLedger(backend: backend, service: service + "-ledger", items: ledgerItems,
-                                 refusedWith: refusal.status)
+                                 refusedWith: refusal.statuses)
         try ledger.addAll()
         ledger.startWriters()
         defer { ledger.stopWriters() }
@@ -78,14 +79,14 @@ package struct FaultUnderLoad {
                 "the ledger writers had no writes acknowledged within 30 s of the repair")
 
         let during = try #require(faulted.withLock { $0 })
-        let refusals = ledger.refusals + during.failures.filter { $0.status == refusal.status }.map(\.detail)
+        let refusals = ledger.refusals + during.failures.filter { refusal.statuses.contains($0.status) }.map(\.detail)
         #expect(!refusals.isEmpty, "the fault refused no call: it did not happen")
         print("\(service): \(refusals.count) calls refused; the workload meanwhile: \(during)")
         for message in Set(refusals) {
             #expect(refusal.explains(message), "a refusal said: \(message)")
             #expect(!message.contains("secret-"), "a refusal quotes a secret")
         }
-        let otherStatuses = Set(during.failures.map(\.status)).subtracting([refusal.status, errSecItemNotFound, errSecSuccess])
+        let otherStatuses = Set(during.failures.map(\.status)).subtracting(refusal.statuses.union([errSecItemNotFound, errSecSuccess]))
         #expect(otherStatuses.isEmpty, "the faulted run: \(during)")
         #expect(ledger.unexpected.isEmpty, "ledger writers: \(ledger.unexpected.prefix(5))")
 
@@ -106,7 +107,7 @@ package final class WriteLedger: Sendable {
     package let backend: any KeychainBackend
     package let service: String
     let items: Int
-    let refusalStatus: OSStatus
+    let refusalStatuses: Set<OSStatus>
     private struct State {
         var acknowledged: [Int]
         var attempted: [Int]
@@ -119,11 +120,11 @@ package final class WriteLedger: Sendable {
     }
     private let state: Locked<State>
 
-    package init(backend: any KeychainBackend, service: String, items: Int, refusedWith refusalStatus: OSStatus) {
+    package init(backend: any KeychainBackend, service: String, items: Int, refusedWith refusalStatuses: Set<OSStatus>) {
         self.backend = backend
         self.service = service
         self.items = items
-        self.refusalStatus = refusalStatus
+        self.refusalStatuses = refusalStatuses
         state = Locked(State(acknowledged: Array(repeating: 0, count: items), attempted: Array(repeating: 0, count: items)))
     }
 
@@ -154,7 +155,7 @@ package final class WriteLedger: Sendable {
                             if changed == 1 { $0.acknowledged[item] = version; $0.acknowledgedWrites += 1 }
                             else { $0.unexpected.append("item \(item): update changed \(changed) items") }
                         }
-                    } catch let error as KeychainError where error.status == refusalStatus {
+                    } catch let error as KeychainError where refusalStatuses.contains(error.status) {
                         state.withLock { $0.refusedWriters.insert(item); $0.refusals.append(error.message) }
                     } catch {
                         state.withLock { $0.unexpected.append("item \(item): \(error)") }

@@ -31,6 +31,9 @@ typedef enum CCurlFailure {
     CCURL_FAILURE_TLS = 4,
     /// The response body was larger than the request allowed; the transfer was stopped there.
     CCURL_FAILURE_TOO_LARGE = 5,
+    /// The connection closed before any answer came, after the request went out: the server
+    /// stopped, crashed or restarted. The request may have been applied.
+    CCURL_FAILURE_CONNECTION_LOST = 6,
 } CCurlFailure;
 
 /// One request. Every pointer is borrowed for the duration of ccurl_perform only.
