@@ -8,6 +8,8 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "LibcryptoABI.h"
@@ -201,6 +203,75 @@ int clibcrypto_digest(const char *digest, const unsigned char *data, size_t data
                       unsigned char *output, size_t *output_length) {
     if (!is_loaded() || *output_length < CLIBCRYPTO_DIGEST_CAPACITY) return -1;
     int result = p_EVP_Q_digest(NULL, digest, NULL, data, data_length, output, output_length) == 1 ? 0 : -1;
+    p_ERR_clear_error();
+    return result;
+}
+
+// --- ECDH --------------------------------------------------------------------------------------
+
+/// The X9.63 KDF of `secret` and `shared_info` into `output` (`length` bytes). Returns 0, or -1.
+static int x963_kdf(const char *digest, const unsigned char *secret, size_t secret_length,
+                    const unsigned char *shared_info, size_t shared_info_length, unsigned char *output, size_t length) {
+    size_t input_length = secret_length + 4 + shared_info_length;
+    if (shared_info_length > CLIBCRYPTO_ECDH_MAXIMUM_OUTPUT) return -1;
+    unsigned char *input = malloc(input_length);
+    if (input == NULL) return -1;
+    memcpy(input, secret, secret_length);
+    if (shared_info_length > 0) memcpy(input + secret_length + 4, shared_info, shared_info_length);
+    unsigned char block[CLIBCRYPTO_DIGEST_CAPACITY];
+    int result = 0;
+    for (uint32_t counter = 1; length > 0 && result == 0; counter++) {
+        input[secret_length] = (unsigned char)(counter >> 24);
+        input[secret_length + 1] = (unsigned char)(counter >> 16);
+        input[secret_length + 2] = (unsigned char)(counter >> 8);
+        input[secret_length + 3] = (unsigned char)counter;
+        size_t block_length = sizeof block;
+        if (p_EVP_Q_digest(NULL, digest, NULL, input, input_length, block, &block_length) != 1 || block_length == 0) {
+            result = -1;
+            break;
+        }
+        size_t taken = block_length < length ? block_length : length;
+        memcpy(output, block, taken);
+        output += taken;
+        length -= taken;
+    }
+    wipe(block, sizeof block);
+    wipe(input, input_length);
+    free(input);
+    return result;
+}
+
+int clibcrypto_ecdh(int curve_bits, const unsigned char *private_key, size_t private_length,
+                    const unsigned char *public_key, size_t public_length, const char *kdf_digest,
+                    const unsigned char *shared_info, size_t shared_info_length,
+                    unsigned char *output, size_t *output_length) {
+    size_t field = clibcrypto_ec_field_bytes(curve_bits);
+    if (output == NULL || output_length == NULL || (shared_info == NULL && shared_info_length > 0)) return -1;
+    if (kdf_digest == NULL ? *output_length < field : *output_length == 0 || *output_length > CLIBCRYPTO_ECDH_MAXIMUM_OUTPUT) {
+        return -1;
+    }
+    void *own = import_key(curve_bits, private_key, private_length, 1);
+    void *peer = import_key(curve_bits, public_key, public_length, 0);
+    void *context = own != NULL && peer != NULL ? p_EVP_PKEY_CTX_new_from_pkey(NULL, own, NULL) : NULL;
+    // The peer's point is checked against the curve before use (an invalid-curve attack otherwise).
+    void *peer_context = peer != NULL ? p_EVP_PKEY_CTX_new_from_pkey(NULL, peer, NULL) : NULL;
+    unsigned char secret[LARGEST_FIELD];
+    size_t secret_length = sizeof secret;
+    int result = context != NULL && peer_context != NULL && p_EVP_PKEY_public_check(peer_context) == 1
+        && p_EVP_PKEY_derive_init(context) == 1 && p_EVP_PKEY_derive_set_peer(context, peer) == 1
+        && p_EVP_PKEY_derive(context, secret, &secret_length) == 1 && secret_length == field ? 0 : -1;
+    if (result == 0 && kdf_digest == NULL) {
+        memcpy(output, secret, field);
+        *output_length = field;
+    } else if (result == 0) {
+        result = x963_kdf(kdf_digest, secret, field, shared_info, shared_info_length, output, *output_length);
+        if (result != 0) wipe(output, *output_length);
+    }
+    wipe(secret, sizeof secret);
+    p_EVP_PKEY_CTX_free(peer_context);
+    p_EVP_PKEY_CTX_free(context);
+    p_EVP_PKEY_free(peer);
+    p_EVP_PKEY_free(own);
     p_ERR_clear_error();
     return result;
 }

@@ -63,6 +63,9 @@ typedef void LibcryptoDigestContext;
     X(int, EVP_PKEY_decrypt, (LibcryptoKeyContext *, unsigned char *, size_t *, const unsigned char *, size_t)) \
     X(int, EVP_PKEY_CTX_set_rsa_oaep_md_name, (LibcryptoKeyContext *, const char *, const char *)) \
     X(int, EVP_PKEY_CTX_set_rsa_mgf1_md_name, (LibcryptoKeyContext *, const char *, const char *)) \
+    X(int, EVP_PKEY_derive_init, (LibcryptoKeyContext *)) \
+    X(int, EVP_PKEY_derive_set_peer, (LibcryptoKeyContext *, LibcryptoKey *)) \
+    X(int, EVP_PKEY_derive, (LibcryptoKeyContext *, unsigned char *, size_t *)) \
     X(void, ERR_clear_error, (void))
 
 /// The numbers CLibcrypto.c uses, as X(our name, OpenSSL's name, value).

@@ -142,6 +142,32 @@ enum Libcrypto {
         }
     }
 
+    /// ECDH of the private key `key` with the public point `peer`: the shared secret, or `length`
+    /// bytes of the X9.63 KDF over it with `kdfDigest` and `sharedInfo`. A point off the curve is
+    /// `errSecParam`. The result is the caller's to clear.
+    static func ecdh(_ key: SecretBytes, _ peer: Data, _ curve: ECCurve, kdfDigest: String?, sharedInfo: Data,
+                     length: Int) throws(NSError) -> Data {
+        try load()
+        let derived = withWipedScratch(length) { scratch -> Data? in
+            var produced = length
+            let status = key.withUnsafeBytes { keyBytes in
+                peer.withUnsafeBytes { peerBytes in
+                    sharedInfo.withUnsafeBytes { infoBytes in
+                        clibcrypto_ecdh(Int32(curve.rawValue), keyBytes.bindMemory(to: UInt8.self).baseAddress, keyBytes.count,
+                                        peerBytes.bindMemory(to: UInt8.self).baseAddress, peerBytes.count, kdfDigest,
+                                        infoBytes.bindMemory(to: UInt8.self).baseAddress, infoBytes.count,
+                                        scratch.bindMemory(to: UInt8.self).baseAddress, &produced)
+                    }
+                }
+            }
+            return status == 0 ? Data(scratch[0..<produced]) : nil
+        }
+        guard let derived else {
+            throw NSError.keychainError(errSecParam, "The key exchange failed: the public key is not a point of P-\(curve.rawValue).")
+        }
+        return derived
+    }
+
     /// Runs `body` with `count` bytes of scratch memory for private bytes, zeroed and freed after.
     private static func withWipedScratch<Result>(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Apple's algorithm names for the SecKey functions, with Apple's string values (SecKey.h).
-/// Only the signature and RSA encryption ones below are supported; any other is answered `errSecUnimplemented`.
+/// Only the signature, RSA encryption and ECDH ones below are supported; any other is answered `errSecUnimplemented`.
 // Sendable although it holds an NSString: the string is an immutable copy made at init.
 public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     /// Apple's string for the algorithm.
@@ -53,6 +53,45 @@ public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     public static let rsaEncryptionOAEPSHA384 = SecKeyAlgorithm(named: "algid:encrypt:RSA:OAEP:SHA384")
     /// RSA OAEP with SHA-512 (and MGF1 with SHA-512), no label.
     public static let rsaEncryptionOAEPSHA512 = SecKeyAlgorithm(named: "algid:encrypt:RSA:OAEP:SHA512")
+
+    /// ECDH: the shared secret, the x-coordinate of the shared point.
+    public static let ecdhKeyExchangeStandard = SecKeyAlgorithm(named: "algid:keyexchange:ECDH")
+    /// ECDH through the ANSI X9.63 KDF with SHA-1 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
+    public static let ecdhKeyExchangeStandardX963SHA1 = SecKeyAlgorithm(named: "algid:keyexchange:ECDH:KDFX963:SHA1")
+    /// ECDH through the ANSI X9.63 KDF with SHA-224 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
+    public static let ecdhKeyExchangeStandardX963SHA224 = SecKeyAlgorithm(named: "algid:keyexchange:ECDH:KDFX963:SHA224")
+    /// ECDH through the ANSI X9.63 KDF with SHA-256 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
+    public static let ecdhKeyExchangeStandardX963SHA256 = SecKeyAlgorithm(named: "algid:keyexchange:ECDH:KDFX963:SHA256")
+    /// ECDH through the ANSI X9.63 KDF with SHA-384 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
+    public static let ecdhKeyExchangeStandardX963SHA384 = SecKeyAlgorithm(named: "algid:keyexchange:ECDH:KDFX963:SHA384")
+    /// ECDH through the ANSI X9.63 KDF with SHA-512 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
+    public static let ecdhKeyExchangeStandardX963SHA512 = SecKeyAlgorithm(named: "algid:keyexchange:ECDH:KDFX963:SHA512")
+    /// Cofactor ECDH (the same on NIST curves, whose cofactor is 1): the shared secret, the x-coordinate of the shared point.
+    public static let ecdhKeyExchangeCofactor = SecKeyAlgorithm(named: "algid:keyexchange:ECDHC")
+    /// ECDHC through the ANSI X9.63 KDF with SHA-1 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
+    public static let ecdhKeyExchangeCofactorX963SHA1 = SecKeyAlgorithm(named: "algid:keyexchange:ECDHC:KDFX963:SHA1")
+    /// ECDHC through the ANSI X9.63 KDF with SHA-224 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
+    public static let ecdhKeyExchangeCofactorX963SHA224 = SecKeyAlgorithm(named: "algid:keyexchange:ECDHC:KDFX963:SHA224")
+    /// ECDHC through the ANSI X9.63 KDF with SHA-256 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
+    public static let ecdhKeyExchangeCofactorX963SHA256 = SecKeyAlgorithm(named: "algid:keyexchange:ECDHC:KDFX963:SHA256")
+    /// ECDHC through the ANSI X9.63 KDF with SHA-384 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
+    public static let ecdhKeyExchangeCofactorX963SHA384 = SecKeyAlgorithm(named: "algid:keyexchange:ECDHC:KDFX963:SHA384")
+    /// ECDHC through the ANSI X9.63 KDF with SHA-512 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
+    public static let ecdhKeyExchangeCofactorX963SHA512 = SecKeyAlgorithm(named: "algid:keyexchange:ECDHC:KDFX963:SHA512")
+
+    /// How libcrypto runs a supported key exchange: nil for another algorithm, else the X9.63
+    /// KDF's hash (nil for the shared secret itself).
+    var keyExchange: String?? {
+        let name = rawValue as String
+        guard name == "algid:keyexchange:ECDH" || name == "algid:keyexchange:ECDHC" else {
+            for prefix in ["algid:keyexchange:ECDH:KDFX963:", "algid:keyexchange:ECDHC:KDFX963:"] where name.hasPrefix(prefix) {
+                let digest = String(name.dropFirst(prefix.count))
+                return ["SHA1", "SHA224", "SHA256", "SHA384", "SHA512"].contains(digest) ? .some(digest) : nil
+            }
+            return nil
+        }
+        return .some(nil)
+    }
 
     /// How libcrypto runs a supported RSA encryption algorithm: OAEP's hash (nil for PKCS #1
     /// v1.5) and the bytes the padding takes from the modulus; nil for any other algorithm.

@@ -2,8 +2,7 @@ public import Foundation
 import KeychainCore
 
 // Apple's encryption functions (SecKey.h) for RSA keys: PKCS #1 v1.5 and OAEP. The public key
-// encrypts, the private key decrypts. Key exchange is declared so that code calling it
-// compiles; no algorithm is supported yet (ECDH is issue 34's next step).
+// encrypts, the private key decrypts. Key exchange is in SecKeyExchange.swift.
 
 /// The encryption parameters of `algorithm` for `operation` with `key`, or the CFError Apple
 /// gives: `errSecUnimplemented` for an algorithm or key not supported, `errSecParam` for input
@@ -50,14 +49,5 @@ public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
         guard var plaintext = decrypted else { throw NSError.keychainError(errSecParam, "The ciphertext does not decrypt with this key.") }
         defer { SecretBytes.zero(&plaintext) }
         return NSData(data: plaintext)
-    }
-}
-
-/// Nil with an `errSecUnimplemented` error: no key-exchange algorithm is supported yet.
-public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,
-                                        _ parameters: CFDictionary,
-                                        _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    answering(error) { () throws(NSError) -> CFData in
-        throw NSError.keychainError(errSecUnimplemented, "Key exchange is not supported yet (\(algorithm.rawValue)).")
     }
 }

@@ -74,6 +74,23 @@ struct SecKeyParameters {
         }
     }
 
+    /// `SecKeyKeyExchangeParameter.requestedSize`: the bytes a key exchange's KDF makes.
+    func requestedSize() throws(NSError) -> Int {
+        guard let size = self[SecKeyKeyExchangeParameter.requestedSize.rawValue]?.integer.flatMap({ Int(exactly: $0) }) else {
+            throw NSError.keychainError(errSecParam, "kSecKeyKeyExchangeParameterRequestedSize is missing or not a number.")
+        }
+        return size
+    }
+
+    /// `SecKeyKeyExchangeParameter.sharedInfo`, the KDF's shared info, or nil when absent.
+    func sharedInfo() throws(NSError) -> Data? {
+        guard let value = self[SecKeyKeyExchangeParameter.sharedInfo.rawValue] else { return nil }
+        guard let data = value.data else {
+            throw NSError.keychainError(errSecParam, "kSecKeyKeyExchangeParameterSharedInfo must be Data.")
+        }
+        return data
+    }
+
     private static func dictionary(_ value: SecItemValue) -> NSDictionary? {
         if let dictionary = value.object(NSDictionary.self) { return dictionary }
         if case .other(let other) = value, let dictionary = other as? [AnyHashable: Any] { return NSDictionary(dictionary: dictionary) }

@@ -17,7 +17,8 @@ public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperati
         guard algorithm.encryption != nil, case .rsa = key.kind else { return false }
         return key.isPrivate == (operation == .decrypt)
     case .keyExchange:
-        return false
+        guard algorithm.keyExchange != nil, case .ec = key.kind else { return false }
+        return key.isPrivate
     }
 }
 

@@ -60,6 +60,22 @@ int clibcrypto_ec_verify(int curve_bits, const unsigned char *key, size_t key_le
 int clibcrypto_digest(const char *digest, const unsigned char *data, size_t data_length,
                       unsigned char *output, size_t *output_length);
 
+/// The most bytes clibcrypto_ecdh derives through the KDF (16 MiB).
+#define CLIBCRYPTO_ECDH_MAXIMUM_OUTPUT (16u << 20)
+
+/// Elliptic-curve Diffie-Hellman between the private key `private_key` (04 || X || Y || K) and
+/// the public point `public_key` (04 || X || Y) of the same curve, which must be on it. With
+/// `kdf_digest` NULL, writes the shared secret (the x-coordinate, field bytes) to `output`,
+/// whose capacity `*output_length` must hold it, and sets `*output_length`. Otherwise writes
+/// exactly `*output_length` bytes (1 to CLIBCRYPTO_ECDH_MAXIMUM_OUTPUT) of the ANSI X9.63 KDF
+/// with `kdf_digest` ("SHA1", "SHA224", "SHA256"...) over the shared secret and `shared_info`:
+/// the hash of secret || 32-bit big-endian counter from 1 || shared_info, block after block.
+/// The shared secret never leaves this call unwiped. Returns 0, or -1.
+int clibcrypto_ecdh(int curve_bits, const unsigned char *private_key, size_t private_length,
+                    const unsigned char *public_key, size_t public_length, const char *kdf_digest,
+                    const unsigned char *shared_info, size_t shared_info_length,
+                    unsigned char *output, size_t *output_length);
+
 /// The most bytes a PKCS #1 RSA key here takes in DER (a 4096-bit private key's, rounded up),
 /// and the most an RSA signature takes.
 #define CLIBCRYPTO_RSA_KEY_CAPACITY 4096

@@ -60,16 +60,15 @@ struct SecKeyOpenSSLTests {
         }
     }
 
-    @Test(arguments: [256, 384, 521])
-    func weVerifyOpensslsSignaturesAndImportItsKeys(bits: Int) throws {
-        let directory = try makeScratchDirectory("seckey-openssl")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let privateFile = directory.appendingPathComponent("private.pem")
-        let publicFile = directory.appendingPathComponent("public.der")
-        let privateDERFile = directory.appendingPathComponent("private.der")
-        try #require(try Self.openssl(["ecparam", "-name", Self.curveNames[bits]!, "-genkey", "-noout", "-out", privateFile.path]) == 0)
-        try #require(try Self.openssl(["ec", "-in", privateFile.path, "-pubout", "-outform", "DER", "-out", publicFile.path]) == 0)
-        try #require(try Self.openssl(["ec", "-in", privateFile.path, "-outform", "DER", "-out", privateDERFile.path]) == 0)
+    /// A key pair the openssl command made on P-`bits` in `directory`: its PEM private key file
+    /// and both keys imported here (which checks the import against openssl's own encoding).
+    static func opensslKeyPair(bits: Int, in directory: URL) throws -> (privateFile: URL, publicKey: SecKey, privateKey: SecKey) {
+        let privateFile = directory.appendingPathComponent("openssl-private.pem")
+        let publicFile = directory.appendingPathComponent("openssl-public.der")
+        let privateDERFile = directory.appendingPathComponent("openssl-private.der")
+        try #require(try openssl(["ecparam", "-name", curveNames[bits]!, "-genkey", "-noout", "-out", privateFile.path]) == 0)
+        try #require(try openssl(["ec", "-in", privateFile.path, "-pubout", "-outform", "DER", "-out", publicFile.path]) == 0)
+        try #require(try openssl(["ec", "-in", privateFile.path, "-outform", "DER", "-out", privateDERFile.path]) == 0)
         let field = (bits + 7) / 8
         let point = try Data(contentsOf: publicFile).suffix(1 + 2 * field)
         let publicKey = try #require(secKeyCall { SecKeyCreateWithData(point as CFData, ecAttributes(kSecAttrKeyClassPublic), $0) }.value)
@@ -82,6 +81,14 @@ struct SecKeyOpenSSLTests {
         var x963 = point + sec1[scalarStart..<(scalarStart + field)]
         defer { x963.resetBytes(in: x963.startIndex..<x963.endIndex) }
         let privateKey = try #require(secKeyCall { SecKeyCreateWithData(x963 as CFData, ecAttributes(kSecAttrKeyClassPrivate), $0) }.value)
+        return (privateFile, publicKey, privateKey)
+    }
+
+    @Test(arguments: [256, 384, 521])
+    func weVerifyOpensslsSignaturesAndImportItsKeys(bits: Int) throws {
+        let directory = try makeScratchDirectory("seckey-openssl")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (privateFile, publicKey, privateKey) = try Self.opensslKeyPair(bits: bits, in: directory)
         #expect(SecKeyCopyPublicKey(privateKey) == publicKey)
 
         let message = Data("signed by openssl, checked here".utf8)
