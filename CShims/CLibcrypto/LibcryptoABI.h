@@ -18,12 +18,15 @@ typedef struct LibcryptoParam {
     size_t return_size;
 } LibcryptoParam;
 
-// libcrypto's opaque types (OSSL_LIB_CTX, EVP_PKEY, EVP_PKEY_CTX, EVP_MD_CTX), void here; the
+// libcrypto's opaque types (OSSL_LIB_CTX, EVP_PKEY, EVP_PKEY_CTX, EVP_MD_CTX, EVP_CIPHER,
+// EVP_CIPHER_CTX), void here; the
 // check maps each name to OpenSSL's.
 typedef void LibcryptoLibraryContext;
 typedef void LibcryptoKey;
 typedef void LibcryptoKeyContext;
 typedef void LibcryptoDigestContext;
+typedef void LibcryptoCipher;
+typedef void LibcryptoCipherContext;
 
 /// The functions CLibcrypto.c looks up, as X(result, name, parameters) (see CDynamicLibrary.h).
 #define CLIBCRYPTO_FUNCTIONS(X) \
@@ -66,6 +69,15 @@ typedef void LibcryptoDigestContext;
     X(int, EVP_PKEY_derive_init, (LibcryptoKeyContext *)) \
     X(int, EVP_PKEY_derive_set_peer, (LibcryptoKeyContext *, LibcryptoKey *)) \
     X(int, EVP_PKEY_derive, (LibcryptoKeyContext *, unsigned char *, size_t *)) \
+    X(LibcryptoCipher *, EVP_CIPHER_fetch, (LibcryptoLibraryContext *, const char *, const char *)) \
+    X(void, EVP_CIPHER_free, (LibcryptoCipher *)) \
+    X(LibcryptoCipherContext *, EVP_CIPHER_CTX_new, (void)) \
+    X(void, EVP_CIPHER_CTX_free, (LibcryptoCipherContext *)) \
+    X(int, EVP_CipherInit_ex2, (LibcryptoCipherContext *, const LibcryptoCipher *, const unsigned char *, \
+                                const unsigned char *, int, const LibcryptoParam *)) \
+    X(int, EVP_CipherUpdate, (LibcryptoCipherContext *, unsigned char *, int *, const unsigned char *, int)) \
+    X(int, EVP_CipherFinal_ex, (LibcryptoCipherContext *, unsigned char *, int *)) \
+    X(int, EVP_CIPHER_CTX_ctrl, (LibcryptoCipherContext *, int, int, void *)) \
     X(void, ERR_clear_error, (void))
 
 /// The numbers CLibcrypto.c uses, as X(our name, OpenSSL's name, value).
@@ -79,7 +91,10 @@ typedef void LibcryptoDigestContext;
     X(RSA_PADDING_PKCS1, RSA_PKCS1_PADDING, 1) \
     X(RSA_PADDING_PSS, RSA_PKCS1_PSS_PADDING, 6) \
     X(RSA_PADDING_OAEP, RSA_PKCS1_OAEP_PADDING, 4) \
-    X(RSA_SALT_LENGTH_DIGEST, RSA_PSS_SALTLEN_DIGEST, -1)
+    X(RSA_SALT_LENGTH_DIGEST, RSA_PSS_SALTLEN_DIGEST, -1) \
+    X(CTRL_GCM_SET_IV_LENGTH, EVP_CTRL_GCM_SET_IVLEN, 0x9) \
+    X(CTRL_GCM_GET_TAG, EVP_CTRL_GCM_GET_TAG, 0x10) \
+    X(CTRL_GCM_SET_TAG, EVP_CTRL_GCM_SET_TAG, 0x11)
 
 #define CLIBCRYPTO_DECLARE_CONSTANT(name, openssl_name, value) name = value,
 enum { CLIBCRYPTO_CONSTANTS(CLIBCRYPTO_DECLARE_CONSTANT) };

@@ -168,6 +168,33 @@ enum Libcrypto {
         return derived
     }
 
+    /// AES-GCM with a 16-byte tag: `input` encrypted, with the tag after it, or decrypted (the tag
+    /// being its last 16 bytes), nil when the tag does not match. The plaintext is the caller's to clear.
+    static func aesGCM(encrypting: Bool, key: Data, iv: Data, _ input: Data) throws(NSError) -> Data? {
+        try load()
+        let tagLength = Int(CLIBCRYPTO_GCM_TAG_LENGTH)
+        let body = encrypting ? input : input.prefix(input.count - tagLength)
+        var tag = encrypting ? Data(count: tagLength) : Data(input.suffix(tagLength))
+        var output = Data(count: body.count)
+        let status = key.withUnsafeBytes { keyBytes in
+            iv.withUnsafeBytes { ivBytes in
+                body.withUnsafeBytes { inputBytes in
+                    output.withUnsafeMutableBytes { outputBytes in
+                        tag.withUnsafeMutableBytes { tagBytes in
+                            clibcrypto_aes_gcm(encrypting ? 1 : 0, keyBytes.bindMemory(to: UInt8.self).baseAddress, keyBytes.count,
+                                               ivBytes.bindMemory(to: UInt8.self).baseAddress, ivBytes.count, nil, 0,
+                                               inputBytes.bindMemory(to: UInt8.self).baseAddress, inputBytes.count,
+                                               outputBytes.bindMemory(to: UInt8.self).baseAddress,
+                                               tagBytes.bindMemory(to: UInt8.self).baseAddress)
+                        }
+                    }
+                }
+            }
+        }
+        guard status == 0 else { return nil }
+        return encrypting ? output + tag : output
+    }
+
     /// Runs `body` with `count` bytes of scratch memory for private bytes, zeroed and freed after.
     private static func withWipedScratch<Result>(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)

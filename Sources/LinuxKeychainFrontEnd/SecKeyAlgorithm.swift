@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Apple's algorithm names for the SecKey functions, with Apple's string values (SecKey.h).
-/// Only the signature, RSA encryption and ECDH ones below are supported; any other is answered `errSecUnimplemented`.
+/// Only the signature, RSA encryption, ECIES and ECDH ones below are supported; any other is answered `errSecUnimplemented`.
 // Sendable although it holds an NSString: the string is an immutable copy made at init.
 public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     /// Apple's string for the algorithm.
@@ -78,6 +78,58 @@ public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     public static let ecdhKeyExchangeCofactorX963SHA384 = SecKeyAlgorithm(named: "algid:keyexchange:ECDHC:KDFX963:SHA384")
     /// ECDHC through the ANSI X9.63 KDF with SHA-512 (`SecKeyKeyExchangeParameter.requestedSize` bytes).
     public static let ecdhKeyExchangeCofactorX963SHA512 = SecKeyAlgorithm(named: "algid:keyexchange:ECDHC:KDFX963:SHA512")
+
+    /// ECIES: an ephemeral key, ECDH through the X9.63 KDF with SHA-1, AES-GCM with a zero IV.
+    public static let eciesEncryptionStandardX963SHA1AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDH:KDFX963:SHA1:AESGCM")
+    /// ECIES: an ephemeral key, ECDH through the X9.63 KDF with SHA-224, AES-GCM with a zero IV.
+    public static let eciesEncryptionStandardX963SHA224AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM")
+    /// ECIES: an ephemeral key, ECDH through the X9.63 KDF with SHA-256, AES-GCM with a zero IV.
+    public static let eciesEncryptionStandardX963SHA256AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM")
+    /// ECIES: an ephemeral key, ECDH through the X9.63 KDF with SHA-384, AES-GCM with a zero IV.
+    public static let eciesEncryptionStandardX963SHA384AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM")
+    /// ECIES: an ephemeral key, ECDH through the X9.63 KDF with SHA-512, AES-GCM with a zero IV.
+    public static let eciesEncryptionStandardX963SHA512AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM")
+    /// ECIES: an ephemeral key, ECDH through the X9.63 KDF with SHA-1, AES-GCM with the IV from the KDF too.
+    public static let eciesEncryptionStandardVariableIVX963SHA1AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDH:KDFX963:SHA1:AESGCM-KDFIV")
+    /// ECIES: an ephemeral key, ECDH through the X9.63 KDF with SHA-224, AES-GCM with the IV from the KDF too.
+    public static let eciesEncryptionStandardVariableIVX963SHA224AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM-KDFIV")
+    /// ECIES: an ephemeral key, ECDH through the X9.63 KDF with SHA-256, AES-GCM with the IV from the KDF too.
+    public static let eciesEncryptionStandardVariableIVX963SHA256AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV")
+    /// ECIES: an ephemeral key, ECDH through the X9.63 KDF with SHA-384, AES-GCM with the IV from the KDF too.
+    public static let eciesEncryptionStandardVariableIVX963SHA384AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM-KDFIV")
+    /// ECIES: an ephemeral key, ECDH through the X9.63 KDF with SHA-512, AES-GCM with the IV from the KDF too.
+    public static let eciesEncryptionStandardVariableIVX963SHA512AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM-KDFIV")
+    /// ECIES: an ephemeral key, ECDHC through the X9.63 KDF with SHA-1, AES-GCM with a zero IV.
+    public static let eciesEncryptionCofactorX963SHA1AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA1:AESGCM")
+    /// ECIES: an ephemeral key, ECDHC through the X9.63 KDF with SHA-224, AES-GCM with a zero IV.
+    public static let eciesEncryptionCofactorX963SHA224AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM")
+    /// ECIES: an ephemeral key, ECDHC through the X9.63 KDF with SHA-256, AES-GCM with a zero IV.
+    public static let eciesEncryptionCofactorX963SHA256AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM")
+    /// ECIES: an ephemeral key, ECDHC through the X9.63 KDF with SHA-384, AES-GCM with a zero IV.
+    public static let eciesEncryptionCofactorX963SHA384AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM")
+    /// ECIES: an ephemeral key, ECDHC through the X9.63 KDF with SHA-512, AES-GCM with a zero IV.
+    public static let eciesEncryptionCofactorX963SHA512AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM")
+    /// ECIES: an ephemeral key, ECDHC through the X9.63 KDF with SHA-1, AES-GCM with the IV from the KDF too.
+    public static let eciesEncryptionCofactorVariableIVX963SHA1AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA1:AESGCM-KDFIV")
+    /// ECIES: an ephemeral key, ECDHC through the X9.63 KDF with SHA-224, AES-GCM with the IV from the KDF too.
+    public static let eciesEncryptionCofactorVariableIVX963SHA224AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM-KDFIV")
+    /// ECIES: an ephemeral key, ECDHC through the X9.63 KDF with SHA-256, AES-GCM with the IV from the KDF too.
+    public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV")
+    /// ECIES: an ephemeral key, ECDHC through the X9.63 KDF with SHA-384, AES-GCM with the IV from the KDF too.
+    public static let eciesEncryptionCofactorVariableIVX963SHA384AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM-KDFIV")
+    /// ECIES: an ephemeral key, ECDHC through the X9.63 KDF with SHA-512, AES-GCM with the IV from the KDF too.
+    public static let eciesEncryptionCofactorVariableIVX963SHA512AESGCM = SecKeyAlgorithm(named: "algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM-KDFIV")
+
+    /// How a supported ECIES algorithm runs: the KDF's hash, and whether the IV comes from the
+    /// KDF (else it is zero); nil for any other algorithm.
+    var ecies: (digest: String, variableIV: Bool)? {
+        let parts = (rawValue as String).split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 7, parts[0] == "algid", parts[1] == "encrypt", parts[2] == "ECIES",
+              parts[3] == "ECDH" || parts[3] == "ECDHC", parts[4] == "KDFX963",
+              ["SHA1", "SHA224", "SHA256", "SHA384", "SHA512"].contains(parts[5]),
+              parts[6] == "AESGCM" || parts[6] == "AESGCM-KDFIV" else { return nil }
+        return (parts[5], parts[6] == "AESGCM-KDFIV")
+    }
 
     /// How libcrypto runs a supported key exchange: nil for another algorithm, else the X9.63
     /// KDF's hash (nil for the shared secret itself).

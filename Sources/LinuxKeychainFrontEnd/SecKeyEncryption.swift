@@ -1,8 +1,9 @@
 public import Foundation
 import KeychainCore
 
-// Apple's encryption functions (SecKey.h) for RSA keys: PKCS #1 v1.5 and OAEP. The public key
-// encrypts, the private key decrypts. Key exchange is in SecKeyExchange.swift.
+// Apple's encryption functions (SecKey.h): PKCS #1 v1.5 and OAEP for RSA keys, ECIES
+// (SecKeyECIES.swift) for EC keys. The public key encrypts, the private key decrypts. Key
+// exchange is in SecKeyExchange.swift.
 
 /// The encryption parameters of `algorithm` for `operation` with `key`, or the CFError Apple
 /// gives: `errSecUnimplemented` for an algorithm or key not supported, `errSecParam` for input
@@ -21,12 +22,16 @@ private func encryption(_ key: SecKey, _ operation: SecKeyOperationType, _ algor
     return encryption.oaepDigest
 }
 
-/// Encrypts `plaintext` with the public RSA key `key`, as on Apple platforms. Nil with the
-/// error set: `errSecUnimplemented` (see `SecKeyIsAlgorithmSupported`), `errSecParam` for a
-/// plaintext longer than the key and padding allow.
+/// Encrypts `plaintext` with the public key `key`, as on Apple platforms: RSA, or ECIES for an
+/// EC key. Nil with the error set: `errSecUnimplemented` (see `SecKeyIsAlgorithmSupported`),
+/// `errSecParam` for a plaintext longer than the RSA key and padding allow.
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     answering(error) { () throws(NSError) -> CFData in
+        if case .ec(let curve) = key.kind, let ecies = algorithm.ecies, SecKeyIsAlgorithmSupported(key, .encrypt, algorithm) {
+            return NSData(data: try ECIES.encrypt(plaintext as Data, to: key.publicRepresentation, curve,
+                                                  digest: ecies.digest, variableIV: ecies.variableIV))
+        }
         let digest = try encryption(key, .encrypt, algorithm, plaintext)
         let encrypted = try key.publicRepresentation.withUnsafeBytes { bytes in
             Result { () throws(NSError) in try Libcrypto.cryptRSA(encrypting: true, key: bytes, oaepDigest: digest, plaintext as Data) }
@@ -36,12 +41,19 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
     }
 }
 
-/// Decrypts `ciphertext` with the private RSA key `key`, as on Apple platforms. Nil with the
-/// error set: `errSecParam` for a ciphertext that is not the key's size or does not decrypt,
-/// `errSecUnimplemented` (see `SecKeyIsAlgorithmSupported`). The plaintext is the caller's to clear.
+/// Decrypts `ciphertext` with the private key `key`, as on Apple platforms: RSA, or ECIES for
+/// an EC key. Nil with the error set: `errSecParam` for a ciphertext that is not the RSA key's
+/// size or does not decrypt, `errSecUnimplemented` (see `SecKeyIsAlgorithmSupported`). The
+/// plaintext is the caller's to clear.
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     answering(error) { () throws(NSError) -> CFData in
+        if case .ec(let curve) = key.kind, let ecies = algorithm.ecies, SecKeyIsAlgorithmSupported(key, .decrypt, algorithm) {
+            var plaintext = try ECIES.decrypt(ciphertext as Data, with: key.representation, curve,
+                                              digest: ecies.digest, variableIV: ecies.variableIV)
+            defer { SecretBytes.zero(&plaintext) }
+            return NSData(data: plaintext)
+        }
         let digest = try encryption(key, .decrypt, algorithm, ciphertext)
         let decrypted = try key.representation.withUnsafeBytes { bytes in
             Result { () throws(NSError) in try Libcrypto.cryptRSA(encrypting: false, key: bytes, oaepDigest: digest, ciphertext as Data) }

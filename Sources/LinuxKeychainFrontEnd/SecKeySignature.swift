@@ -14,7 +14,10 @@ public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperati
         guard let scheme = algorithm.signature, scheme.fits(key.kind) else { return false }
         return key.isPrivate == (operation == .sign)
     case .encrypt, .decrypt:
-        guard algorithm.encryption != nil, case .rsa = key.kind else { return false }
+        switch key.kind {
+        case .rsa: guard algorithm.encryption != nil else { return false }
+        case .ec: guard algorithm.ecies != nil else { return false }
+        }
         return key.isPrivate == (operation == .decrypt)
     case .keyExchange:
         guard algorithm.keyExchange != nil, case .ec = key.kind else { return false }

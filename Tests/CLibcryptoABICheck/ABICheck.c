@@ -44,6 +44,8 @@ _Static_assert(PARAM_UNMODIFIED == OSSL_PARAM_UNMODIFIED, "PARAM_UNMODIFIED is n
 #define LibcryptoKey EVP_PKEY
 #define LibcryptoKeyContext EVP_PKEY_CTX
 #define LibcryptoDigestContext EVP_MD_CTX
+#define LibcryptoCipher EVP_CIPHER
+#define LibcryptoCipherContext EVP_CIPHER_CTX
 #define LibcryptoParam OSSL_PARAM
 
 #define CHECK_PROTOTYPE(result, name, parameters) \

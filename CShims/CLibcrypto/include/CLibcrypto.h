@@ -76,6 +76,18 @@ int clibcrypto_ecdh(int curve_bits, const unsigned char *private_key, size_t pri
                     const unsigned char *shared_info, size_t shared_info_length,
                     unsigned char *output, size_t *output_length);
 
+/// The bytes of an AES-GCM tag here.
+#define CLIBCRYPTO_GCM_TAG_LENGTH 16
+
+/// AES-GCM with a `key` of 16, 24 or 32 bytes and an `iv` of any length from 1 byte: encrypts
+/// (`encrypting`) `input` into `output` (as long as `input`) and writes the tag to `tag`
+/// (CLIBCRYPTO_GCM_TAG_LENGTH bytes), or decrypts it, checking `tag`. `aad` may be NULL when
+/// `aad_length` is 0. Returns 0, or -1 (a tag that does not match included, `output` then
+/// wiped). Inputs over INT_MAX - 16 bytes fail.
+int clibcrypto_aes_gcm(int encrypting, const unsigned char *key, size_t key_length, const unsigned char *iv,
+                       size_t iv_length, const unsigned char *aad, size_t aad_length, const unsigned char *input,
+                       size_t input_length, unsigned char *output, unsigned char *tag);
+
 /// The most bytes a PKCS #1 RSA key here takes in DER (a 4096-bit private key's, rounded up),
 /// and the most an RSA signature takes.
 #define CLIBCRYPTO_RSA_KEY_CAPACITY 4096
