@@ -137,9 +137,19 @@ final class RebootableUser {
         let wiped = try run(["/bin/sh", "-c", script])
         let before = wiped.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(wiped.status == 0 && !before.isEmpty, "the reboot's wipe failed: \(wiped.errorText)", sourceLocation: sourceLocation)
-        let after = try run(["/bin/sh", "-c", "keyctl get_persistent @s; keyctl rlist @u"])
-        let lines = after.outputText.split(whereSeparator: \.isNewline).map(String.init)
-        #expect(after.status == 0 && lines.first != before, "the persistent keyring survived the reboot: \(before) then \(lines)",
+        // The kernel collects invalidated keys asynchronously: until it has, the old persistent
+        // keyring may still be handed out. Asked again for at most 3 s.
+        var after = try run(["/bin/sh", "-c", "keyctl get_persistent @s; keyctl rlist @u"])
+        var lines = after.outputText.split(whereSeparator: \.isNewline).map(String.init)
+        var tries = 0
+        while after.status != 0 || lines.first == before, tries < 30 {
+            tries += 1
+            Thread.sleep(forTimeInterval: 0.1)
+            after = try run(["/bin/sh", "-c", "keyctl get_persistent @s; keyctl rlist @u"])
+            lines = after.outputText.split(whereSeparator: \.isNewline).map(String.init)
+        }
+        #expect(after.status == 0 && lines.first != before,
+                "the persistent keyring survived the reboot: \(before) then \(lines) (exit \(after.status): \(after.errorText))",
                 sourceLocation: sourceLocation)
         #expect(lines.dropFirst().allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty },
                 "@u still holds keys after the reboot: \(lines)", sourceLocation: sourceLocation)
