@@ -307,6 +307,88 @@ int clibcrypto_aes_gcm(int encrypting, const unsigned char *key, size_t key_leng
     return done ? 0 : -1;
 }
 
+// --- Certificates ------------------------------------------------------------------------------
+
+/// Copies the first entry of `nid` in `name`, in UTF-8, to `summary`. Returns 1 when one was there.
+static int copy_name_entry(const void *name, int nid, char *summary, size_t summary_size) {
+    int index = p_X509_NAME_get_index_by_NID(name, nid, -1);
+    void *entry = index >= 0 ? p_X509_NAME_get_entry(name, index) : NULL;
+    unsigned char *text = NULL;
+    int length = entry != NULL ? p_ASN1_STRING_to_UTF8(&text, p_X509_NAME_ENTRY_get_data(entry)) : -1;
+    if (length < 0 || text == NULL) return 0;
+    size_t copied = (size_t)length < summary_size - 1 ? (size_t)length : summary_size - 1;
+    memcpy(summary, text, copied);
+    summary[copied] = 0;
+    p_CRYPTO_free(text, __FILE__, __LINE__);
+    return 1;
+}
+
+/// The curve's size for an EC key on P-256, P-384 or P-521, else 0.
+static int nist_curve_bits(void *pkey) {
+    char group[64] = {0};
+    LibcryptoParam params[] = {
+        {"group", PARAM_UTF8_STRING, group, sizeof group - 1, PARAM_UNMODIFIED},
+        {NULL, 0, NULL, 0, 0},
+    };
+    if (p_EVP_PKEY_get_params(pkey, params) <= 0) return 0;
+    if (strcmp(group, "prime256v1") == 0 || strcmp(group, "P-256") == 0) return 256;
+    if (strcmp(group, "secp384r1") == 0 || strcmp(group, "P-384") == 0) return 384;
+    if (strcmp(group, "secp521r1") == 0 || strcmp(group, "P-521") == 0) return 521;
+    return 0;
+}
+
+int clibcrypto_certificate_parse(const unsigned char *der, size_t der_length, char *summary, size_t summary_size,
+                                 unsigned char *public_key, size_t *public_length, int *key_kind, int *key_bits) {
+    if (!is_loaded() || der == NULL || der_length == 0 || der_length > LONG_MAX || summary == NULL || summary_size == 0
+        || public_key == NULL || public_length == NULL || key_kind == NULL || key_bits == NULL) {
+        return -1;
+    }
+    const unsigned char *cursor = der;
+    void *certificate = p_d2i_X509(NULL, &cursor, (long)der_length);
+    if (certificate == NULL || cursor != der + der_length) {
+        p_X509_free(certificate);
+        p_ERR_clear_error();
+        return -1;
+    }
+    summary[0] = 0;
+    const void *name = p_X509_get_subject_name(certificate);
+    int named_by[] = {NAME_COMMON_NAME, NAME_EMAIL_ADDRESS, NAME_ORGANIZATIONAL_UNIT, NAME_ORGANIZATION};
+    for (size_t index = 0; name != NULL && index < sizeof named_by / sizeof named_by[0]; index++) {
+        if (copy_name_entry(name, named_by[index], summary, summary_size)) break;
+    }
+    *key_kind = CLIBCRYPTO_CERTIFICATE_KEY_OTHER;
+    *key_bits = 0;
+    void *pkey = p_X509_get0_pubkey(certificate);  // owned by the certificate
+    int type = pkey != NULL ? p_EVP_PKEY_get_base_id(pkey) : 0;
+    if (type == KEY_TYPE_EC) {
+        int bits = nist_curve_bits(pkey);
+        size_t point_length = 1 + 2 * clibcrypto_ec_field_bytes(bits);
+        LibcryptoParam params[] = {
+            {"pub", PARAM_OCTET_STRING, public_key, *public_length, PARAM_UNMODIFIED},
+            {NULL, 0, NULL, 0, 0},
+        };
+        if (bits != 0 && *public_length >= point_length && p_EVP_PKEY_get_params(pkey, params) > 0
+            && params[0].return_size == point_length && public_key[0] == 0x04) {
+            *key_kind = CLIBCRYPTO_CERTIFICATE_KEY_EC;
+            *key_bits = bits;
+            *public_length = point_length;
+        }
+    } else if (type == KEY_TYPE_RSA) {
+        int length = p_i2d_PublicKey(pkey, NULL);
+        if (length > 0 && (size_t)length <= *public_length) {
+            unsigned char *out = public_key;
+            if (p_i2d_PublicKey(pkey, &out) == length) {
+                *key_kind = CLIBCRYPTO_CERTIFICATE_KEY_RSA;
+                *key_bits = p_EVP_PKEY_get_bits(pkey);
+                *public_length = (size_t)length;
+            }
+        }
+    }
+    p_X509_free(certificate);
+    p_ERR_clear_error();
+    return 0;
+}
+
 // --- RSA ---------------------------------------------------------------------------------------
 
 /// libcrypto's key for PKCS #1 DER that is all of `key`, or NULL.

@@ -19,7 +19,7 @@ typedef struct LibcryptoParam {
 } LibcryptoParam;
 
 // libcrypto's opaque types (OSSL_LIB_CTX, EVP_PKEY, EVP_PKEY_CTX, EVP_MD_CTX, EVP_CIPHER,
-// EVP_CIPHER_CTX), void here; the
+// EVP_CIPHER_CTX, X509, X509_NAME, X509_NAME_ENTRY, ASN1_STRING), void here; the
 // check maps each name to OpenSSL's.
 typedef void LibcryptoLibraryContext;
 typedef void LibcryptoKey;
@@ -27,6 +27,10 @@ typedef void LibcryptoKeyContext;
 typedef void LibcryptoDigestContext;
 typedef void LibcryptoCipher;
 typedef void LibcryptoCipherContext;
+typedef void LibcryptoCertificate;
+typedef void LibcryptoName;
+typedef void LibcryptoNameEntry;
+typedef void LibcryptoASN1String;
 
 /// The functions CLibcrypto.c looks up, as X(result, name, parameters) (see CDynamicLibrary.h).
 #define CLIBCRYPTO_FUNCTIONS(X) \
@@ -78,6 +82,16 @@ typedef void LibcryptoCipherContext;
     X(int, EVP_CipherUpdate, (LibcryptoCipherContext *, unsigned char *, int *, const unsigned char *, int)) \
     X(int, EVP_CipherFinal_ex, (LibcryptoCipherContext *, unsigned char *, int *)) \
     X(int, EVP_CIPHER_CTX_ctrl, (LibcryptoCipherContext *, int, int, void *)) \
+    X(LibcryptoCertificate *, d2i_X509, (LibcryptoCertificate **, const unsigned char **, long)) \
+    X(void, X509_free, (LibcryptoCertificate *)) \
+    X(LibcryptoName *, X509_get_subject_name, (const LibcryptoCertificate *)) \
+    X(int, X509_NAME_get_index_by_NID, (const LibcryptoName *, int, int)) \
+    X(LibcryptoNameEntry *, X509_NAME_get_entry, (const LibcryptoName *, int)) \
+    X(LibcryptoASN1String *, X509_NAME_ENTRY_get_data, (const LibcryptoNameEntry *)) \
+    X(int, ASN1_STRING_to_UTF8, (unsigned char **, const LibcryptoASN1String *)) \
+    X(void, CRYPTO_free, (void *, const char *, int)) \
+    X(LibcryptoKey *, X509_get0_pubkey, (const LibcryptoCertificate *)) \
+    X(int, EVP_PKEY_get_base_id, (const LibcryptoKey *)) \
     X(void, ERR_clear_error, (void))
 
 /// The numbers CLibcrypto.c uses, as X(our name, OpenSSL's name, value).
@@ -94,7 +108,12 @@ typedef void LibcryptoCipherContext;
     X(RSA_SALT_LENGTH_DIGEST, RSA_PSS_SALTLEN_DIGEST, -1) \
     X(CTRL_GCM_SET_IV_LENGTH, EVP_CTRL_GCM_SET_IVLEN, 0x9) \
     X(CTRL_GCM_GET_TAG, EVP_CTRL_GCM_GET_TAG, 0x10) \
-    X(CTRL_GCM_SET_TAG, EVP_CTRL_GCM_SET_TAG, 0x11)
+    X(CTRL_GCM_SET_TAG, EVP_CTRL_GCM_SET_TAG, 0x11) \
+    X(KEY_TYPE_EC, EVP_PKEY_EC, 408) \
+    X(NAME_COMMON_NAME, NID_commonName, 13) \
+    X(NAME_EMAIL_ADDRESS, NID_pkcs9_emailAddress, 48) \
+    X(NAME_ORGANIZATIONAL_UNIT, NID_organizationalUnitName, 18) \
+    X(NAME_ORGANIZATION, NID_organizationName, 17)
 
 #define CLIBCRYPTO_DECLARE_CONSTANT(name, openssl_name, value) name = value,
 enum { CLIBCRYPTO_CONSTANTS(CLIBCRYPTO_DECLARE_CONSTANT) };

@@ -14,6 +14,9 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/rsa.h>
+#include <openssl/x509.h>
+#include <openssl/crypto.h>
+#include <openssl/obj_mac.h>
 #include <stddef.h>
 
 #include "../../CShims/CLibcrypto/LibcryptoABI.h"
@@ -46,6 +49,10 @@ _Static_assert(PARAM_UNMODIFIED == OSSL_PARAM_UNMODIFIED, "PARAM_UNMODIFIED is n
 #define LibcryptoDigestContext EVP_MD_CTX
 #define LibcryptoCipher EVP_CIPHER
 #define LibcryptoCipherContext EVP_CIPHER_CTX
+#define LibcryptoCertificate X509
+#define LibcryptoName X509_NAME
+#define LibcryptoNameEntry X509_NAME_ENTRY
+#define LibcryptoASN1String ASN1_STRING
 #define LibcryptoParam OSSL_PARAM
 
 #define CHECK_PROTOTYPE(result, name, parameters) \

@@ -88,6 +88,23 @@ int clibcrypto_aes_gcm(int encrypting, const unsigned char *key, size_t key_leng
                        size_t iv_length, const unsigned char *aad, size_t aad_length, const unsigned char *input,
                        size_t input_length, unsigned char *output, unsigned char *tag);
 
+/// What public key a certificate holds (clibcrypto_certificate_parse).
+#define CLIBCRYPTO_CERTIFICATE_KEY_OTHER 0
+#define CLIBCRYPTO_CERTIFICATE_KEY_EC 1
+#define CLIBCRYPTO_CERTIFICATE_KEY_RSA 2
+
+/// Parses `der`, which must be exactly one DER X.509 certificate. Writes its subject summary,
+/// as Apple's SecCertificateCopySubjectSummary picks it (the common name, else the email
+/// address, else the organizational unit, else the organization; "" when none), in UTF-8 with
+/// a NUL to `summary`, cut to `summary_size`. Writes its public key to `public_key` (capacity
+/// in, length out of `*public_length`): an EC key on P-256, P-384 or P-521 as its X9.63 point
+/// (`*key_kind` CLIBCRYPTO_CERTIFICATE_KEY_EC, `*key_bits` the curve's size), an RSA key as
+/// PKCS #1 RSAPublicKey DER (CLIBCRYPTO_CERTIFICATE_KEY_RSA, the modulus size); any other key is
+/// CLIBCRYPTO_CERTIFICATE_KEY_OTHER, nothing written. Returns 0, or -1 when `der` is not one
+/// certificate.
+int clibcrypto_certificate_parse(const unsigned char *der, size_t der_length, char *summary, size_t summary_size,
+                                 unsigned char *public_key, size_t *public_length, int *key_kind, int *key_bits);
+
 /// The most bytes a PKCS #1 RSA key here takes in DER (a 4096-bit private key's, rounded up),
 /// and the most an RSA signature takes.
 #define CLIBCRYPTO_RSA_KEY_CAPACITY 4096
