@@ -9,7 +9,7 @@ import Testing
 /// one of the test's own (scripts/bao-restartable.sh), with its data on disk, so that it can be
 /// stopped without touching the server the other tests use; it is unsealed again on start, as an
 /// operator would.
-@Suite("OpenBao stopped and started under load")
+@Suite("OpenBao stopped and started under load", .serialized)
 struct VaultRestartUnderLoadTests {
     /// SIGTERM is a clean shutdown; SIGKILL is a crash, after which what the server acknowledged
     /// must still be there.
