@@ -183,7 +183,7 @@ final class SecretServiceConnection {
             // A path never served (the first look-up failed) holds nothing to lose.
             if let servedPath, foundPath != servedPath {
                 throw SecretServiceErrors.providerRestartedElsewhere(
-                    provider, now: successor, collection: settings.collection, path: ForeignText.printable(foundPath),
+                    provider, now: successor, collection: settings.collection, path: foundPath,
                     pathBefore: servedPath, call: callName)
             }
             self.provider = successor

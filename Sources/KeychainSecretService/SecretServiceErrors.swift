@@ -43,12 +43,13 @@ enum SecretServiceErrors {
     }
 
     /// `provider` went away and the same program took org.freedesktop.secrets again as `now`,
-    /// but serves the collection at `path`, not at `pathBefore`: maybe another store, not used.
+    /// but serves the collection at `path`, not at `pathBefore` (both as the provider said them):
+    /// maybe another store, not used.
     static func providerRestartedElsewhere(_ provider: SecretServiceProvider, now: SecretServiceProvider,
                                            collection: String, path: String, pathBefore: String,
                                            call: String) -> KeychainError {
         KeychainError(errSecNotAvailable,
-            "The Secret Service provider \(provider.description) went away and was started again as \(now.description), which this program does not use, since it serves the keyring '\(collection)' at \(path), not at \(pathBefore) as before, and may not hold the same items. \(startAgain(provider))",
+            "The Secret Service provider \(provider.description) went away and was started again as \(now.description), which this program does not use, since it serves the keyring '\(collection)' at \(ForeignText.printable(path)), not at \(ForeignText.printable(pathBefore)) as before, and may not hold the same items. \(startAgain(provider))",
             backend: backend, failedCall: call)
     }
 
