@@ -5,10 +5,13 @@ import KeychainCore
 /// The connection to the Secret Service and the collection in use, opened once and reused by
 /// every call, and rebuilt after the bus or the provider went away.
 ///
-/// It keeps to the provider it first connected to (`provider`, known by its unique bus name) for
-/// the life of the process: when that provider is gone, calls fail with an error naming it, and
-/// a reconnection never lets D-Bus activate a provider in its place (the bus is asked who owns
-/// org.freedesktop.secrets first), nor uses another program that took the name since.
+/// It keeps to the provider it first connected to (`provider`, known by its unique bus name):
+/// when that provider is gone, calls fail with an error naming it, and a reconnection never lets
+/// D-Bus activate a provider in its place (the bus is asked who owns org.freedesktop.secrets
+/// first). A new owner of the name is adopted only when it is the same program (command name)
+/// serving the collection at the same object path: the same store started again, as when
+/// gnome-keyring was killed and restarted. Another program (KeePassXC in gnome-keyring's place)
+/// or another collection path is refused, naming which.
 ///
 /// Isolated to the libsecret thread, like the GLib objects it keeps.
 @LibsecretActor
@@ -19,8 +22,11 @@ final class SecretServiceConnection {
     /// The collection's D-Bus object path, once looked up. No proxy is made for it: a proxy
     /// costs a GetAll and signal subscriptions on the bus, and every call names the path anyway.
     private var collection: String?
-    /// The provider of the first connection; kept when the connection is reset.
+    /// The provider of the first connection, or the same program restarted since and adopted;
+    /// kept when the connection is reset.
     private(set) var provider: SecretServiceProvider?
+    /// Where `provider` last served the collection: a restarted one must serve it there.
+    private var servedPath: String?
     /// What recent searches on this connection's collection found; emptied with the collection.
     private let searchPaths = SearchPathCache()
 
@@ -74,15 +80,26 @@ final class SecretServiceConnection {
     }
 
     private func openSession(_ call: LibsecretCall, askingLockState: Bool) throws -> LibsecretSession {
-        let service = try self.service ?? openService(call)
-        self.service = service
+        // The proxy follows org.freedesktop.secrets to a new owner when the libsecret thread
+        // dispatches the bus's signals: a kept connection must not send to it unchecked.
+        if let service = self.service, let provider, (try? proxyOwner(service)) != provider.uniqueName { reset() }
+        var successor: SecretServiceProvider?
+        let service: GObjectReference
+        if let kept = self.service {
+            service = kept
+        } else {
+            (service, successor) = try openService(call)
+            self.service = service
+        }
         var lockState: Bool?
         if collection == nil {
             do {
-                (collection, lockState) = try lookUpCollection(service, askingLockState: askingLockState, call)
+                (collection, lockState) = try lookUpCollection(service, askingLockState: askingLockState,
+                                                               successor: successor, call)
             } catch {
-                // A first connection whose provider could not be identified starts afresh next time.
-                if provider == nil { self.service = nil }
+                // A first connection whose provider could not be identified, or one to a restarted
+                // provider not adopted, starts afresh next time.
+                if provider == nil || successor != nil { self.service = nil }
                 throw error
             }
         }
@@ -94,11 +111,12 @@ final class SecretServiceConnection {
 
     /// Opens the connection and its transfer session. The provider of the first connection is
     /// identified when the collection is looked up (`lookUpCollection`), in the same round trip;
-    /// a later connection must reach that same provider, which is checked here.
-    private func openService(_ call: LibsecretCall) throws -> GObjectReference {
+    /// a later connection must reach that same provider, which is checked here, or the same
+    /// program restarted: then that is `successor`, for the look-up to adopt.
+    private func openService(_ call: LibsecretCall) throws -> (GObjectReference, successor: SecretServiceProvider?) {
         // Opening a connection to org.freedesktop.secrets activates a provider when none runs;
         // after the first provider, that would be a stranger's store: ask the bus first.
-        if let provider { try requireStillServing(provider, call) }
+        let successor = try provider.flatMap { try requireStillServing($0, call) }
         var failure = CSecretServiceError()
         let pointer = csecretservice_service_open(timeoutMilliseconds, call.cancellable, &failure)
         try throwIfFailed(failure, "secret_service_open_sync")
@@ -106,20 +124,27 @@ final class SecretServiceConnection {
             throw KeychainError(errSecNotAvailable, "libsecret returned no Secret Service connection.",
                                 backend: SecretServiceErrors.backend, failedCall: "secret_service_open_sync")
         }
-        var owner = [CChar](repeating: 0, count: 256)
-        _ = csecretservice_service_owner(service.pointer, &owner, owner.count, nil, call.remainingMilliseconds,
-                                         call.cancellable, &failure)
-        try throwIfFailed(failure, "secret_service_open_sync")
-        openedOwner = Self.string(owner)
-        if let provider, openedOwner != provider.uniqueName {
+        openedOwner = try proxyOwner(service)
+        if let provider, openedOwner != (successor ?? provider).uniqueName {
             // Taken over between the check above and the connection.
+            var owner = [CChar](repeating: 0, count: 256)
             var processID: UInt32 = 0
             _ = csecretservice_service_owner(service.pointer, &owner, owner.count, &processID,
                                              call.remainingMilliseconds, call.cancellable, &failure)
             throw SecretServiceErrors.providerGone(provider, during: "secret_service_open_sync",
                                                    now: try Self.identify(openedOwner, processID, call))
         }
-        return service
+        return (service, successor)
+    }
+
+    /// The unique bus name the proxy `service` sends to now; fails when its owner left. Local:
+    /// no round trip.
+    private func proxyOwner(_ service: GObjectReference) throws -> String {
+        var owner = [CChar](repeating: 0, count: 256)
+        var failure = CSecretServiceError()
+        _ = csecretservice_service_owner(service.pointer, &owner, owner.count, nil, 0, nil, &failure)
+        try throwIfFailed(failure, "secret_service_open_sync")
+        return Self.string(owner)
     }
 
     /// The unique bus name of the provider the connection was last opened to.
@@ -127,8 +152,10 @@ final class SecretServiceConnection {
 
     /// Finds the collection's path (ReadAlias for an alias; a path is checked by asking its lock
     /// state), with the lock state when `askingLockState`, and, for the first connection, the
-    /// provider's process id, which identifies it: all sent at once, one wait.
-    private func lookUpCollection(_ service: GObjectReference, askingLockState: Bool, _ call: LibsecretCall) throws
+    /// provider's process id, which identifies it: all sent at once, one wait. A `successor`
+    /// (`provider` restarted) becomes `provider` if it serves the collection where `provider` did.
+    private func lookUpCollection(_ service: GObjectReference, askingLockState: Bool,
+                                  successor: SecretServiceProvider?, _ call: LibsecretCall) throws
         -> (path: String, locked: Bool?) {
         let identifying = provider == nil
         var path = [CChar](repeating: 0, count: 4096)
@@ -151,7 +178,18 @@ final class SecretServiceConnection {
         // No error and no collection: the provider has no such alias (gnome-keyring before the
         // login keyring was ever unlocked).
         guard found == 1 else { throw SecretServiceErrors.missingCollection(settings.collection) }
-        return (Self.string(path), locked < 0 ? nil : locked != 0)
+        let foundPath = Self.string(path)
+        if let successor, let provider {
+            // A path never served (the first look-up failed) holds nothing to lose.
+            if let servedPath, foundPath != servedPath {
+                throw SecretServiceErrors.providerRestartedElsewhere(
+                    provider, now: successor, collection: settings.collection, path: foundPath,
+                    pathBefore: servedPath, call: callName)
+            }
+            self.provider = successor
+        }
+        servedPath = foundPath
+        return (foundPath, locked < 0 ? nil : locked != 0)
     }
 
     /// A NUL-terminated C string copied out of `buffer`.
@@ -159,10 +197,13 @@ final class SecretServiceConnection {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Fails, naming `provider`, unless it still owns org.freedesktop.secrets. Activates nothing.
-    private func requireStillServing(_ provider: SecretServiceProvider, _ call: LibsecretCall) throws {
+    /// Fails, naming `provider`, unless it still owns org.freedesktop.secrets (nil) or the same
+    /// program took the name since (returned, for the collection's look-up to check). Activates nothing.
+    private func requireStillServing(_ provider: SecretServiceProvider, _ call: LibsecretCall) throws
+        -> SecretServiceProvider? {
         let now = try SecretServiceConnection.currentProvider(call)
-        if now?.uniqueName == provider.uniqueName { return }
+        if now?.uniqueName == provider.uniqueName { return nil }
+        if let now, provider.isSameProgram(as: now) { return now }
         throw SecretServiceErrors.providerGone(provider, during: "secret_service_open_sync", now: now)
     }
 

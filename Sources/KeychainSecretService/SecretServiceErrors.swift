@@ -25,14 +25,37 @@ enum SecretServiceErrors {
     }
 
     /// The provider this process was using left the bus (crashed, was killed or quit), during
-    /// `call`; `now` is whoever owns org.freedesktop.secrets instead, if anyone.
+    /// `call`; `now` is whoever owns org.freedesktop.secrets instead, if anyone. The next call
+    /// uses `now` when it is the same program serving the collection where `provider` did.
     static func providerGone(_ provider: SecretServiceProvider, during call: String,
                              now: SecretServiceProvider?) -> KeychainError {
-        let instead = now.map { "; org.freedesktop.secrets is now served by \($0.description), which this program does not use, since it does not hold the same items" }
-            ?? "; nothing serves org.freedesktop.secrets now"
+        let instead: String
+        switch now {
+        case nil: instead = "nothing serves org.freedesktop.secrets now"
+        case let now? where provider.isSameProgram(as: now):
+            instead = "it was started again as \(now.description), which the next call uses if it serves the collection at the same object path"
+        case let now?:
+            instead = "org.freedesktop.secrets is now served by \(now.description), which this program does not use, since it is another program and may not hold the same items"
+        }
         return KeychainError(errSecNotAvailable,
-            "The Secret Service provider \(provider.description) went away during '\(call)'\(instead). If this was a write, check whether it took effect once the provider runs again. Start \(provider.kind == .keePassXC ? "KeePassXC with its database unlocked" : "the provider") again and restart this program.",
+            "The Secret Service provider \(provider.description) went away during '\(call)'; \(instead). If this was a write, check whether it took effect once the provider runs again. \(startAgain(provider))",
             backend: backend, failedCall: call)
+    }
+
+    /// `provider` went away and the same program took org.freedesktop.secrets again as `now`,
+    /// but serves the collection at `path`, not at `pathBefore` (both as the provider said them):
+    /// maybe another store, not used.
+    static func providerRestartedElsewhere(_ provider: SecretServiceProvider, now: SecretServiceProvider,
+                                           collection: String, path: String, pathBefore: String,
+                                           call: String) -> KeychainError {
+        KeychainError(errSecNotAvailable,
+            "The Secret Service provider \(provider.description) went away and was started again as \(now.description), which this program does not use, since it serves the keyring '\(collection)' at \(ForeignText.printable(path)), not at \(ForeignText.printable(pathBefore)) as before, and may not hold the same items. \(startAgain(provider))",
+            backend: backend, failedCall: call)
+    }
+
+    /// What to do about a provider that went away.
+    private static func startAgain(_ provider: SecretServiceProvider) -> String {
+        "Start \(provider.kind == .keePassXC ? "KeePassXC with its database unlocked" : "the provider") again with the same keyring; to use another provider or keyring, restart this program."
     }
 
     /// The connection opened but the provider behind it could not be identified.

@@ -6,10 +6,9 @@ import KeychainCore
 /// The program that serves `org.freedesktop.secrets`, as found when the connection was opened,
 /// and what this backend must do differently for it.
 ///
-/// A connection keeps to this provider for the life of the process (see
-/// `SecretServiceConnection`): its unique bus name dies with it, and another provider that takes
-/// the name later, for instance a gnome-keyring that D-Bus activates when KeePassXC crashed, does
-/// not hold the same items.
+/// A connection keeps to this provider (see `SecretServiceConnection`): its unique bus name dies
+/// with it, and another provider that takes the name later, for instance a gnome-keyring that
+/// D-Bus activates when KeePassXC crashed, does not hold the same items.
 struct SecretServiceProvider: Sendable, Equatable {
     /// The implementations whose behaviour differs in ways this backend handles.
     enum Kind: Sendable, Equatable {
@@ -68,6 +67,10 @@ struct SecretServiceProvider: Sendable, Equatable {
         let process = processID == 0 ? "" : "pid \(processID), "
         return "\(name) (\(process)bus name \(uniqueName))"
     }
+
+    /// Whether `other` is the same program as this one (by command name; an unknown one is
+    /// never the same), as when a killed provider was started again.
+    func isSameProgram(as other: SecretServiceProvider) -> Bool { !command.isEmpty && command == other.command }
 
     /// Attributes the provider reports but refuses in a Properties.Set(Attributes), failing the
     /// whole call: KeePassXC's own entry UUID and group path.

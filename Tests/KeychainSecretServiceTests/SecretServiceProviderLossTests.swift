@@ -22,8 +22,20 @@ extension SecretServiceTests {
                 let directory = session.directory.appendingPathComponent("keepassxc").path
                 return "bash '\(scripts)/start-keepassxc.sh' '\(directory)' >/dev/null || exit 1"
             default:
-                return "echo -n test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null"
+                return gnomeKeyringStartLine
             }
+        }
+
+        /// The shell line that starts gnome-keyring, unlocked, in a private session.
+        static let gnomeKeyringStartLine = "echo -n test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null"
+
+        /// Shell lines that run `start`, a provider's start line, after gnome-keyring was killed.
+        static func startAgainLines(_ start: String) -> String {
+            """
+            # The killed daemon's control socket is left behind, and a new daemon would talk to it.
+            rm -f "$XDG_RUNTIME_DIR/keyring/control"
+            \(start)
+            """
         }
 
         @Test(arguments: ["gnome-keyring", "keepassxc"])

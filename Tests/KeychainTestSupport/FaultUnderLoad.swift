@@ -1,5 +1,5 @@
 package import Foundation
-import KeychainConformance
+package import KeychainConformance
 package import KeychainCore
 import Testing
 
@@ -47,8 +47,11 @@ package struct FaultUnderLoad {
 
     /// Runs the workload and the ledger writers, calls `fault` shortly after they start, holds it
     /// until every ledger writer was refused once (or `longestFault` passed), calls `repair`, and
-    /// checks what the type's comment says. `service` names this run's items.
-    package func run(service: String, fault: () throws -> Void, repair: () throws -> Void) throws {
+    /// checks what the type's comment says. `service` names this run's items. Returns what the
+    /// workload run through the fault did, for checks of the store's own (how long a call took).
+    @discardableResult
+    package func run(service: String, fault: () throws -> Void, repair: () throws -> Void) throws
+        -> ThreadPoolWorkload.Result {
         let ledger = WriteLedger(backend: backend, service: service + "-ledger", items: ledgerItems,
                                  refusedWith: refusal.statuses)
         try ledger.addAll()
@@ -99,6 +102,7 @@ package struct FaultUnderLoad {
         }
         let after = workload.run(on: backend, service: service + "-after")
         #expect(after.passed, "after the repair: \(after)")
+        return during
     }
 }
 
