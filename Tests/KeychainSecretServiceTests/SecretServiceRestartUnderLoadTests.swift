@@ -36,7 +36,7 @@ extension SecretServiceTests {
             let pid = try #require(environment[Self.childPIDVariable].flatMap { Int32($0) })
             func owned() throws -> Bool { try ProviderLoss.secretsNameOwnerReply().contains("true") }
             // A write in flight when the daemon died may have been stored before it was answered.
-            let refusal = FaultUnderLoad.Refusal(status: errSecNotAvailable, writeMayHaveLanded: true) {
+            let refusal = FaultUnderLoad.Refusal(statuses: [errSecNotAvailable], writeMayHaveLanded: true) {
                 $0.contains("gnome-keyring (pid") && $0.contains("went away") && $0.contains("check whether it took effect")
             }
             let started = Date()
