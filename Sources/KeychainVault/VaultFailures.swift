@@ -6,6 +6,7 @@ import KeychainCore
 /// |---------------------------------------------|-----------------------|
 /// | server unreachable, TLS refused, no mount   | `errSecNotAvailable`  |
 /// | sealed server                               | `errSecNotAvailable`, message says "sealed" |
+/// | no active node (500, shutting down, electing) | `errSecNotAvailable`, "retry in a few seconds" |
 /// | bad or expired token, policy refusal (403)  | `errSecAuthFailed`    |
 /// | 5xx answer, timeout during an operation     | `errSecIO`            |
 /// | connection lost after the request went out  | `errSecIO`, message says a write may have been applied |
@@ -50,6 +51,8 @@ struct VaultFailures: Sendable {
             return make(errSecAuthFailed, "Vault denied \(action) '\(path)' to \(configuration.authentication) (\(detail)). The token is invalid or expired, or its policies do not allow this path; check it with `bao token lookup`.", call)
         case 404 where response.errorText.contains("no handler for route"):
             return make(errSecNotAvailable, "The Vault server has no mount '\(configuration.mount)' (\(detail)). Enable a KV version 2 engine there, or set KEYCHAIN_VAULT_MOUNT.", call)
+        case 500 where response.errorText.contains("active cluster node not found"):
+            return make(errSecNotAvailable, "The Vault server at \(configuration.address) has no active node to serve \(action) '\(path)' (\(detail)): it is shutting down, starting or electing a leader. Retry in a few seconds.", call)
         case 307, 308:
             return make(errSecNotAvailable, "The Vault server redirected \(action) '\(path)' (\(detail)): a standby node with no active node to pass it to, during a leader election or with request forwarding off. Retry in a few seconds, or set VAULT_ADDR to the active node.", call)
         case 413:

@@ -24,7 +24,8 @@ struct VaultRestartUnderLoadTests {
         // connection mid-request (errSecIO), and a write then may have been applied.
         let refusal = FaultUnderLoad.Refusal(statuses: [errSecNotAvailable, errSecIO], writeMayHaveLanded: true) { message in
             message.contains(server.address)
-                && (message.contains("Check VAULT_ADDR") || message.contains("sealed") || message.contains("may have been applied"))
+                && (message.contains("Check VAULT_ADDR") || message.contains("sealed") || message.contains("may have been applied")
+                    || message.contains("Retry in a few seconds"))
         }
         try FaultUnderLoad(backend: backend, refusal: refusal).run(
             service: "vault-\(signal.lowercased())", fault: { try server.stop(signal: signal) }, repair: server.start)
