@@ -21,7 +21,7 @@ bash scripts/with-services.sh swift test --skip-build --no-parallel --filter Und
 # The interrupted 2,000-item migrations into and out of gnome-keyring, alone: they keep the
 # provider busy for longer than other tests' calls may wait.
 LINUX_KEYCHAIN_TEST_MIGRATION_INTO_SECRET_SERVICE=1 bash scripts/with-services.sh swift test --skip-build --filter InterruptedMigrationTests "$@"
-bash scripts/with-services.sh --provider=keepassxc swift test --skip-build --filter KeychainSecretServiceTests "$@"
+bash scripts/with-services.sh --provider=keepassxc swift test --skip-build --filter KeychainSecretServiceTests --skip UnderLoad "$@"
 # The moves between every pair of stores with KWallet as the Secret Service (#30).
 bash scripts/with-services.sh --provider=kwallet swift test --skip-build --filter MigrateCommandTests "$@"
 # The Vault tests once more, through a standby of a three-node raft cluster; then the
