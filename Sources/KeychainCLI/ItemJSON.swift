@@ -13,7 +13,7 @@ enum ItemJSON {
 
     /// The item's fields, without its secret.
     static func object(for item: KeychainItem) -> [String: Any] {
-        var object: [String: Any] = ["class": item.itemClass == .genericPassword ? "generic" : "internet"]
+        var object: [String: Any] = ["class": item.itemClass.displayName]
         for name in AttributeName.all {
             guard let text = name.text(in: item.attributes) else { continue }
             object[name.name] = name.key == .port ? Int(text) ?? text : text

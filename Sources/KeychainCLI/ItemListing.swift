@@ -14,11 +14,17 @@ struct ItemListing {
     }
 
     static let columns: [Column] = [
-        Column(header: "CLASS") { $0.itemClass == .genericPassword ? "generic" : "internet" },
-        Column(header: "SERVICE/SERVER") { item in
-            item.itemClass == .genericPassword ? item.attributes.string(.service) : InternetLocation(item.attributes).text
+        Column(header: "CLASS") { $0.itemClass.displayName },
+        Column(header: "SERVICE/SERVER/TAG") { item in
+            switch item.itemClass {
+            case .genericPassword: return item.attributes.string(.service)
+            case .internetPassword: return InternetLocation(item.attributes).text
+            case .key: return KeyDescription(item.attributes).tag
+            }
         },
-        Column(header: "ACCOUNT") { $0.attributes.string(.account) },
+        Column(header: "ACCOUNT/KEY") { item in
+            item.itemClass == .key ? KeyDescription(item.attributes).kind : item.attributes.string(.account)
+        },
         Column(header: "GROUP") { item in
             let group = item.attributes.string(.accessGroup) ?? ""
             return group.isEmpty ? "(shared)" : group
@@ -103,7 +109,11 @@ enum ListCommands {
         for itemClass in ItemClass.allCases {
             // An attribute the class does not have (service on an internet password) rules it out.
             let internetOnly: [AttributeKey] = [.server, .protocol, .port, .path, .securityDomain]
-            let absent: [AttributeKey] = itemClass == .genericPassword ? internetOnly : [.service]
+            let absent: [AttributeKey] = switch itemClass {
+            case .genericPassword: internetOnly
+            case .internetPassword: [.service]
+            case .key: internetOnly + [.service, .account, .authenticationType, .comment, .itemDescription]
+            }
             if attributes.contains(where: { absent.contains($0.key) }) { continue }
             constraints[itemClass] = attributes
         }

@@ -38,7 +38,7 @@ enum MoveAccount {
     /// An item's name as the lines show it: class, names and, when set, group and internet naming.
     static func describe(_ key: PrimaryKey) -> String {
         let attributes = key.attributes
-        var text = key.itemClass == .genericPassword ? "generic " : "internet "
+        var text = key.itemClass.displayName + " "
         text += key.readableName
         if key.itemClass == .internetPassword {
             if let code = attributes.string(.protocol), !code.isEmpty { text += ", protocol '\(ProtocolNames.name(for: code))'" }

@@ -24,7 +24,7 @@ public enum KeychainConformance: Sendable {
         ConformanceCase(name: "synchronizable-any", body: matchesAnySynchronizableOnlyWhenAsked),
         ConformanceCase(name: "no-secret-in-errors", body: keepsSecretsOutOfErrors),
         ConformanceCase(name: "program-identities", body: isolatesProgramIdentities),
-    ] + orderAndIdentityCases + nameCases
+    ] + orderAndIdentityCases + nameCases + keyCases
 
     /// Exact names, NULs and extreme integers (NameCases.swift).
     static let nameCases: [ConformanceCase] = [

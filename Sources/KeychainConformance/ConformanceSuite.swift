@@ -109,15 +109,15 @@ public struct ConformanceContext: Sendable {
     }
 
     func removeEverything(from backend: any KeychainBackend) {
-        for service in usedServices.all {
-            let query = ItemQuery(itemClass: .genericPassword, constraints: ItemAttributes([.service: .string(service)]),
-                                  matchesAnySynchronizable: true)
-            _ = try? backend.delete(query)
-        }
-        for server in usedServices.all {
-            let query = ItemQuery(itemClass: .internetPassword, constraints: ItemAttributes([.server: .string(server)]),
-                                  matchesAnySynchronizable: true)
-            _ = try? backend.delete(query)
+        // Each name was used as a service, a server or a key's tag.
+        for itemClass in ItemClass.allCases {
+            let group = itemClass.nameAttributes.group
+            for name in usedServices.all {
+                let value = AttributeValue(nameText: name, kind: group.valueKind)
+                let query = ItemQuery(itemClass: itemClass, constraints: ItemAttributes([group: value]),
+                                      matchesAnySynchronizable: true)
+                _ = try? backend.delete(query)
+            }
         }
     }
 

@@ -1,12 +1,14 @@
 public import Foundation
 
-/// The two item classes that hold passwords.
+/// The item classes stored: the two that hold passwords, and keys (`kSecClassKey`), whose
+/// secret is the key's external representation.
 ///
 /// The raw values are Apple's (`kSecClassGenericPassword` is `"genp"`), so they can be stored
 /// and compared as Apple stores them.
 public enum ItemClass: String, CaseIterable, Hashable, Sendable {
     case genericPassword = "genp"
     case internetPassword = "inet"
+    case key = "keys"
 
     /// The attributes that together identify an item of this class, as Apple defines them.
     /// Two items with equal values for all of them are duplicates.
@@ -14,14 +16,44 @@ public enum ItemClass: String, CaseIterable, Hashable, Sendable {
         switch self {
         case .genericPassword: return Self.genericPasswordKey
         case .internetPassword: return Self.internetPasswordKey
+        case .key: return Self.keyKey
         }
     }
+
+    /// The two attributes that name an item of this class to a person, in the order stores
+    /// write them (service and account, server and account, tag and label); each is also in
+    /// `primaryKeyAttributes`.
+    public var nameAttributes: (group: AttributeKey, name: AttributeKey) {
+        switch self {
+        case .genericPassword: return (.service, .account)
+        case .internetPassword: return (.server, .account)
+        case .key: return (.applicationTag, .applicationLabel)
+        }
+    }
+
+    /// The class's name in the CLI's output: `generic`, `internet` or `key`.
+    package var displayName: String {
+        switch self {
+        case .genericPassword: return "generic"
+        case .internetPassword: return "internet"
+        case .key: return "key"
+        }
+    }
+
+    /// Whether the class holds passwords, which other programs (Python's `keyring`,
+    /// `secret-tool`) also write; keys are only ever written by this library.
+    public var holdsPasswords: Bool { self != .key }
 
     // Stored once: every search and every primary key reads them, and a literal would
     // allocate a new array on each read.
     private static let genericPasswordKey: [AttributeKey] = [.accessGroup, .service, .account, .synchronizable]
     private static let internetPasswordKey: [AttributeKey] = [
         .accessGroup, .account, .server, .protocol, .port, .path, .authenticationType, .securityDomain, .synchronizable,
+    ]
+    // Apple's primary key of kSecClassKey, less the start and end dates, which are not stored.
+    private static let keyKey: [AttributeKey] = [
+        .accessGroup, .keyClass, .applicationLabel, .applicationTag, .type, .keySizeInBits, .effectiveKeySize,
+        .creator, .synchronizable,
     ]
 }
 
@@ -49,6 +81,16 @@ public enum AttributeKey: String, CaseIterable, Hashable, Sendable, Comparable {
     case isNegative = "nega"
     case creationDate = "cdat"
     case modificationDate = "mdat"
+    /// `kSecAttrKeyClass`: 0 public, 1 private, 2 symmetric (Apple's numbers).
+    case keyClass = "kcls"
+    /// `kSecAttrApplicationLabel`: for a key pair, the SHA-1 of the public key.
+    case applicationLabel = "klbl"
+    /// `kSecAttrApplicationTag`: the name a program gives its key.
+    case applicationTag = "atag"
+    /// `kSecAttrKeySizeInBits`.
+    case keySizeInBits = "bsiz"
+    /// `kSecAttrEffectiveKeySize`.
+    case effectiveKeySize = "esiz"
     /// Not Apple's: which attributes the caller gave as the other type Apple accepts for them
     /// (a Data account, a String label), so that they come back as given. A backend stores it
     /// like any other string attribute (<doc:StoringAttributes>).
@@ -57,8 +99,8 @@ public enum AttributeKey: String, CaseIterable, Hashable, Sendable, Comparable {
     /// The kind of value this attribute holds.
     public var valueKind: AttributeValue.Kind {
         switch self {
-        case .port, .creator, .type: return .integer
-        case .generic: return .data
+        case .port, .creator, .type, .keyClass, .keySizeInBits, .effectiveKeySize: return .integer
+        case .generic, .applicationLabel, .applicationTag: return .data
         case .synchronizable, .isInvisible, .isNegative: return .bool
         case .creationDate, .modificationDate: return .date
         default: return .string

@@ -102,7 +102,17 @@ public struct PrimaryKey: Hashable, Sendable, Comparable {
             return "service '\(attributes.string(.service) ?? "")', account '\(attributes.string(.account) ?? "")'"
         case .internetPassword:
             return "server '\(attributes.string(.server) ?? "")', account '\(attributes.string(.account) ?? "")'"
+        case .key:
+            // A tag is a name; a label is the public key's hash. Neither is secret.
+            return "key tag '\(Self.readable(attributes[.applicationTag]))', label \(Self.readable(attributes[.applicationLabel]))"
         }
+    }
+
+    /// UTF-8 data as its text, other data as hex.
+    private static func readable(_ value: AttributeValue?) -> String {
+        guard case .data(let data)? = value else { return "" }
+        if let text = String(validating: data, as: UTF8.self), !text.contains(where: \.isNewline) { return text }
+        return data.map { String(format: "%02x", $0) }.joined()
     }
 
     /// Orders keys by their `encoded` bytes: a total order, stable across processes.

@@ -39,7 +39,7 @@ extension AttributeKey {
     package var acceptsStringOrData: Bool {
         switch self {
         case .service, .account, .server, .path, .authenticationType, .securityDomain,
-             .label, .itemDescription, .comment, .generic:
+             .label, .itemDescription, .comment, .generic, .applicationTag, .applicationLabel:
             return true
         default:
             return false
@@ -58,5 +58,23 @@ extension ItemAttributes {
             let names = newValue.filter(\.acceptsStringOrData).map(\.rawValue).sorted()
             self[.valueTypes] = names.isEmpty ? nil : .string(names.joined(separator: ","))
         }
+    }
+}
+
+extension AttributeValue {
+    /// A name attribute's value (`ItemClass.nameAttributes`) as the text a store writes in an
+    /// item's name: a string as it is, data (a key's tag or label) as `ValueTypes.storedText`,
+    /// readable when it is UTF-8. Nil for other kinds, which are never names.
+    package var nameText: String? {
+        switch self {
+        case .string(let text): return text
+        case .data(let data): return ValueTypes.storedText(of: data)
+        default: return nil
+        }
+    }
+
+    /// The value of a name attribute of `kind` written as `text`; the inverse of `nameText`.
+    package init(nameText text: String, kind: Kind) {
+        self = kind == .data ? .data(ValueTypes.data(ofStoredText: text)) : .string(text)
     }
 }

@@ -53,10 +53,8 @@ final class StoreKeys: Sendable {
 
     /// The lookup attributes of each class: those the bucket is named after.
     static func lookupAttributes(of itemClass: ItemClass) -> [AttributeKey] {
-        switch itemClass {
-        case .genericPassword: return [.service, .account]
-        case .internetPassword: return [.server, .account]
-        }
+        let names = itemClass.nameAttributes
+        return [names.group, names.name]
     }
 
     func location(of key: PrimaryKey) -> ItemLocation {

@@ -5,7 +5,8 @@ import KeychainCore
 /// in `keyctl search`, and different for every primary key.
 ///
 /// The form is `linux-keychain:genp:SERVICE:ACCOUNT` for a generic password and `linux-keychain:inet:SERVER:ACCOUNT`
-/// for an internet password, followed by `:TAG=VALUE` for each other primary-key attribute that is not empty, zero or
+/// for an internet password, `linux-keychain:keys:TAG:LABEL` for a key (each as its text when UTF-8, else U+FDD0 and
+/// base64, as `ValueTypes` writes data), followed by `:TAG=VALUE` for each other primary-key attribute that is not empty, zero or
 /// false, in a fixed order, tagged with Apple's attribute name (`agrp`, `ptcl`, `port`, `path`, `atyp`, `sdmn`,
 /// `sync`). Inside a value, `%`, `:` and control characters are percent-encoded (`a:b` becomes `a%3Ab`), so a raw `:`
 /// only ever separates fields and no two primary keys share a description. Everything else, non-ASCII letters included,
@@ -40,7 +41,7 @@ struct ItemKeyDescription: Hashable, Sendable {
         var attributes = ItemAttributes()
         for (key, field) in zip(positional, fields[2...3]) {
             guard let value = Self.unescape(field) else { return nil }
-            attributes[key] = .string(value)
+            attributes[key] = AttributeValue(nameText: value, kind: key.valueKind)
         }
         for field in fields.dropFirst(4) {
             guard let equals = field.utf8.firstIndex(of: UInt8(ascii: "=")),
@@ -62,11 +63,12 @@ struct ItemKeyDescription: Hashable, Sendable {
     static func leadingText(ofMatchesOf query: ItemQuery) -> String {
         var text = "\(prefix):\(query.itemClass.rawValue):"
         let positional = positionalKeys(query.itemClass)
-        guard case .string(let first)? = query.constraints[positional[0]] else { return text }
+        guard let first = query.constraints[positional[0]].flatMap(\.nameText) else { return text }
         text += escape(first) + ":"
-        guard case .string(let second)? = query.constraints[positional[1]] else { return text }
+        guard let second = query.constraints[positional[1]].flatMap(\.nameText) else { return text }
         return text + escape(second)
     }
+
 
     /// Whether the description names any primary-key attribute beyond service (or server) and
     /// account: an access group, the synchronizable flag, or for internet passwords a protocol,
@@ -87,12 +89,14 @@ struct ItemKeyDescription: Hashable, Sendable {
         switch itemClass {
         case .genericPassword: return genericPasswordPositionalKeys
         case .internetPassword: return internetPasswordPositionalKeys
+        case .key: return keyPositionalKeys
         }
     }
 
     // Stored once: every lookup by name reads them, and a literal would allocate each time.
     private static let genericPasswordPositionalKeys: [AttributeKey] = [.service, .account]
     private static let internetPasswordPositionalKeys: [AttributeKey] = [.server, .account]
+    private static let keyPositionalKeys: [AttributeKey] = [.applicationTag, .applicationLabel]
 
     /// Built as bytes in one buffer rather than from strings joined: every lookup by name pays for it.
     private static func encode(_ primaryKey: PrimaryKey) -> String {
@@ -106,7 +110,9 @@ struct ItemKeyDescription: Hashable, Sendable {
         bytes.append(contentsOf: itemClass.rawValue.utf8)
         for key in positional {
             bytes.append(UInt8(ascii: ":"))
-            if let index = keys.firstIndex(of: key) { appendEscaped(primaryKey.components[index].encoded, to: &bytes) }
+            if let index = keys.firstIndex(of: key), let text = primaryKey.components[index].nameText {
+                appendEscaped(text, to: &bytes)
+            }
         }
         for (key, value) in zip(keys, primaryKey.components) where !positional.contains(key) {
             guard !value.isMissingPrimaryKeyValue else { continue }

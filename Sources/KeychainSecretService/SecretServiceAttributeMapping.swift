@@ -24,6 +24,7 @@ enum SecretServiceAttributeMapping {
         switch itemClass {
         case .genericPassword: return "org.linuxkeychain.GenericPassword"
         case .internetPassword: return "org.linuxkeychain.InternetPassword"
+        case .key: return "org.linuxkeychain.Key"
         }
     }
 
@@ -54,6 +55,11 @@ enum SecretServiceAttributeMapping {
         case .creationDate: return "keychain:created"
         case .modificationDate: return modificationDateAttribute
         case .valueTypes: return "keychain:value-types"
+        case .keyClass: return "keychain:key-class"
+        case .applicationLabel: return "keychain:application-label"
+        case .applicationTag: return "keychain:application-tag"
+        case .keySizeInBits: return "keychain:key-size"
+        case .effectiveKeySize: return "keychain:effective-key-size"
         }
     }
 
@@ -79,6 +85,8 @@ enum SecretServiceAttributeMapping {
         switch itemClass {
         case .genericPassword: return [.service, .account]
         case .internetPassword: return [.server, .account]
+        // Only this library writes keys: a query for them never reaches other programs' items.
+        case .key: return []
         }
     }
 
@@ -124,6 +132,8 @@ enum SecretServiceAttributeMapping {
         case .internetPassword:
             let server = attributes.string(.server) ?? ""
             label = account.isEmpty ? server : "\(account)@\(server)"
+        case .key:
+            label = PrimaryKey(itemClass: itemClass, attributes: attributes).readableName
         }
         // Never empty: KWallet refuses an empty label.
         return label.isEmpty ? "linux-keychain item" : label
@@ -146,7 +156,7 @@ enum SecretServiceAttributeMapping {
     /// Only constraints whose stored form is certain narrow the search: a flag (absent equals
     /// false) and a primary-key default (absent equals "" or 0) are left to `ItemQuery.matches`.
     static func searchAttributes(for query: ItemQuery) -> (attributes: [String: String], includesOthers: Bool) {
-        let includesOthers = query.includesOtherProgramsItems || identityKeys(for: query.itemClass).contains { key in
+        let includesOthers = query.itemClass.holdsPasswords && query.includesOtherProgramsItems || identityKeys(for: query.itemClass).contains { key in
             if let text = query.constraints.string(key) { return !text.isEmpty }
             return false
         }
@@ -171,9 +181,8 @@ enum SecretServiceAttributeMapping {
     /// malformed attribute; other programs' attributes that do not parse are left out.
     static func decode(_ stored: [String: String], label: String, as itemClass: ItemClass) throws -> ItemAttributes? {
         let schema = stored[schemaAttribute]
-        let otherClass: ItemClass = itemClass == .genericPassword ? .internetPassword : .genericPassword
-        if schema == schemaName(for: otherClass) { return nil }
         let isOurs = schema == schemaName(for: itemClass)
+        if !isOurs && (!itemClass.holdsPasswords || ourSchemas.contains(schema ?? "")) { return nil }
         var attributes = ItemAttributes()
         for key in AttributeKey.allCases {
             let name = isOurs ? attributeName(key, in: itemClass) : sharedName(key, in: itemClass)
@@ -199,6 +208,8 @@ enum SecretServiceAttributeMapping {
         guard let key = identityKeys(for: itemClass).first, let text = attributes.string(key) else { return false }
         return !text.isEmpty
     }
+
+    private static let ourSchemas = Set(ItemClass.allCases.map(schemaName(for:)))
 
     /// Whether a stored item was written by this library.
     static func isOurs(_ stored: [String: String], _ itemClass: ItemClass) -> Bool {

@@ -35,6 +35,11 @@ enum VaultItemFields {
         case .creationDate: return "created"
         case .modificationDate: return "modified"
         case .valueTypes: return "value_types"
+        case .keyClass: return "key_class"
+        case .applicationLabel: return "application_label"
+        case .applicationTag: return "application_tag"
+        case .keySizeInBits: return "key_size"
+        case .effectiveKeySize: return "effective_key_size"
         }
     }
 

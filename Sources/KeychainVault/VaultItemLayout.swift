@@ -2,11 +2,14 @@ import Foundation
 import KeychainCore
 
 /// Where each item lives in the KV mount: a readable path under the prefix, one subtree per
-/// item class, one folder per service (or server), one entry per account.
+/// item class, one folder per service (or server, or key tag), one entry per account (or key
+/// label).
 ///
 ///     <prefix>/generic/<service>/<account>[;<qualifier>=<value>...]
 ///     <prefix>/internet/<server>/<account>[;<qualifier>=<value>...]
+///     <prefix>/keys/<tag>/<label>[;<qualifier>=<value>...]
 ///
+/// A tag or label is written as its text when it is UTF-8 (`AttributeValue.nameText`).///
 /// The qualifiers are the class's other primary-key attributes, only those that differ from
 /// their defaults, in a fixed order (`;access_group=team`, `;port=8443`, ...), so an ordinary
 /// item's path is just `generic/<service>/<account>` and every primary key has exactly one
@@ -18,17 +21,26 @@ struct VaultItemLayout: Sendable {
 
     /// The attribute that names an item's folder within its class.
     static func groupAttribute(of itemClass: ItemClass) -> AttributeKey {
-        itemClass == .genericPassword ? .service : .server
+        itemClass.nameAttributes.group
+    }
+
+    /// The attribute that begins the leaf: the account, or a key's label.
+    static func leafAttribute(of itemClass: ItemClass) -> AttributeKey {
+        itemClass.nameAttributes.name
     }
 
     /// The path component of each class's subtree.
     static func classFolderName(_ itemClass: ItemClass) -> String {
-        itemClass == .genericPassword ? "generic" : "internet"
+        switch itemClass {
+        case .genericPassword: return "generic"
+        case .internetPassword: return "internet"
+        case .key: return "keys"
+        }
     }
 
-    /// The attributes written as leaf qualifiers: the primary key minus the folder and account.
+    /// The attributes written as leaf qualifiers: the primary key minus the folder and leaf names.
     static func qualifierAttributes(of itemClass: ItemClass) -> [AttributeKey] {
-        itemClass.primaryKeyAttributes.filter { $0 != groupAttribute(of: itemClass) && $0 != .account }
+        itemClass.primaryKeyAttributes.filter { $0 != groupAttribute(of: itemClass) && $0 != leafAttribute(of: itemClass) }
     }
 
     /// The folder holding one class's group folders.
@@ -39,8 +51,8 @@ struct VaultItemLayout: Sendable {
     /// The one path of the item with `key`.
     func path(of key: PrimaryKey) -> String {
         let attributes = key.attributes
-        let group = attributes.string(Self.groupAttribute(of: key.itemClass)) ?? ""
-        var leaf = VaultPathSegment.encode(attributes.string(.account) ?? "")
+        let group = attributes[Self.groupAttribute(of: key.itemClass)]?.nameText ?? ""
+        var leaf = VaultPathSegment.encode(attributes[Self.leafAttribute(of: key.itemClass)]?.nameText ?? "")
         for qualifier in Self.qualifierAttributes(of: key.itemClass) {
             guard let value = attributes[qualifier], !value.isMissingPrimaryKeyValue else { continue }
             leaf += ";\(VaultItemFields.fieldName(qualifier))=\(VaultPathSegment.encode(value.encoded))"
@@ -54,7 +66,9 @@ struct VaultItemLayout: Sendable {
         guard let group = VaultPathSegment.decode(groupSegment) else { return nil }
         let parts = leaf.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         guard let account = VaultPathSegment.decode(parts[0]) else { return nil }
-        var attributes = ItemAttributes([Self.groupAttribute(of: itemClass): .string(group), .account: .string(account)])
+        let (groupKey, leafKey) = (Self.groupAttribute(of: itemClass), Self.leafAttribute(of: itemClass))
+        var attributes = ItemAttributes([groupKey: AttributeValue(nameText: group, kind: groupKey.valueKind),
+                                         leafKey: AttributeValue(nameText: account, kind: leafKey.valueKind)])
         var allowed = Self.qualifierAttributes(of: itemClass)[...]
         for qualifier in parts.dropFirst() {
             guard let equals = qualifier.firstIndex(of: "=") else { return nil }

@@ -17,7 +17,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
         let storedKey = try operations.add(addition.item)
         guard !addition.returns.isEmpty else { return nil }
         let stored = try operations.search(ItemQuery(primaryKey: storedKey,
-                                                     includeSecrets: addition.returns.data))
+                                                     includeSecrets: addition.returns.needsSecrets(of: storedKey.itemClass)))
         return try SecItemResultBuilder.result(for: stored, returns: addition.returns, limit: .one)
     }
 }

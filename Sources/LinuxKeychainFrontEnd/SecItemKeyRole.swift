@@ -38,8 +38,12 @@ enum SecItemKeyRole: Sendable, Equatable {
             return itemClass == .genericPassword
         case .server, .protocol, .port, .path, .authenticationType, .securityDomain:
             return itemClass == .internetPassword
-        case .accessGroup, .account, .label, .itemDescription, .comment, .creator, .type, .accessible,
-             .synchronizable, .isInvisible, .isNegative, .creationDate, .modificationDate, .valueTypes:
+        case .account, .itemDescription, .comment, .isInvisible, .isNegative:
+            return itemClass.holdsPasswords
+        case .keyClass, .applicationLabel, .applicationTag, .keySizeInBits, .effectiveKeySize:
+            return itemClass == .key
+        case .accessGroup, .label, .creator, .type, .accessible, .synchronizable, .creationDate,
+             .modificationDate, .valueTypes:
             return true
         }
     }

@@ -14,6 +14,12 @@ struct SecItemReturns: Equatable, Sendable {
         (data ? 1 : 0) + (attributes ? 1 : 0) + (reference ? 1 : 0) + (persistentReference ? 1 : 0)
     }
     var isEmpty: Bool { !(data || attributes || reference || persistentReference) }
+
+    /// Whether the results must carry secrets: for the data, or for a key's reference, which
+    /// is made from the key's bytes.
+    func needsSecrets(of itemClass: ItemClass) -> Bool {
+        data || (reference && itemClass == .key)
+    }
 }
 
 /// A parsed query of `SecItemCopyMatching`, `SecItemUpdate` or `SecItemDelete`.
@@ -39,7 +45,7 @@ struct SecItemAddition: Sendable {
 /// Every problem is a `KeychainError` thrown before any store is touched, so bad input never
 /// changes stored data: `errSecParam` for a missing `kSecClass` or a value of the wrong type,
 /// `errSecNoSuchAttr` for a key that is no attribute of the item's class,
-/// `errSecUnimplemented` for what Linux cannot honour (certificates and keys, access control
+/// `errSecUnimplemented` for what Linux cannot honour (certificates and identities, access control
 /// with user presence, biometry or passcode). Messages name keys and types, never values.
 struct SecItemParser {
     /// The calls whose dictionaries are parsed, which differ in the keys they allow.
@@ -97,6 +103,7 @@ struct SecItemParser {
         var returns = SecItemReturns()
         var limit = MatchLimit.one
         var referenced: PrimaryKey?
+        var keyReference: SecKey?
 
         for entry in entries {
             let value = entry.value
@@ -118,6 +125,8 @@ struct SecItemParser {
             case .valueData:
                 // A secret never narrows a search (it is not an attribute); its type is still checked.
                 _ = try Self.secretData(value)
+            case .valueReference where value.object(SecKey.self) != nil:
+                keyReference = value.object(SecKey.self)
             case .valueReference:
                 referenced = Self.merge(try Self.reference(value), into: referenced, conflict: &matchesNothing)
             case .valuePersistentReference:
@@ -138,8 +147,15 @@ struct SecItemParser {
                 Self.constrain(&constraints, key, value, conflict: &matchesNothing)
             }
         }
+        if let keyReference {
+            if let itemClass, itemClass != .key { matchesNothing = true }
+            itemClass = .key
+            for (key, value) in try SecKeyStorage.constraints(finding: keyReference) {
+                Self.constrain(&constraints, key, value, conflict: &matchesNothing)
+            }
+        }
         guard let itemClass else {
-            throw KeychainError.badParameter("The query has no kSecClass; add kSecClass: kSecClassGenericPassword or kSecClassInternetPassword.")
+            throw KeychainError.badParameter("The query has no kSecClass; add kSecClass: kSecClassGenericPassword, kSecClassInternetPassword or kSecClassKey.")
         }
         try Self.checkBelong(constraints, to: itemClass)
         if purpose != .copyMatching {
@@ -148,7 +164,8 @@ struct SecItemParser {
             returns = SecItemReturns()
         }
         var query = ItemQuery(itemClass: itemClass, constraints: constraints, limit: limit,
-                              includeSecrets: returns.data, matchesAnySynchronizable: matchesAnySynchronizable)
+                              includeSecrets: returns.needsSecrets(of: itemClass),
+                              matchesAnySynchronizable: matchesAnySynchronizable)
         // A reference is made from the primary key, which every result carries.
         query.includeAttributes = returns.attributes
         let namesSharedItem = referenced.map { ($0.attributes.string(.accessGroup) ?? "").isEmpty } ?? false
@@ -158,11 +175,12 @@ struct SecItemParser {
 
     private func addition() throws -> SecItemAddition {
         guard let itemClass = try declaredClass() else {
-            throw KeychainError.badParameter("SecItemAdd needs kSecClass: kSecClassGenericPassword or kSecClassInternetPassword.")
+            throw KeychainError.badParameter("SecItemAdd needs kSecClass: kSecClassGenericPassword, kSecClassInternetPassword or kSecClassKey.")
         }
         // One more than the entries, for the default accessibility added below.
         var attributes = ItemAttributes(Dictionary(minimumCapacity: entries.count + 1))
         var secret: SecretBytes?
+        var keyReference: SecKey?
         var returns = SecItemReturns()
         var givenAsOtherType = Set<AttributeKey>()
         for entry in entries {
@@ -180,6 +198,11 @@ struct SecItemParser {
                 try Self.set(&attributes, .accessible, .string(try Self.protection(of: value)))
             case .valueData:
                 secret = try Self.secret(value)
+            case .valueReference where itemClass == .key:
+                guard let key = value.object(SecKey.self) else {
+                    throw KeychainError.badParameter("kSecValueRef of a kSecClassKey item must be a SecKey, not \(value.typeName).")
+                }
+                keyReference = key
             case .valueReference, .valuePersistentReference:
                 throw KeychainError.badParameter("SecItemAdd takes the secret as kSecValueData; kSecValueRef and kSecValuePersistentRef name items that already exist.")
             case .returnData: returns.data = try Self.flag(value, name: "kSecReturnData")
@@ -188,6 +211,9 @@ struct SecItemParser {
             case .returnPersistentReference: returns.persistentReference = try Self.flag(value, name: "kSecReturnPersistentRef")
             case .unsupported(let reason): throw KeychainError(errSecUnimplemented, reason)
             }
+        }
+        if itemClass == .key {
+            secret = try Self.keyData(secret, keyReference, into: &attributes)
         }
         guard let secret else {
             throw KeychainError.badParameter("SecItemAdd needs the secret as kSecValueData (Data).")
@@ -236,21 +262,41 @@ struct SecItemParser {
         return changes
     }
 
+    /// The bytes a new key item stores, with the attributes Apple derives from the key added to
+    /// `attributes`: from `kSecValueRef` (a `SecKey`), or from `kSecValueData` read as the key
+    /// its `kSecAttrKeyType` and `kSecAttrKeyClass` name. Data of another kind (a symmetric
+    /// key, or bytes with no type) is stored as given. A given attribute that contradicts the
+    /// key is `errSecParam`.
+    private static func keyData(_ data: SecretBytes?, _ reference: SecKey?, into attributes: inout ItemAttributes) throws -> SecretBytes? {
+        if data != nil && reference != nil {
+            throw KeychainError.badParameter("A key item takes kSecValueRef or kSecValueData, not both.")
+        }
+        let key = try reference ?? data.flatMap { try SecKeyStorage.key(from: $0, attributes: attributes) }
+        guard let key else { return data }
+        for (attribute, value) in SecKeyStorage.derivedAttributes(of: key) {
+            try set(&attributes, attribute, value)
+        }
+        if attributes[.applicationLabel] == nil {
+            attributes[.applicationLabel] = try SecKeyStorage.defaultApplicationLabel(of: key)
+        }
+        return reference?.representation ?? data
+    }
+
     // MARK: Keys
 
-    /// The class named by `kSecClass`, nil when absent; non-password classes are refused.
+    /// The class named by `kSecClass`, nil when absent; certificates and identities are refused.
     private func declaredClass() throws -> ItemClass? {
         guard let value = entries.last(where: { $0.role == .itemClass })?.value else { return nil }
         guard let name = value.text else {
             throw KeychainError.badParameter("kSecClass must be a kSecClass constant (a string), not \(value.typeName).")
         }
         if let itemClass = ItemClass(rawValue: name) { return itemClass }
-        let unstored: Set<String> = [kSecClassCertificate as String, kSecClassKey as String, kSecClassIdentity as String]
+        let unstored: Set<String> = [kSecClassCertificate as String, kSecClassIdentity as String]
         if unstored.contains(name) {
             throw KeychainError(errSecUnimplemented,
-                "Only passwords (kSecClassGenericPassword, kSecClassInternetPassword) are stored on Linux; certificates, keys and identities are not.")
+                "Passwords and keys are stored on Linux; certificates and identities are not yet.")
         }
-        throw KeychainError.badParameter("'\(name)' is not a kSecClass value; use kSecClassGenericPassword or kSecClassInternetPassword.")
+        throw KeychainError.badParameter("'\(name)' is not a kSecClass value; use kSecClassGenericPassword, kSecClassInternetPassword or kSecClassKey.")
     }
 
     private func role(of entry: Entry) throws -> SecItemKeyRole {
@@ -262,7 +308,11 @@ struct SecItemParser {
 
     private static func checkBelong(_ attributes: ItemAttributes, to itemClass: ItemClass) throws {
         for (key, _) in attributes where !SecItemKeyRole.isAttribute(key, of: itemClass) {
-            let className = itemClass == .genericPassword ? "kSecClassGenericPassword" : "kSecClassInternetPassword"
+            let className = switch itemClass {
+            case .genericPassword: "kSecClassGenericPassword"
+            case .internetPassword: "kSecClassInternetPassword"
+            case .key: "kSecClassKey"
+            }
             throw KeychainError(errSecNoSuchAttr, "\(key.appleConstantName) is not an attribute of \(className) items; remove it.")
         }
     }

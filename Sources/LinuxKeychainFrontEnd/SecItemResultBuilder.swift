@@ -19,12 +19,12 @@ enum SecItemResultBuilder {
         if returns.count == 1 {
             if returns.data { return try secret(of: item) }
             if returns.attributes { return attributes(of: item) }
-            if returns.reference { return SecKeychainItem(item.primaryKey) }
+            if returns.reference { return try reference(to: item) }
             return persistentReference(of: item)
         }
         let dictionary = returns.attributes ? attributes(of: item) : NSMutableDictionary()
         if returns.data { dictionary[kSecValueData] = try secret(of: item) }
-        if returns.reference { dictionary[kSecValueRef] = SecKeychainItem(item.primaryKey) }
+        if returns.reference { dictionary[kSecValueRef] = try reference(to: item) }
         if returns.persistentReference { dictionary[kSecValuePersistentRef] = persistentReference(of: item) }
         return dictionary
     }
@@ -60,6 +60,11 @@ enum SecItemResultBuilder {
         case .bool(let flag): return NSNumber(value: flag)
         case .date(let date): return NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
         }
+    }
+
+    /// A key's `SecKey`; for a password, a reference made from the primary key.
+    private static func reference(to item: KeychainItem) throws -> AnyObject {
+        item.itemClass == .key ? try SecKeyStorage.reference(to: item) : SecKeychainItem(item.primaryKey)
     }
 
     /// A copy of the secret for the caller, who owns it from here on.

@@ -136,7 +136,10 @@ enum SecItemValue {
             } else {
                 parsed = nil
             }
-        case .integer: parsed = integer.map(AttributeValue.integer)
+        case .integer:
+            // Apple's key types and classes are strings of digits (kSecAttrKeyTypeRSA is "42").
+            let digits = key.acceptsDecimalText ? text.flatMap { Int64($0) } : nil
+            parsed = (integer ?? digits).map(AttributeValue.integer)
         case .bool: parsed = flag.map(AttributeValue.bool)
         case .date: parsed = date.map(AttributeValue.date)
         }
@@ -176,6 +179,12 @@ extension AttributeValue.Kind {
 }
 
 extension AttributeKey {
+    /// Whether a String of decimal digits is read as this integer attribute, as Apple's
+    /// `kSecAttrKeyType…` and `kSecAttrKeyClass…` constants are given.
+    var acceptsDecimalText: Bool {
+        self == .type || self == .keyClass || self == .keySizeInBits || self == .effectiveKeySize
+    }
+
     /// The name of the Apple constant for this attribute, for messages.
     var appleConstantName: String {
         switch self {
@@ -201,6 +210,11 @@ extension AttributeKey {
         case .creationDate: return "kSecAttrCreationDate"
         case .modificationDate: return "kSecAttrModificationDate"
         case .valueTypes: return "(the record of value types)"
+        case .keyClass: return "kSecAttrKeyClass"
+        case .applicationLabel: return "kSecAttrApplicationLabel"
+        case .applicationTag: return "kSecAttrApplicationTag"
+        case .keySizeInBits: return "kSecAttrKeySizeInBits"
+        case .effectiveKeySize: return "kSecAttrEffectiveKeySize"
         }
     }
 }

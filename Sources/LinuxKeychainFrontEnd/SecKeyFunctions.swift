@@ -19,23 +19,30 @@ func answering<Result>(_ error: UnsafeMutablePointer<Unmanaged<CFError>?>?, _ bo
 ///
 /// `parameters` needs `kSecAttrKeyType` and `kSecAttrKeySizeInBits`: `kSecAttrKeyTypeECSECPrimeRandom`
 /// (or `kSecAttrKeyTypeEC`) with 256, 384 or 521, or `kSecAttrKeyTypeRSA` with 2048 to 4096 in
-/// whole bytes; other sizes are `errSecParam`, other types `errSecUnimplemented`. Keys are not
-/// stored yet: `kSecAttrIsPermanent` true (at the top or in `kSecPrivateKeyAttrs`) and
-/// `kSecAttrTokenID` are refused with `errSecUnimplemented`. Other attributes, such as tags and
-/// labels, only matter to storage and are ignored.
+/// whole bytes; other sizes are `errSecParam`, other types `errSecUnimplemented`.
+/// `kSecAttrTokenID` is refused with `errSecUnimplemented`.
+///
+/// With `kSecAttrIsPermanent` true (at the top or in `kSecPrivateKeyAttrs`) the private key is
+/// stored as a `kSecClassKey` item, with the tag, label and other attributes given at the top
+/// and in `kSecPrivateKeyAttrs`; the public key is stored too when `kSecPublicKeyAttrs` holds
+/// `kSecAttrIsPermanent` true. A failure to store (`errSecDuplicateItem` for a key of the same
+/// tag and label) returns nil and stores nothing.
 public func SecKeyCreateRandomKey(_ parameters: CFDictionary,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     answering(error) { () throws(NSError) -> SecKey in
         let parameters = SecKeyParameters(parameters)
         let kind = try parameters.kind()
-        try parameters.refuseStorageAndTokens()
+        try parameters.refuseTokens()
+        let key: SecKey
         switch kind {
         case .ec(let curve):
-            return SecKey(curve: curve, isPrivate: true, representation: try Libcrypto.generate(curve))
+            key = SecKey(curve: curve, isPrivate: true, representation: try Libcrypto.generate(curve))
         case .rsa(let bits):
-            let (key, publicKey) = try Libcrypto.generateRSA(bits: bits)
-            return SecKey(kind, isPrivate: true, representation: key, publicRepresentation: publicKey)
+            let (privateKey, publicKey) = try Libcrypto.generateRSA(bits: bits)
+            key = SecKey(kind, isPrivate: true, representation: privateKey, publicRepresentation: publicKey)
         }
+        try SecKeyPermanence.store(key, as: parameters)
+        return key
     }
 }
 
@@ -51,28 +58,35 @@ public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     answering(error) { () throws(NSError) -> SecKey in
         let parameters = SecKeyParameters(attributes)
-        let isRSA = try parameters.isRSAKeyType()
-        let isPrivate = try parameters.isPrivateKeyClass()
-        let size = try parameters.keySize()
-        let className = isPrivate ? "private" : "public"
         let representation = SecretBytes(copying: UnsafeRawBufferPointer(start: keyData.bytes, count: keyData.length))
+        return try SecKey(representation: representation, isRSA: try parameters.isRSAKeyType(),
+                          isPrivate: try parameters.isPrivateKeyClass(), size: try parameters.keySize())
+    }
+}
+
+extension SecKey {
+    /// The key `representation` holds, checked as `SecKeyCreateWithData` checks it; `size`,
+    /// when given, must match.
+    convenience init(representation: SecretBytes, isRSA: Bool, isPrivate: Bool, size: Int?) throws(NSError) {
+        let className = isPrivate ? "private" : "public"
         if isRSA {
             guard let (bits, publicKey) = try Libcrypto.checkRSA(representation, isPrivate: isPrivate),
                   SecKeyKind.rsaSizes.contains(bits), size == nil || size == bits else {
                 throw NSError.keychainError(errSecParam, "The data is not a PKCS #1 RSA \(className) key of 2048 to 4096 bits "
                     + "and of the size given.")
             }
-            return SecKey(.rsa(bits: bits), isPrivate: isPrivate, representation: representation, publicRepresentation: publicKey)
+            self.init(.rsa(bits: bits), isPrivate: isPrivate, representation: representation, publicRepresentation: publicKey)
+            return
         }
-        guard let curve = ECCurve.of(representationLength: keyData.length, isPrivate: isPrivate),
+        guard let curve = ECCurve.of(representationLength: representation.count, isPrivate: isPrivate),
               size == nil || size == curve.rawValue else {
             throw NSError.keychainError(errSecParam, "The data is not an ANSI X9.63 EC \(className) key "
-                + "of the size given (\(keyData.length) bytes).")
+                + "of the size given (\(representation.count) bytes).")
         }
         guard try Libcrypto.isValid(representation, curve, isPrivate: isPrivate) else {
             throw NSError.keychainError(errSecParam, "The data is not a valid EC P-\(curve.rawValue) key.")
         }
-        return SecKey(curve: curve, isPrivate: isPrivate, representation: representation)
+        self.init(curve: curve, isPrivate: isPrivate, representation: representation)
     }
 }
 

@@ -5,8 +5,10 @@ import KeychainCore
 /// as those functions need it. Every reader throws the `CFError` the function hands out.
 struct SecKeyParameters {
     private var values: [String: SecItemValue] = [:]
+    private let topLevel: NSDictionary
 
     init(_ dictionary: NSDictionary) {
+        topLevel = dictionary
         SecItemDictionary.forEachEntry(of: dictionary) { key, value in
             if let name = SecItemDictionary.name(ofKey: key) { values[name] = value }
         }
@@ -61,18 +63,39 @@ struct SecKeyParameters {
         return keyClass == kSecAttrKeyClassPrivate as String
     }
 
-    /// Refuses what is not supported yet: storing the key (`kSecAttrIsPermanent` true, at the
-    /// top or in `kSecPrivateKeyAttrs`/`kSecPublicKeyAttrs`) and hardware tokens (`kSecAttrTokenID`).
-    func refuseStorageAndTokens() throws(NSError) {
+    /// Refuses hardware tokens (`kSecAttrTokenID`), which Linux lacks.
+    func refuseTokens() throws(NSError) {
         if self[kSecAttrTokenID] != nil {
             throw NSError.keychainError(errSecUnimplemented, "kSecAttrTokenID needs a hardware token (Secure Enclave), which Linux lacks.")
         }
-        let nested = [kSecPrivateKeyAttrs, kSecPublicKeyAttrs].compactMap { self[$0].flatMap(Self.dictionary) }
-        let permanent = ([self] + nested.map(SecKeyParameters.init)).contains { $0[kSecAttrIsPermanent]?.flag == true }
-        if permanent {
-            throw NSError.keychainError(errSecUnimplemented, "Keys cannot be stored yet: kSecAttrIsPermanent must be false.")
-        }
     }
+
+    /// The `SecItemAdd` attributes that store the private (or public) key of a new pair, or nil
+    /// when it is not to be stored. As on Apple platforms, the private key is stored when
+    /// `kSecAttrIsPermanent` is true at the top or in `kSecPrivateKeyAttrs`; the public key only
+    /// when `kSecPublicKeyAttrs` says so, since it can always be made from the private one. The
+    /// attributes are the top-level ones (tag, label, access group, accessibility) overridden by
+    /// the nested dictionary's; the key's own (type, size, class) come from the key.
+    func storageAttributes(forPrivateKey isPrivate: Bool) -> NSMutableDictionary? {
+        let nested = self[isPrivate ? kSecPrivateKeyAttrs : kSecPublicKeyAttrs].flatMap(Self.dictionary)
+        let nestedValues = nested.map(SecKeyParameters.init)?.values ?? [:]
+        let permanent = nestedValues[kSecAttrIsPermanent as String]?.flag ?? (isPrivate && self[kSecAttrIsPermanent]?.flag == true)
+        guard permanent else { return nil }
+        let attributes = NSMutableDictionary()
+        for dictionary in [topLevel] + (nested.map { [$0] } ?? []) {
+            for (key, value) in dictionary {
+                guard let name = SecItemDictionary.name(ofKey: key), !Self.generationOnly.contains(name) else { continue }
+                attributes[name] = value
+            }
+        }
+        return attributes
+    }
+
+    /// The keys that say how to make a key, not how to store it.
+    private static let generationOnly = Set([
+        kSecAttrIsPermanent, kSecPrivateKeyAttrs, kSecPublicKeyAttrs, kSecAttrKeyType, kSecAttrKeySizeInBits,
+        kSecAttrTokenID, kSecAttrKeyClass,
+    ].map { $0 as String })
 
     /// `SecKeyKeyExchangeParameter.requestedSize`: the bytes a key exchange's KDF makes.
     func requestedSize() throws(NSError) -> Int {

@@ -1,0 +1,39 @@
+import Foundation
+import KeychainCore
+
+/// How the CLI names a stored key (`kSecClassKey`): its tag, and its algorithm, size and
+/// class (`EC-256 private`). Never its bytes, which are the item's secret.
+struct KeyDescription {
+    let attributes: ItemAttributes
+
+    init(_ attributes: ItemAttributes) { self.attributes = attributes }
+
+    /// The application tag as text when it is UTF-8, else as hex.
+    var tag: String? {
+        guard case .data(let data)? = attributes[.applicationTag], !data.isEmpty else { return nil }
+        if let text = String(validating: data, as: UTF8.self), !text.contains(where: \.isNewline) { return text }
+        return data.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Algorithm, size in bits and class, from Apple's numbers for `kSecAttrKeyType` and
+    /// `kSecAttrKeyClass`.
+    var kind: String {
+        let algorithm = switch integer(.type) {
+        case 73: "EC"
+        case 42: "RSA"
+        case let other: "type \(other)"
+        }
+        let keyClass = switch integer(.keyClass) {
+        case 0: "public"
+        case 1: "private"
+        case 2: "symmetric"
+        case let other: "class \(other)"
+        }
+        return "\(algorithm)-\(integer(.keySizeInBits)) \(keyClass)"
+    }
+
+    private func integer(_ key: AttributeKey) -> Int64 {
+        if case .integer(let number)? = attributes[key] { return number }
+        return 0
+    }
+}
