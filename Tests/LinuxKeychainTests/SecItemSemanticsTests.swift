@@ -239,7 +239,7 @@ struct SecItemSemanticsTests {
             ("class not a string", errSecParam, { SecItemDelete([kSecClass: 5] as NSDictionary) }),
             ("unknown class", errSecParam, { SecItemDelete([kSecClass: "bogus"] as NSDictionary) }),
             ("certificate class", errSecUnimplemented, { SecItemDelete([kSecClass: kSecClassCertificate] as NSDictionary) }),
-            ("key class", errSecUnimplemented, { self.copy([kSecClass as String: kSecClassKey]).status }),
+            ("identity class", errSecUnimplemented, { self.copy([kSecClass as String: kSecClassIdentity]).status }),
             ("no data", errSecParam, { SecItemAdd(self.base("nodata") as CFDictionary, nil) }),
             ("data as text", errSecParam, { SecItemAdd(self.with(self.base("t"), [kSecValueData as String: "text"]) as CFDictionary, nil) }),
             ("account as number", errSecParam, { self.copy(self.with(self.base(), [kSecAttrAccount as String: 7])).status }),

@@ -115,9 +115,6 @@ struct SecKeyTests {
             ([kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits: 2047] as CFDictionary, errSecParam),
             ([kSecAttrKeyType: kSecAttrKeyTypeEC, kSecAttrKeySizeInBits: 255] as CFDictionary, errSecParam),
             ([kSecAttrKeyType: kSecAttrKeyTypeEC] as CFDictionary, errSecParam),
-            ([kSecAttrKeyType: kSecAttrKeyTypeEC, kSecAttrKeySizeInBits: 256, kSecAttrIsPermanent: true] as CFDictionary, errSecUnimplemented),
-            ([kSecAttrKeyType: kSecAttrKeyTypeEC, kSecAttrKeySizeInBits: 256,
-              kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrApplicationTag: Data("tag".utf8)]] as CFDictionary, errSecUnimplemented),
             ([kSecAttrKeyType: kSecAttrKeyTypeEC, kSecAttrKeySizeInBits: 256, kSecAttrTokenID: kSecAttrTokenIDSecureEnclave] as CFDictionary,
              errSecUnimplemented),
         ]

@@ -12,6 +12,11 @@ import LinuxKeychain
 ///     delete-all                   SecItemDelete([kSecClass: kSecClassGenericPassword])
 ///     own-vault before|after       registers its own `vault` before or after the first keychain
 ///                                  call, then adds and reads an item through KEYCHAIN_BACKEND
+///     make-key TAG                 SecKeyCreateRandomKey (P-256, kSecAttrIsPermanent) under TAG;
+///                                  prints the public key (X9.63)
+///     sign TAG                     finds the key by tag (kSecReturnRef) and prints its ES256
+///                                  signature of standard input
+///     delete-key TAG               SecItemDelete of the keys under TAG
 ///
 /// Exit status: 0 success, 3 errSecItemNotFound, 1 anything else (with the status on stderr).
 public enum PlacementProbe: Sendable {
@@ -46,10 +51,47 @@ public enum PlacementProbe: Sendable {
             return SecItemDelete([kSecClass: kSecClassGenericPassword] as CFDictionary)
         case ("own-vault", 2):
             return ownVault(registeringFirst: arguments[1] == "before")
+        case ("make-key", 2):
+            return makeKey(tag: Data(arguments[1].utf8))
+        case ("sign", 2):
+            return sign(tag: Data(arguments[1].utf8), FileHandle.standardInput.readDataToEndOfFile())
+        case ("delete-key", 2):
+            return SecItemDelete([kSecClass: kSecClassKey, kSecAttrApplicationTag: Data(arguments[1].utf8)] as CFDictionary)
         default:
             FileHandle.standardError.write(Data("usage: see PlacementProbe.swift\n".utf8))
             return errSecParam
         }
+    }
+
+    // Written as Apple's "Generating New Cryptographic Keys" and "Storing Keys in the Keychain" do.
+    private static func makeKey(tag: Data) -> OSStatus {
+        let attributes: [CFString: Any] = [
+            kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256,
+            kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrApplicationTag: tag] as [CFString: Any],
+        ]
+        var error: Unmanaged<CFError>?
+        guard let privateKey = SecKeyCreateRandomKey(attributes as CFDictionary, &error) else {
+            return OSStatus(error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? Int(errSecInternalError))
+        }
+        guard let publicKey = SecKeyCopyPublicKey(privateKey),
+              let data = SecKeyCopyExternalRepresentation(publicKey, &error) as Data? else { return errSecInternalError }
+        FileHandle.standardOutput.write(data)
+        return errSecSuccess
+    }
+
+    private static func sign(tag: Data, _ message: Data) -> OSStatus {
+        let query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: tag,
+                                      kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecReturnRef: true]
+        var item: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &item)
+        guard status == errSecSuccess else { return status }
+        let key = item as! SecKey
+        var error: Unmanaged<CFError>?
+        guard let signature = SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message as CFData, &error) as Data? else {
+            return errSecInternalError
+        }
+        FileHandle.standardOutput.write(signature)
+        return errSecSuccess
     }
 
     private static func item(_ service: String, _ account: String, _ extra: [CFString: Any]) -> [CFString: Any] {
