@@ -55,7 +55,7 @@ struct ItemKeyDescriptionTests {
         "linux-keychain:genp:a:%Z1",         // malformed escape
         "linux-keychain:genp:a:%FF",         // not UTF-8
         "other-tool:genp:a:b",
-        "linux-keychain:keys:a:b",
+        "linux-keychain:idnt:a:b",           // identities are never stored items
     ])
     func foreignOrNonCanonicalTextIsNotAnItem(_ text: String) {
         #expect(ItemKeyDescription(parsing: text) == nil)

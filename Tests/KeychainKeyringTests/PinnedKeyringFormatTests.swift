@@ -35,7 +35,21 @@ struct PinnedKeyringFormatTests {
             .server: .string("host"), .account: .string("dave"), .port: .integer(0), .protocol: .string(""),
          ])),
          "linux-keychain:inet:host:dave"),
+        // A key's tag and label are data: as their text when UTF-8, else U+FDD0 and base64.
+        (PrimaryKey(itemClass: .key, attributes: ItemAttributes([
+            .applicationTag: .data(Data("com.example.keys.signing".utf8)), .applicationLabel: .data(pinnedKeyLabel),
+            .keyClass: .integer(1), .type: .integer(73), .keySizeInBits: .integer(256), .effectiveKeySize: .integer(256),
+            .accessGroup: .string("team"),
+         ])),
+         "linux-keychain:keys:com.example.keys.signing:" + notTextMarker + "UEkNj8BG373QkrTTsoD44ojOvTc=:agrp=team:kcls=1:type=73:bsiz=256:esiz=256"),
     ]
+
+    /// U+FDD0, which a Swift literal may not hold (it is a noncharacter).
+    static let notTextMarker = String(Character(Unicode.Scalar(UInt32(0xFDD0))!))
+
+    /// The SHA-1 of a P-256 public key, as a key's `kSecAttrApplicationLabel` is by default.
+    static let pinnedKeyLabel = Data([0x50, 0x49, 0x0D, 0x8F, 0xC0, 0x46, 0xDF, 0xBD, 0xD0, 0x92,
+                                      0xB4, 0xD3, 0xB2, 0x80, 0xF8, 0xE2, 0x88, 0xCE, 0xBD, 0x37])
 
     static func genericKey(_ values: [AttributeKey: AttributeValue]) -> PrimaryKey {
         PrimaryKey(itemClass: .genericPassword, attributes: ItemAttributes(values))

@@ -39,6 +39,30 @@ struct PinnedSecretServiceFormatTests {
         "protocol": "htps", "port": "8443", "object": "/repo", "authtype": "dflt", "domain": "realm",
     ]
 
+    static let key = KeychainItem(itemClass: .key, attributes: ItemAttributes([
+        .applicationTag: .data(Data("com.example.keys.signing".utf8)), .applicationLabel: .data(Data([0x50, 0x49, 0x0D, 0x8F])),
+        .keyClass: .integer(1), .type: .integer(73), .keySizeInBits: .integer(256), .effectiveKeySize: .integer(256),
+        .accessGroup: .string("team"),
+    ]))
+
+    static let keyAttributes: [String: String] = [
+        "xdg:schema": "org.linuxkeychain.Key", "keychain:default-label": "1",
+        "keychain:application-tag": "Y29tLmV4YW1wbGUua2V5cy5zaWduaW5n", "keychain:application-label": "UEkNjw==",
+        "keychain:key-class": "1", "keychain:type": "73", "keychain:key-size": "256", "keychain:effective-key-size": "256",
+        "keychain:access-group": "team",
+    ]
+
+    @Test func theAttributesOfAKeyArePinned() throws {
+        #expect(SecretServiceAttributeMapping.attributes(of: Self.key) == Self.keyAttributes)
+        let label = "key tag 'com.example.keys.signing', label 50490d8f"
+        #expect(SecretServiceAttributeMapping.label(of: .key, Self.key.attributes) == label)
+        #expect(try SecretServiceAttributeMapping.decode(Self.keyAttributes, label: label, as: .key) == Self.key.attributes)
+        // Only this library writes keys: another program's item, or a password of ours, is no key.
+        #expect(try SecretServiceAttributeMapping.decode(["service": "s", "username": "u"], label: "x", as: .key) == nil)
+        #expect(try SecretServiceAttributeMapping.decode(Self.genericAttributes, label: "x", as: .key) == nil)
+        #expect(try SecretServiceAttributeMapping.decode(Self.keyAttributes, label: label, as: .genericPassword) == nil)
+    }
+
     @Test func theAttributesOfAGenericPasswordArePinned() {
         #expect(SecretServiceAttributeMapping.attributes(of: Self.generic) == Self.genericAttributes)
         #expect(SecretServiceAttributeMapping.label(of: .genericPassword, Self.generic.attributes) == "pinned-app (alice@example.com)")

@@ -27,7 +27,18 @@ struct PinnedVaultLayoutTests {
             .securityDomain: .string("realm"), .accessGroup: .string("g"), .synchronizable: .bool(true),
          ])),
          "linux-keychain/internet/git.example.com/carol;access_group=g;protocol=htps;port=8443;path=%2Frepo;authentication_type=dflt;security_domain=realm;synchronizable=1"),
+        // A key's tag and label are data: as their text when UTF-8, else U+FDD0 and base64.
+        (PrimaryKey(itemClass: .key, attributes: ItemAttributes([
+            .applicationTag: .data(Data("com.example.keys.signing".utf8)), .applicationLabel: .data(pinnedKeyLabel),
+            .keyClass: .integer(1), .type: .integer(73), .keySizeInBits: .integer(256), .effectiveKeySize: .integer(256),
+            .accessGroup: .string("team"),
+         ])),
+         "linux-keychain/keys/com.example.keys.signing/%EF%B7%90UEkNj8BG373QkrTTsoD44ojOvTc%3D;access_group=team;key_class=1;type=73;key_size=256;effective_key_size=256"),
     ]
+
+    /// The SHA-1 of a P-256 public key, as a key's `kSecAttrApplicationLabel` is by default.
+    static let pinnedKeyLabel = Data([0x50, 0x49, 0x0D, 0x8F, 0xC0, 0x46, 0xDF, 0xBD, 0xD0, 0x92,
+                                      0xB4, 0xD3, 0xB2, 0x80, 0xF8, 0xE2, 0x88, 0xCE, 0xBD, 0x37])
 
     static func genericKey(_ values: [AttributeKey: AttributeValue]) -> PrimaryKey {
         PrimaryKey(itemClass: .genericPassword, attributes: ItemAttributes(values))

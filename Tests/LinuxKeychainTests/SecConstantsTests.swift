@@ -49,7 +49,11 @@ struct SecConstantsTests {
             .accessible: kSecAttrAccessible, .synchronizable: kSecAttrSynchronizable,
             .isInvisible: kSecAttrIsInvisible, .isNegative: kSecAttrIsNegative,
             .creationDate: kSecAttrCreationDate, .modificationDate: kSecAttrModificationDate,
+            .keyClass: kSecAttrKeyClass, .applicationLabel: kSecAttrApplicationLabel, .applicationTag: kSecAttrApplicationTag,
+            .keySizeInBits: kSecAttrKeySizeInBits, .effectiveKeySize: kSecAttrEffectiveKeySize,
         ]
+        // kSecAttrKeyType is "type", kSecAttrType's name: a key's type is stored in that attribute.
+        #expect(kSecAttrKeyType as String == AttributeKey.type.rawValue)
         // The record of value types is the library's own bookkeeping, never a caller's key.
         #expect(Set(keys.keys) == Set(AttributeKey.allCases).subtracting([.valueTypes]))
         for (key, constant) in keys { #expect(key.rawValue == constant as String) }

@@ -92,6 +92,21 @@ struct PinnedFileStoreTests {
         #expect(computed == Self.locations)
     }
 
+    /// A key (`kSecClassKey`) is named by its tag and label as a password is by its service and
+    /// account; its location under the fixture's keys is pinned beside theirs.
+    @Test func aKeyIsAtItsPinnedLocation() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.fixture + "/store-header"))
+        let header = try StoreHeader(parsing: bytes, path: "fixture")
+        let masterKey = try #require(try header.unwrapMasterKey(with: SecretBytes(Data(PinnedFileStore.passphrase.utf8))))
+        let keys = try StoreKeys(masterKey: masterKey, storeID: header.storeID)
+        let key = PrimaryKey(itemClass: .key, attributes: ItemAttributes([
+            .applicationTag: .data(Data("com.example.keys.signing".utf8)), .applicationLabel: .data(Data([0x50, 0x49, 0x0D, 0x8F])),
+            .keyClass: .integer(1), .type: .integer(73), .keySizeInBits: .integer(256), .effectiveKeySize: .integer(256),
+        ]))
+        let location = keys.location(of: key)
+        #expect("items/\(location.bucket)/\(location.file)" == "items/4cf83506d91f801ca2bf24b8310a912e/3d32700c3ebd9ce3b0bbb25e761e38c4a459ea30d6d9e60a77ed602290c3091b")
+    }
+
     /// The plaintext encoding inside an item file is deterministic, so it is pinned byte for
     /// byte as well (the sealing around it uses a random nonce).
     @Test func theItemPlaintextEncodingIsPinned() throws {
