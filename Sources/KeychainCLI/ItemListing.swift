@@ -20,10 +20,16 @@ struct ItemListing {
             case .genericPassword: return item.attributes.string(.service)
             case .internetPassword: return InternetLocation(item.attributes).text
             case .key: return KeyDescription(item.attributes).tag
+            // A certificate's label is its subject summary, in the LABEL column.
+            case .certificate: return nil
             }
         },
         Column(header: "ACCOUNT/KEY") { item in
-            item.itemClass == .key ? KeyDescription(item.attributes).kind : item.attributes.string(.account)
+            switch item.itemClass {
+            case .genericPassword, .internetPassword: return item.attributes.string(.account)
+            case .key: return KeyDescription(item.attributes).kind
+            case .certificate: return KeyDescription(item.attributes).serial
+            }
         },
         Column(header: "GROUP") { item in
             let group = item.attributes.string(.accessGroup) ?? ""
@@ -112,7 +118,7 @@ enum ListCommands {
             let absent: [AttributeKey] = switch itemClass {
             case .genericPassword: internetOnly
             case .internetPassword: [.service]
-            case .key: internetOnly + [.service, .account, .authenticationType, .comment, .itemDescription]
+            case .key, .certificate: internetOnly + [.service, .account, .authenticationType, .comment, .itemDescription]
             }
             if attributes.contains(where: { absent.contains($0.key) }) { continue }
             constraints[itemClass] = attributes

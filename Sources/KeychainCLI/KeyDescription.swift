@@ -2,7 +2,8 @@ import Foundation
 import KeychainCore
 
 /// How the CLI names a stored key (`kSecClassKey`): its tag, and its algorithm, size and
-/// class (`EC-256 private`). Never its bytes, which are the item's secret.
+/// class (`EC-256 private`); and a certificate by its serial number. Never a key's bytes,
+/// which are the item's secret.
 struct KeyDescription {
     let attributes: ItemAttributes
 
@@ -13,6 +14,12 @@ struct KeyDescription {
         guard case .data(let data)? = attributes[.applicationTag], !data.isEmpty else { return nil }
         if let text = String(validating: data, as: UTF8.self), !text.contains(where: \.isNewline) { return text }
         return data.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A certificate's serial number in hex (`serial 0a1b…`).
+    var serial: String {
+        guard case .data(let data)? = attributes[.serialNumber] else { return "serial -" }
+        return "serial " + data.map { String(format: "%02x", $0) }.joined()
     }
 
     /// Algorithm, size in bits and class, from Apple's numbers for `kSecAttrKeyType` and

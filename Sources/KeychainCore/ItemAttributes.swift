@@ -1,7 +1,8 @@
 public import Foundation
 
-/// The item classes stored: the two that hold passwords, and keys (`kSecClassKey`), whose
-/// secret is the key's external representation.
+/// The item classes stored: the two that hold passwords, keys (`kSecClassKey`), whose secret
+/// is the key's external representation, and certificates (`kSecClassCertificate`), whose
+/// secret is the DER. Identities are not stored: they are a certificate and its private key.
 ///
 /// The raw values are Apple's (`kSecClassGenericPassword` is `"genp"`), so they can be stored
 /// and compared as Apple stores them.
@@ -9,6 +10,7 @@ public enum ItemClass: String, CaseIterable, Hashable, Sendable {
     case genericPassword = "genp"
     case internetPassword = "inet"
     case key = "keys"
+    case certificate = "cert"
 
     /// The attributes that together identify an item of this class, as Apple defines them.
     /// Two items with equal values for all of them are duplicates.
@@ -17,6 +19,7 @@ public enum ItemClass: String, CaseIterable, Hashable, Sendable {
         case .genericPassword: return Self.genericPasswordKey
         case .internetPassword: return Self.internetPasswordKey
         case .key: return Self.keyKey
+        case .certificate: return Self.certificateKey
         }
     }
 
@@ -28,6 +31,7 @@ public enum ItemClass: String, CaseIterable, Hashable, Sendable {
         case .genericPassword: return (.service, .account)
         case .internetPassword: return (.server, .account)
         case .key: return (.applicationTag, .applicationLabel)
+        case .certificate: return (.issuer, .serialNumber)
         }
     }
 
@@ -37,12 +41,13 @@ public enum ItemClass: String, CaseIterable, Hashable, Sendable {
         case .genericPassword: return "generic"
         case .internetPassword: return "internet"
         case .key: return "key"
+        case .certificate: return "certificate"
         }
     }
 
     /// Whether the class holds passwords, which other programs (Python's `keyring`,
-    /// `secret-tool`) also write; keys are only ever written by this library.
-    public var holdsPasswords: Bool { self != .key }
+    /// `secret-tool`) also write; keys and certificates are only ever written by this library.
+    public var holdsPasswords: Bool { self == .genericPassword || self == .internetPassword }
 
     // Stored once: every search and every primary key reads them, and a literal would
     // allocate a new array on each read.
@@ -55,6 +60,7 @@ public enum ItemClass: String, CaseIterable, Hashable, Sendable {
         .accessGroup, .keyClass, .applicationLabel, .applicationTag, .type, .keySizeInBits, .effectiveKeySize,
         .creator, .synchronizable,
     ]
+    private static let certificateKey: [AttributeKey] = [.accessGroup, .certificateType, .issuer, .serialNumber, .synchronizable]
 }
 
 /// One attribute an item can carry. Raw values are the strings behind Apple's `kSecAttr*`
@@ -91,6 +97,19 @@ public enum AttributeKey: String, CaseIterable, Hashable, Sendable, Comparable {
     case keySizeInBits = "bsiz"
     /// `kSecAttrEffectiveKeySize`.
     case effectiveKeySize = "esiz"
+    /// `kSecAttrCertificateType`: the X.509 version (3 for v3), as Apple's CSSM numbers it.
+    case certificateType = "ctyp"
+    /// `kSecAttrCertificateEncoding`: 3, DER.
+    case certificateEncoding = "cenc"
+    /// `kSecAttrIssuer`: the issuer's DER (its whole Name sequence, as in the certificate).
+    case issuer = "issr"
+    /// `kSecAttrSerialNumber`: the serial number's DER content bytes.
+    case serialNumber = "slnr"
+    /// `kSecAttrSubject`: the subject's DER.
+    case subject = "subj"
+    /// `kSecAttrPublicKeyHash`: the SHA-1 of the public key, equal to its private key's
+    /// `kSecAttrApplicationLabel`; it pairs a certificate with its key into an identity.
+    case publicKeyHash = "pkhh"
     /// Not Apple's: which attributes the caller gave as the other type Apple accepts for them
     /// (a Data account, a String label), so that they come back as given. A backend stores it
     /// like any other string attribute (<doc:StoringAttributes>).
@@ -99,8 +118,9 @@ public enum AttributeKey: String, CaseIterable, Hashable, Sendable, Comparable {
     /// The kind of value this attribute holds.
     public var valueKind: AttributeValue.Kind {
         switch self {
-        case .port, .creator, .type, .keyClass, .keySizeInBits, .effectiveKeySize: return .integer
-        case .generic, .applicationLabel, .applicationTag: return .data
+        case .port, .creator, .type, .keyClass, .keySizeInBits, .effectiveKeySize, .certificateType, .certificateEncoding:
+            return .integer
+        case .generic, .applicationLabel, .applicationTag, .issuer, .serialNumber, .subject, .publicKeyHash: return .data
         case .synchronizable, .isInvisible, .isNegative: return .bool
         case .creationDate, .modificationDate: return .date
         default: return .string

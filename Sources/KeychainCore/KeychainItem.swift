@@ -105,6 +105,8 @@ public struct PrimaryKey: Hashable, Sendable, Comparable {
         case .key:
             // A tag is a name; a label is the public key's hash. Neither is secret.
             return "key tag '\(Self.readable(attributes[.applicationTag]))', label \(Self.readable(attributes[.applicationLabel]))"
+        case .certificate:
+            return "certificate serial \(Self.hex(attributes[.serialNumber]))"
         }
     }
 
@@ -112,6 +114,11 @@ public struct PrimaryKey: Hashable, Sendable, Comparable {
     private static func readable(_ value: AttributeValue?) -> String {
         guard case .data(let data)? = value else { return "" }
         if let text = String(validating: data, as: UTF8.self), !text.contains(where: \.isNewline) { return text }
+        return hex(value)
+    }
+
+    private static func hex(_ value: AttributeValue?) -> String {
+        guard case .data(let data)? = value else { return "" }
         return data.map { String(format: "%02x", $0) }.joined()
     }
 

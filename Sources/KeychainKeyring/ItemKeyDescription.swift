@@ -5,8 +5,8 @@ import KeychainCore
 /// in `keyctl search`, and different for every primary key.
 ///
 /// The form is `linux-keychain:genp:SERVICE:ACCOUNT` for a generic password and `linux-keychain:inet:SERVER:ACCOUNT`
-/// for an internet password, `linux-keychain:keys:TAG:LABEL` for a key (each as its text when UTF-8, else U+FDD0 and
-/// base64, as `ValueTypes` writes data), followed by `:TAG=VALUE` for each other primary-key attribute that is not empty, zero or
+/// for an internet password, `linux-keychain:keys:TAG:LABEL` for a key and `linux-keychain:cert:ISSUER:SERIAL` for a
+/// certificate (data as its text when UTF-8, else U+FDD0 and base64, as `ValueTypes` writes it), followed by `:TAG=VALUE` for each other primary-key attribute that is not empty, zero or
 /// false, in a fixed order, tagged with Apple's attribute name (`agrp`, `ptcl`, `port`, `path`, `atyp`, `sdmn`,
 /// `sync`). Inside a value, `%`, `:` and control characters are percent-encoded (`a:b` becomes `a%3Ab`), so a raw `:`
 /// only ever separates fields and no two primary keys share a description. Everything else, non-ASCII letters included,
@@ -90,6 +90,7 @@ struct ItemKeyDescription: Hashable, Sendable {
         case .genericPassword: return genericPasswordPositionalKeys
         case .internetPassword: return internetPasswordPositionalKeys
         case .key: return keyPositionalKeys
+        case .certificate: return certificatePositionalKeys
         }
     }
 
@@ -97,6 +98,7 @@ struct ItemKeyDescription: Hashable, Sendable {
     private static let genericPasswordPositionalKeys: [AttributeKey] = [.service, .account]
     private static let internetPasswordPositionalKeys: [AttributeKey] = [.server, .account]
     private static let keyPositionalKeys: [AttributeKey] = [.applicationTag, .applicationLabel]
+    private static let certificatePositionalKeys: [AttributeKey] = [.issuer, .serialNumber]
 
     /// Built as bytes in one buffer rather than from strings joined: every lookup by name pays for it.
     private static func encode(_ primaryKey: PrimaryKey) -> String {

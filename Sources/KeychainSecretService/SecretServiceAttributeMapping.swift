@@ -25,6 +25,7 @@ enum SecretServiceAttributeMapping {
         case .genericPassword: return "org.linuxkeychain.GenericPassword"
         case .internetPassword: return "org.linuxkeychain.InternetPassword"
         case .key: return "org.linuxkeychain.Key"
+        case .certificate: return "org.linuxkeychain.Certificate"
         }
     }
 
@@ -60,6 +61,12 @@ enum SecretServiceAttributeMapping {
         case .applicationTag: return "keychain:application-tag"
         case .keySizeInBits: return "keychain:key-size"
         case .effectiveKeySize: return "keychain:effective-key-size"
+        case .certificateType: return "keychain:certificate-type"
+        case .certificateEncoding: return "keychain:certificate-encoding"
+        case .issuer: return "keychain:issuer"
+        case .serialNumber: return "keychain:serial-number"
+        case .subject: return "keychain:subject"
+        case .publicKeyHash: return "keychain:public-key-hash"
         }
     }
 
@@ -85,8 +92,8 @@ enum SecretServiceAttributeMapping {
         switch itemClass {
         case .genericPassword: return [.service, .account]
         case .internetPassword: return [.server, .account]
-        // Only this library writes keys: a query for them never reaches other programs' items.
-        case .key: return []
+        // Only this library writes keys and certificates: a query for them never reaches other programs' items.
+        case .key, .certificate: return []
         }
     }
 
@@ -132,7 +139,7 @@ enum SecretServiceAttributeMapping {
         case .internetPassword:
             let server = attributes.string(.server) ?? ""
             label = account.isEmpty ? server : "\(account)@\(server)"
-        case .key:
+        case .key, .certificate:
             label = PrimaryKey(itemClass: itemClass, attributes: attributes).readableName
         }
         // Never empty: KWallet refuses an empty label.

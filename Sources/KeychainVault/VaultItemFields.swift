@@ -40,6 +40,12 @@ enum VaultItemFields {
         case .applicationTag: return "application_tag"
         case .keySizeInBits: return "key_size"
         case .effectiveKeySize: return "effective_key_size"
+        case .certificateType: return "certificate_type"
+        case .certificateEncoding: return "certificate_encoding"
+        case .issuer: return "issuer"
+        case .serialNumber: return "serial_number"
+        case .subject: return "subject"
+        case .publicKeyHash: return "public_key_hash"
         }
     }
 

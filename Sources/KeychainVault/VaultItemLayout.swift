@@ -8,6 +8,7 @@ import KeychainCore
 ///     <prefix>/generic/<service>/<account>[;<qualifier>=<value>...]
 ///     <prefix>/internet/<server>/<account>[;<qualifier>=<value>...]
 ///     <prefix>/keys/<tag>/<label>[;<qualifier>=<value>...]
+///     <prefix>/certificates/<issuer>/<serial number>[;<qualifier>=<value>...]
 ///
 /// A tag or label is written as its text when it is UTF-8 (`AttributeValue.nameText`).///
 /// The qualifiers are the class's other primary-key attributes, only those that differ from
@@ -35,6 +36,7 @@ struct VaultItemLayout: Sendable {
         case .genericPassword: return "generic"
         case .internetPassword: return "internet"
         case .key: return "keys"
+        case .certificate: return "certificates"
         }
     }
 

@@ -13,11 +13,14 @@ public final class SecCertificate: Hashable, Sendable, CustomStringConvertible {
     let subjectSummary: String?
     /// The public key, when it is one SecKey supports (EC P-256/384/521, RSA 2048–4096).
     let publicKey: SecKey?
+    /// The fields stored as attributes.
+    let fields: CertificateFields
 
-    private init(der: Data, subjectSummary: String?, publicKey: SecKey?) {
+    private init(der: Data, subjectSummary: String?, publicKey: SecKey?, fields: CertificateFields) {
         self.der = der
         self.subjectSummary = subjectSummary
         self.publicKey = publicKey
+        self.fields = fields
     }
 
     /// The certificate in `der`, or nil when it is not exactly one DER certificate (or
@@ -32,10 +35,10 @@ public final class SecCertificate: Hashable, Sendable, CustomStringConvertible {
             clibcrypto_certificate_parse(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &summary, summary.count,
                                          &key, &keyLength, &kind, &bits)
         }
-        guard parsed == 0 else { return nil }
+        guard parsed == 0, let fields = CertificateFields(der: der) else { return nil }
         let text = String(decoding: summary.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return SecCertificate(der: der, subjectSummary: text.isEmpty ? nil : text,
-                              publicKey: Self.key(kind: kind, bits: Int(bits), Data(key[0..<keyLength])))
+                              publicKey: Self.key(kind: kind, bits: Int(bits), Data(key[0..<keyLength])), fields: fields)
     }
 
     /// A public SecKey for the key libcrypto found, when SecKey supports it.

@@ -42,8 +42,11 @@ enum SecItemKeyRole: Sendable, Equatable {
             return itemClass.holdsPasswords
         case .keyClass, .applicationLabel, .applicationTag, .keySizeInBits, .effectiveKeySize:
             return itemClass == .key
-        case .accessGroup, .label, .creator, .type, .accessible, .synchronizable, .creationDate,
-             .modificationDate, .valueTypes:
+        case .certificateType, .certificateEncoding, .issuer, .serialNumber, .subject, .publicKeyHash:
+            return itemClass == .certificate
+        case .creator, .type:
+            return itemClass != .certificate
+        case .accessGroup, .label, .accessible, .synchronizable, .creationDate, .modificationDate, .valueTypes:
             return true
         }
     }

@@ -15,10 +15,10 @@ struct SecItemReturns: Equatable, Sendable {
     }
     var isEmpty: Bool { !(data || attributes || reference || persistentReference) }
 
-    /// Whether the results must carry secrets: for the data, or for a key's reference, which
-    /// is made from the key's bytes.
+    /// Whether the results must carry secrets: for the data, or for a key's or certificate's
+    /// reference, which is made from its bytes.
     func needsSecrets(of itemClass: ItemClass) -> Bool {
-        data || (reference && itemClass == .key)
+        data || (reference && !itemClass.holdsPasswords)
     }
 }
 
@@ -104,6 +104,7 @@ struct SecItemParser {
         var limit = MatchLimit.one
         var referenced: PrimaryKey?
         var keyReference: SecKey?
+        var certificateReference: SecCertificate?
 
         for entry in entries {
             let value = entry.value
@@ -127,6 +128,8 @@ struct SecItemParser {
                 _ = try Self.secretData(value)
             case .valueReference where value.object(SecKey.self) != nil:
                 keyReference = value.object(SecKey.self)
+            case .valueReference where value.object(SecCertificate.self) != nil:
+                certificateReference = value.object(SecCertificate.self)
             case .valueReference:
                 referenced = Self.merge(try Self.reference(value), into: referenced, conflict: &matchesNothing)
             case .valuePersistentReference:
@@ -147,10 +150,13 @@ struct SecItemParser {
                 Self.constrain(&constraints, key, value, conflict: &matchesNothing)
             }
         }
-        if let keyReference {
-            if let itemClass, itemClass != .key { matchesNothing = true }
-            itemClass = .key
-            for (key, value) in try SecKeyStorage.constraints(finding: keyReference) {
+        let objectConstraints: [(ItemClass, [AttributeKey: AttributeValue])] =
+            (try keyReference.map { [(.key, try SecKeyStorage.constraints(finding: $0))] } ?? [])
+            + (certificateReference.map { [(.certificate, SecCertificateStorage.identifyingAttributes(of: $0))] } ?? [])
+        for (objectClass, objectAttributes) in objectConstraints {
+            if let itemClass, itemClass != objectClass { matchesNothing = true }
+            itemClass = objectClass
+            for (key, value) in objectAttributes {
                 Self.constrain(&constraints, key, value, conflict: &matchesNothing)
             }
         }
@@ -180,7 +186,7 @@ struct SecItemParser {
         // One more than the entries, for the default accessibility added below.
         var attributes = ItemAttributes(Dictionary(minimumCapacity: entries.count + 1))
         var secret: SecretBytes?
-        var keyReference: SecKey?
+        var reference: SecItemValue?
         var returns = SecItemReturns()
         var givenAsOtherType = Set<AttributeKey>()
         for entry in entries {
@@ -198,11 +204,8 @@ struct SecItemParser {
                 try Self.set(&attributes, .accessible, .string(try Self.protection(of: value)))
             case .valueData:
                 secret = try Self.secret(value)
-            case .valueReference where itemClass == .key:
-                guard let key = value.object(SecKey.self) else {
-                    throw KeychainError.badParameter("kSecValueRef of a kSecClassKey item must be a SecKey, not \(value.typeName).")
-                }
-                keyReference = key
+            case .valueReference where !itemClass.holdsPasswords:
+                reference = value
             case .valueReference, .valuePersistentReference:
                 throw KeychainError.badParameter("SecItemAdd takes the secret as kSecValueData; kSecValueRef and kSecValuePersistentRef name items that already exist.")
             case .returnData: returns.data = try Self.flag(value, name: "kSecReturnData")
@@ -212,8 +215,10 @@ struct SecItemParser {
             case .unsupported(let reason): throw KeychainError(errSecUnimplemented, reason)
             }
         }
-        if itemClass == .key {
-            secret = try Self.keyData(secret, keyReference, into: &attributes)
+        switch itemClass {
+        case .genericPassword, .internetPassword: break
+        case .key: secret = try Self.keyData(secret, reference, into: &attributes)
+        case .certificate: secret = try Self.certificateData(secret, reference, into: &attributes)
         }
         guard let secret else {
             throw KeychainError.badParameter("SecItemAdd needs the secret as kSecValueData (Data).")
@@ -267,10 +272,8 @@ struct SecItemParser {
     /// its `kSecAttrKeyType` and `kSecAttrKeyClass` name. Data of another kind (a symmetric
     /// key, or bytes with no type) is stored as given. A given attribute that contradicts the
     /// key is `errSecParam`.
-    private static func keyData(_ data: SecretBytes?, _ reference: SecKey?, into attributes: inout ItemAttributes) throws -> SecretBytes? {
-        if data != nil && reference != nil {
-            throw KeychainError.badParameter("A key item takes kSecValueRef or kSecValueData, not both.")
-        }
+    private static func keyData(_ data: SecretBytes?, _ referenceValue: SecItemValue?, into attributes: inout ItemAttributes) throws -> SecretBytes? {
+        let reference = try Self.reference(referenceValue, of: SecKey.self, givenWith: data, in: "kSecClassKey")
         let key = try reference ?? data.flatMap { try SecKeyStorage.key(from: $0, attributes: attributes) }
         guard let key else { return data }
         for (attribute, value) in SecKeyStorage.derivedAttributes(of: key) {
@@ -282,6 +285,33 @@ struct SecItemParser {
         return reference?.representation ?? data
     }
 
+    /// The DER a new certificate item stores, from `kSecValueRef` (a `SecCertificate`) or
+    /// `kSecValueData`, with the attributes Apple derives from it added to `attributes`.
+    private static func certificateData(_ data: SecretBytes?, _ referenceValue: SecItemValue?,
+                                        into attributes: inout ItemAttributes) throws -> SecretBytes? {
+        let reference = try Self.reference(referenceValue, of: SecCertificate.self, givenWith: data, in: "kSecClassCertificate")
+        guard let certificate = try reference ?? data.map({ try SecCertificateStorage.certificate($0.makeData()) }) else { return nil }
+        for (attribute, value) in try SecCertificateStorage.derivedAttributes(of: certificate) {
+            try set(&attributes, attribute, value)
+        }
+        if attributes[.label] == nil, let summary = certificate.subjectSummary { attributes[.label] = .string(summary) }
+        return SecretBytes(certificate.der)
+    }
+
+    /// The object `kSecValueRef` gives for a key or certificate item, which must be of class
+    /// `Object`; nil when absent. With `kSecValueData` as well it is a contradiction.
+    private static func reference<Object: AnyObject>(_ value: SecItemValue?, of objectClass: Object.Type, givenWith data: SecretBytes?,
+                                                     in className: String) throws -> Object? {
+        guard let value else { return nil }
+        guard data == nil else {
+            throw KeychainError.badParameter("A \(className) item takes kSecValueRef or kSecValueData, not both.")
+        }
+        guard let object = value.object(objectClass) else {
+            throw KeychainError.badParameter("kSecValueRef of a \(className) item must be a \(objectClass), not \(value.typeName).")
+        }
+        return object
+    }
+
     // MARK: Keys
 
     /// The class named by `kSecClass`, nil when absent; certificates and identities are refused.
@@ -291,12 +321,10 @@ struct SecItemParser {
             throw KeychainError.badParameter("kSecClass must be a kSecClass constant (a string), not \(value.typeName).")
         }
         if let itemClass = ItemClass(rawValue: name) { return itemClass }
-        let unstored: Set<String> = [kSecClassCertificate as String, kSecClassIdentity as String]
-        if unstored.contains(name) {
-            throw KeychainError(errSecUnimplemented,
-                "Passwords and keys are stored on Linux; certificates and identities are not yet.")
+        if name == kSecClassIdentity as String {
+            throw KeychainError(errSecUnimplemented, "Identities (kSecClassIdentity) are not stored on Linux yet; store the certificate and its private key.")
         }
-        throw KeychainError.badParameter("'\(name)' is not a kSecClass value; use kSecClassGenericPassword, kSecClassInternetPassword or kSecClassKey.")
+        throw KeychainError.badParameter("'\(name)' is not a kSecClass value; use kSecClassGenericPassword, kSecClassInternetPassword, kSecClassKey or kSecClassCertificate.")
     }
 
     private func role(of entry: Entry) throws -> SecItemKeyRole {
@@ -312,6 +340,7 @@ struct SecItemParser {
             case .genericPassword: "kSecClassGenericPassword"
             case .internetPassword: "kSecClassInternetPassword"
             case .key: "kSecClassKey"
+            case .certificate: "kSecClassCertificate"
             }
             throw KeychainError(errSecNoSuchAttr, "\(key.appleConstantName) is not an attribute of \(className) items; remove it.")
         }

@@ -62,9 +62,14 @@ enum SecItemResultBuilder {
         }
     }
 
-    /// A key's `SecKey`; for a password, a reference made from the primary key.
+    /// A key's `SecKey`, a certificate's `SecCertificate`; for a password, a reference made
+    /// from the primary key.
     private static func reference(to item: KeychainItem) throws -> AnyObject {
-        item.itemClass == .key ? try SecKeyStorage.reference(to: item) : SecKeychainItem(item.primaryKey)
+        switch item.itemClass {
+        case .genericPassword, .internetPassword: return SecKeychainItem(item.primaryKey)
+        case .key: return try SecKeyStorage.reference(to: item)
+        case .certificate: return try SecCertificateStorage.reference(to: item)
+        }
     }
 
     /// A copy of the secret for the caller, who owns it from here on.

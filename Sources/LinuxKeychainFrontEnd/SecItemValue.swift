@@ -215,6 +215,12 @@ extension AttributeKey {
         case .applicationTag: return "kSecAttrApplicationTag"
         case .keySizeInBits: return "kSecAttrKeySizeInBits"
         case .effectiveKeySize: return "kSecAttrEffectiveKeySize"
+        case .certificateType: return "kSecAttrCertificateType"
+        case .certificateEncoding: return "kSecAttrCertificateEncoding"
+        case .issuer: return "kSecAttrIssuer"
+        case .serialNumber: return "kSecAttrSerialNumber"
+        case .subject: return "kSecAttrSubject"
+        case .publicKeyHash: return "kSecAttrPublicKeyHash"
         }
     }
 }

@@ -42,7 +42,15 @@ struct PinnedKeyringFormatTests {
             .accessGroup: .string("team"),
          ])),
          "linux-keychain:keys:com.example.keys.signing:" + notTextMarker + "UEkNj8BG373QkrTTsoD44ojOvTc=:agrp=team:kcls=1:type=73:bsiz=256:esiz=256"),
+        // A certificate's issuer (DER) and serial (DER content): here the issuer is ASCII, the serial is not.
+        (PrimaryKey(itemClass: .certificate, attributes: ItemAttributes([
+            .issuer: .data(pinnedIssuer), .serialNumber: .data(Data([0x00, 0xAB, 0xCD, 0xEF])), .certificateType: .integer(3),
+         ])),
+         "linux-keychain:cert:0%121%100%0E%06%03U%04%03%0C%07Test CA:" + notTextMarker + "AKvN7w==:ctyp=3"),
     ]
+
+    /// The DER of the Name "CN=Test CA".
+    static let pinnedIssuer = Data([0x30, 0x12, 0x31, 0x10, 0x30, 0x0E, 0x06, 0x03, 0x55, 0x04, 0x03, 0x0C, 0x07]) + Data("Test CA".utf8)
 
     /// U+FDD0, which a Swift literal may not hold (it is a noncharacter).
     static let notTextMarker = String(Character(Unicode.Scalar(UInt32(0xFDD0))!))

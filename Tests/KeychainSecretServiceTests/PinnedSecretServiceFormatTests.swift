@@ -63,6 +63,26 @@ struct PinnedSecretServiceFormatTests {
         #expect(try SecretServiceAttributeMapping.decode(Self.keyAttributes, label: label, as: .genericPassword) == nil)
     }
 
+    static let certificate = KeychainItem(itemClass: .certificate, attributes: ItemAttributes([
+        .issuer: .data(Data([0x30, 0x00])), .serialNumber: .data(Data([0x00, 0xAB, 0xCD, 0xEF])), .certificateType: .integer(3),
+        .certificateEncoding: .integer(3), .subject: .data(Data([0x30, 0x01])), .publicKeyHash: .data(Data([0x50, 0x49])),
+        .label: .string("api.example.com"),
+    ]))
+
+    static let certificateAttributes: [String: String] = [
+        "xdg:schema": "org.linuxkeychain.Certificate", "keychain:issuer": "MAA=", "keychain:serial-number": "AKvN7w==",
+        "keychain:certificate-type": "3", "keychain:certificate-encoding": "3", "keychain:subject": "MAE=",
+        "keychain:public-key-hash": "UEk=",
+    ]
+
+    @Test func theAttributesOfACertificateArePinned() throws {
+        #expect(SecretServiceAttributeMapping.attributes(of: Self.certificate) == Self.certificateAttributes)
+        #expect(SecretServiceAttributeMapping.defaultLabel(.certificate, Self.certificate.attributes) == "certificate serial 00abcdef")
+        #expect(try SecretServiceAttributeMapping.decode(Self.certificateAttributes, label: "api.example.com", as: .certificate)
+                == Self.certificate.attributes)
+        #expect(try SecretServiceAttributeMapping.decode(Self.keyAttributes, label: "x", as: .certificate) == nil)
+    }
+
     @Test func theAttributesOfAGenericPasswordArePinned() {
         #expect(SecretServiceAttributeMapping.attributes(of: Self.generic) == Self.genericAttributes)
         #expect(SecretServiceAttributeMapping.label(of: .genericPassword, Self.generic.attributes) == "pinned-app (alice@example.com)")

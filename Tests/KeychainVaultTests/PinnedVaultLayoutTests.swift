@@ -34,7 +34,15 @@ struct PinnedVaultLayoutTests {
             .accessGroup: .string("team"),
          ])),
          "linux-keychain/keys/com.example.keys.signing/%EF%B7%90UEkNj8BG373QkrTTsoD44ojOvTc%3D;access_group=team;key_class=1;type=73;key_size=256;effective_key_size=256"),
+        // A certificate's issuer (DER) and serial (DER content): here the issuer is ASCII, the serial is not.
+        (PrimaryKey(itemClass: .certificate, attributes: ItemAttributes([
+            .issuer: .data(pinnedIssuer), .serialNumber: .data(Data([0x00, 0xAB, 0xCD, 0xEF])), .certificateType: .integer(3),
+         ])),
+         "linux-keychain/certificates/0%121%100%0E%06%03U%04%03%0C%07Test%20CA/%EF%B7%90AKvN7w%3D%3D;certificate_type=3"),
     ]
+
+    /// The DER of the Name "CN=Test CA".
+    static let pinnedIssuer = Data([0x30, 0x12, 0x31, 0x10, 0x30, 0x0E, 0x06, 0x03, 0x55, 0x04, 0x03, 0x0C, 0x07]) + Data("Test CA".utf8)
 
     /// The SHA-1 of a P-256 public key, as a key's `kSecAttrApplicationLabel` is by default.
     static let pinnedKeyLabel = Data([0x50, 0x49, 0x0D, 0x8F, 0xC0, 0x46, 0xDF, 0xBD, 0xD0, 0x92,

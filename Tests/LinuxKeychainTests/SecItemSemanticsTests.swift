@@ -238,7 +238,7 @@ struct SecItemSemanticsTests {
             ("no class", errSecParam, { SecItemAdd([kSecAttrAccount: "a", kSecValueData: data] as NSDictionary, nil) }),
             ("class not a string", errSecParam, { SecItemDelete([kSecClass: 5] as NSDictionary) }),
             ("unknown class", errSecParam, { SecItemDelete([kSecClass: "bogus"] as NSDictionary) }),
-            ("certificate class", errSecUnimplemented, { SecItemDelete([kSecClass: kSecClassCertificate] as NSDictionary) }),
+            ("identity class on delete", errSecUnimplemented, { SecItemDelete([kSecClass: kSecClassIdentity] as NSDictionary) }),
             ("identity class", errSecUnimplemented, { self.copy([kSecClass as String: kSecClassIdentity]).status }),
             ("no data", errSecParam, { SecItemAdd(self.base("nodata") as CFDictionary, nil) }),
             ("data as text", errSecParam, { SecItemAdd(self.with(self.base("t"), [kSecValueData as String: "text"]) as CFDictionary, nil) }),

@@ -92,9 +92,10 @@ struct PinnedFileStoreTests {
         #expect(computed == Self.locations)
     }
 
-    /// A key (`kSecClassKey`) is named by its tag and label as a password is by its service and
-    /// account; its location under the fixture's keys is pinned beside theirs.
-    @Test func aKeyIsAtItsPinnedLocation() throws {
+    /// A key (`kSecClassKey`) is named by its tag and label, a certificate by its issuer and
+    /// serial, as a password is by its service and account; their locations under the
+    /// fixture's keys are pinned beside theirs.
+    @Test func aKeyAndACertificateAreAtTheirPinnedLocations() throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.fixture + "/store-header"))
         let header = try StoreHeader(parsing: bytes, path: "fixture")
         let masterKey = try #require(try header.unwrapMasterKey(with: SecretBytes(Data(PinnedFileStore.passphrase.utf8))))
@@ -105,6 +106,11 @@ struct PinnedFileStoreTests {
         ]))
         let location = keys.location(of: key)
         #expect("items/\(location.bucket)/\(location.file)" == "items/4cf83506d91f801ca2bf24b8310a912e/3d32700c3ebd9ce3b0bbb25e761e38c4a459ea30d6d9e60a77ed602290c3091b")
+        let certificate = PrimaryKey(itemClass: .certificate, attributes: ItemAttributes([
+            .issuer: .data(Data([0x30, 0x00])), .serialNumber: .data(Data([0x00, 0xAB, 0xCD, 0xEF])), .certificateType: .integer(3),
+        ]))
+        let certificateLocation = keys.location(of: certificate)
+        #expect("items/\(certificateLocation.bucket)/\(certificateLocation.file)" == "items/31347ab9a7aa611054f1a2dc9b921b7d/6ffd34a88bd40ced9f7845cfd4657b1c22cf7296df08f3e5d43c15af31475f87")
     }
 
     /// The plaintext encoding inside an item file is deterministic, so it is pinned byte for

@@ -111,7 +111,7 @@ struct SecItemKeyTests {
         #expect(storedKeys().isEmpty)
         #expect(SecItemAdd([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecAttrAccount: "a",
                             kSecValueRef: key] as CFDictionary, nil) == errSecNoSuchAttr)
-        #expect(copy([kSecClass: kSecClassCertificate]).status == errSecUnimplemented)
+        #expect(copy([kSecClass: kSecClassIdentity]).status == errSecUnimplemented)
     }
 
     @Test func aPermanentRandomKeyStoresThePrivateKeyAndThePublicOneOnlyWhenAsked() throws {

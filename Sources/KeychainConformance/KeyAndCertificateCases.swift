@@ -2,10 +2,12 @@ import Foundation
 import KeychainCore
 
 extension KeychainConformance {
-    /// Keys (`kSecClassKey`), named by tag and label, which are data (KeyCases.swift).
+    /// Keys (`kSecClassKey`), named by tag and label, and certificates (`kSecClassCertificate`),
+    /// named by issuer and serial number: names that are data (KeyAndCertificateCases.swift).
     static let keyCases: [ConformanceCase] = [
         ConformanceCase(name: "keys", body: storesKeysByTagAndLabel),
         ConformanceCase(name: "key-binary-names", body: keepsBinaryKeyNamesApart),
+        ConformanceCase(name: "certificates", body: storesCertificatesByIssuerAndSerial),
     ]
 }
 
@@ -70,4 +72,34 @@ func keepsBinaryKeyNamesApart(_ backend: any KeychainBackend, _ context: Conform
         try expect(found.first?.attributes[.applicationTag] == .data(tag), "key tag #\(index) came back as another tag")
     }
     for tag in tags { try backend.delete(keyQuery(tag: tag)) }
+}
+
+func storesCertificatesByIssuerAndSerial(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
+    let name = context.service("certificate")
+    // An issuer as DER holds bytes of every kind; two serials of one issuer, one of another.
+    let issuer = Data([0x30, 0x12, 0x31, 0x10, 0x30, 0x0E, 0x06, 0x03, 0x55, 0x04, 0x03, 0x0C, 0x07]) + Data(name.utf8)
+    let otherIssuer = issuer + Data([0x00])
+    func certificate(_ issuer: Data, _ serial: [UInt8], _ der: String) -> KeychainItem {
+        KeychainItem(itemClass: .certificate, attributes: ItemAttributes([
+            .issuer: .data(issuer), .serialNumber: .data(Data(serial)), .certificateType: .integer(3),
+            .certificateEncoding: .integer(3), .subject: .data(Data("subject".utf8)), .label: .string("api.example.com"),
+        ]), secret: SecretBytes(Data(der.utf8)))
+    }
+    try backend.add(certificate(issuer, [0x00, 0xAB], "first"))
+    try backend.add(certificate(issuer, [0xAB], "second"))
+    try backend.add(certificate(otherIssuer, [0x00, 0xAB], "third"))
+    try expectStatus(errSecDuplicateItem, "adding a certificate of the same issuer and serial") {
+        try backend.add(certificate(issuer, [0x00, 0xAB], "again"))
+    }
+    let byIssuer = try backend.search(ItemQuery(itemClass: .certificate, constraints: ItemAttributes([.issuer: .data(issuer)]),
+                                                limit: .all, includeSecrets: true))
+    let secrets = Set(byIssuer.compactMap { $0.secret.map { String(decoding: $0.makeData(), as: UTF8.self) } })
+    try expect(secrets == ["first", "second"], "the issuer found \(secrets.sorted()), expected first and second")
+    try expect(byIssuer.allSatisfy { $0.attributes[.label] == .string("api.example.com") && $0.attributes[.subject] == .data(Data("subject".utf8)) },
+               "a certificate's attributes came back changed")
+    for certificateIssuer in [issuer, otherIssuer] {
+        try backend.delete(ItemQuery(itemClass: .certificate, constraints: ItemAttributes([.issuer: .data(certificateIssuer)])))
+    }
+    try expect(try backend.search(ItemQuery(itemClass: .certificate, constraints: ItemAttributes([.issuer: .data(otherIssuer)]),
+                                            limit: .all)).isEmpty, "a deleted certificate is still found")
 }
