@@ -12,6 +12,10 @@ public import KeychainCore
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(result) {
+        if SecIdentitySearch.isIdentity(attributes) {
+            try SecIdentitySearch.add(attributes)
+            return nil
+        }
         let addition = try SecItemParser.addition(attributes)
         let operations = try KeychainOperations.current()
         let storedKey = try operations.add(addition.item)
@@ -27,6 +31,12 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 @discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(result) {
+        if SecIdentitySearch.isIdentity(query) {
+            let search = try SecItemParser.search(SecIdentitySearch.asCertificates(query), for: .copyMatching)
+            if search.matchesNothing { throw KeychainError.notFound() }
+            let found = try SecIdentitySearch.identities(search, in: try KeychainOperations.current())
+            return try SecIdentitySearch.result(for: found, returns: search.returns, limit: search.query.limit)
+        }
         let search = try SecItemParser.search(query, for: .copyMatching)
         if search.matchesNothing { throw KeychainError.notFound() }
         // The reference's empty group then constrains the search to exactly the shared item,
@@ -42,6 +52,9 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 @discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     SecItemCall.run(nil) {
+        if SecIdentitySearch.isIdentity(query) {
+            throw KeychainError(errSecUnimplemented, "An identity is updated as its certificate (kSecClassCertificate) or its key (kSecClassKey).")
+        }
         let search = try SecItemParser.search(query, for: .updateQuery)
         let changes = try SecItemParser.changes(attributesToUpdate, for: search.query.itemClass)
         if search.matchesNothing { throw KeychainError.notFound() }
@@ -55,6 +68,12 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 @discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemCall.run(nil) {
+        if SecIdentitySearch.isIdentity(query) {
+            let search = try SecItemParser.search(SecIdentitySearch.asCertificates(query), for: .delete)
+            if search.matchesNothing { throw KeychainError.notFound() }
+            try SecIdentitySearch.delete(search, in: try KeychainOperations.current())
+            return nil
+        }
         let search = try SecItemParser.search(query, for: .delete)
         if search.matchesNothing { throw KeychainError.notFound() }
         if search.namesSharedItem { throw KeychainError.notFound(SecItemCall.sharedItemUnchanged) }

@@ -322,7 +322,8 @@ struct SecItemParser {
         }
         if let itemClass = ItemClass(rawValue: name) { return itemClass }
         if name == kSecClassIdentity as String {
-            throw KeychainError(errSecUnimplemented, "Identities (kSecClassIdentity) are not stored on Linux yet; store the certificate and its private key.")
+            // SecIdentitySearch handles identities before any dictionary reaches the parser.
+            throw KeychainError(errSecUnimplemented, "kSecClassIdentity is not an item class here; SecIdentitySearch answers for it.")
         }
         throw KeychainError.badParameter("'\(name)' is not a kSecClass value; use kSecClassGenericPassword, kSecClassInternetPassword, kSecClassKey or kSecClassCertificate.")
     }

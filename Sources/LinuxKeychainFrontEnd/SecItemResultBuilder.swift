@@ -32,7 +32,7 @@ enum SecItemResultBuilder {
     /// The item's attributes as Apple returns them: the class, every primary-key attribute
     /// (an unset one as its empty default, which Apple also reports), an accessibility class,
     /// and every other attribute the item has.
-    private static func attributes(of item: KeychainItem) -> NSMutableDictionary {
+    static func attributes(of item: KeychainItem) -> NSMutableDictionary {
         var attributes = item.primaryKey.attributes.merging(item.attributes)
         if attributes[.accessible] == nil {
             // Items written by the typed API or the CLI carry none; Apple's default applies.

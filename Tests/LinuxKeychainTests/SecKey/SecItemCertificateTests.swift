@@ -15,27 +15,20 @@ struct SecItemCertificateTests {
         let leafKeyFile: URL
     }
 
-    /// A CA ("/CN=Test CA") and a leaf it signed ("/O=Example/CN=api.example.com", serial 0xABCDEF).
+    /// A CA ("/CN=Test CA …", unique) and a leaf it signed ("/O=Example/CN=api.example.com", serial 0xABCDEF).
     static func makeChain(in directory: URL) throws -> Chain {
-        let ca = try SecCertificateTests.make(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], subject: "/CN=Test CA",
-                                              in: directory, name: "ca")
+        let ca = try SecCertificateTests.make(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"],
+                                              subject: "/CN=Test CA \(MemoryKeychain.uniqueName("ca"))", in: directory, name: "ca")
         let leafKey = directory.appendingPathComponent("leaf.key.pem"), request = directory.appendingPathComponent("leaf.csr")
         let caDER = directory.appendingPathComponent("ca.der"), leaf = directory.appendingPathComponent("leaf.der")
-        let unique = "\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
         try #require(try SecKeyOpenSSLTests.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
                                                      "-out", leafKey.path]) == 0)
-        try #require(try SecKeyOpenSSLTests.openssl(["req", "-new", "-key", leafKey.path, "-subj", "/O=Example/OU=\(unique)/CN=api.example.com",
+        try #require(try SecKeyOpenSSLTests.openssl(["req", "-new", "-key", leafKey.path, "-subj", "/O=Example/CN=api.example.com",
                                                      "-out", request.path]) == 0)
         try #require(try SecKeyOpenSSLTests.openssl(["x509", "-req", "-in", request.path, "-CA", caDER.path, "-CAform", "DER",
                                                      "-CAkey", ca.privateKeyFile.path, "-set_serial", "0xABCDEF", "-days", "2",
                                                      "-outform", "DER", "-out", leaf.path]) == 0)
         return Chain(ca: ca.der, leaf: try Data(contentsOf: leaf), leafKeyFile: leafKey)
-    }
-
-    private func copy(_ query: [CFString: Any]) -> (status: OSStatus, result: AnyObject?) {
-        var result: AnyObject?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        return (status, result)
     }
 
     @Test func aCertificateIsStoredWithTheAttributesItsDERGives() throws {
@@ -53,7 +46,7 @@ struct SecItemCertificateTests {
             SecItemDelete([kSecClass: kSecClassCertificate, kSecValueRef: ca] as CFDictionary)
         }
 
-        let found = copy([kSecClass: kSecClassCertificate, kSecValueRef: leaf, kSecReturnAttributes: true, kSecReturnRef: true])
+        let found = copyMatching([kSecClass: kSecClassCertificate, kSecValueRef: leaf, kSecReturnAttributes: true, kSecReturnRef: true])
         let attributes = try #require(found.result as? [String: Any], "status \(found.status)")
         #expect(attributes[kSecValueRef as String] as? SecCertificate == leaf)
         // `openssl x509 -req` without extensions signs a version 1 certificate; `req -x509` a version 3 one.
@@ -65,7 +58,7 @@ struct SecItemCertificateTests {
         let issuer = try #require(attributes[kSecAttrIssuer as String] as? Data)
         let subject = try #require(attributes[kSecAttrSubject as String] as? Data)
         #expect(issuer != subject && subject.range(of: Data("api.example.com".utf8)) != nil)
-        let caAttributes = try #require(copy([kSecClass: kSecClassCertificate, kSecValueRef: ca,
+        let caAttributes = try #require(copyMatching([kSecClass: kSecClassCertificate, kSecValueRef: ca,
                                               kSecReturnAttributes: true]).result as? [String: Any])
         #expect(caAttributes[kSecAttrSubject as String] as? Data == issuer, "the leaf's issuer is the CA's subject, byte for byte")
         #expect(caAttributes[kSecAttrLabel as String] as? String == "our CA")
@@ -74,11 +67,11 @@ struct SecItemCertificateTests {
         #expect(attributes[kSecAttrPublicKeyHash as String] as? Data == keyLabel[kSecAttrApplicationLabel as String] as? Data,
                 "the public key hash is the key's application label")
 
-        let byIssuer = copy([kSecClass: kSecClassCertificate, kSecAttrIssuer: issuer, kSecReturnData: true,
+        let byIssuer = copyMatching([kSecClass: kSecClassCertificate, kSecAttrIssuer: issuer, kSecReturnData: true,
                              kSecMatchLimit: kSecMatchLimitAll])
         #expect(Set(byIssuer.result as? [Data] ?? []) == [chain.leaf, chain.ca], "the issuer finds what it signed, itself included")
         #expect(SecItemDelete([kSecClass: kSecClassCertificate, kSecValueRef: leaf] as CFDictionary) == errSecSuccess)
-        #expect(copy([kSecClass: kSecClassCertificate, kSecValueRef: leaf]).status == errSecItemNotFound)
+        #expect(copyMatching([kSecClass: kSecClassCertificate, kSecValueRef: leaf]).status == errSecItemNotFound)
     }
 
     @Test func whatIsNoCertificateIsRefusedAndStoresNothing() throws {
@@ -99,7 +92,7 @@ struct SecItemCertificateTests {
             let attributes = [kSecClass: kSecClassCertificate].merging(extra) { _, new in new }
             #expect(SecItemAdd(attributes as CFDictionary, nil) == status, "\(what)")
         }
-        #expect(copy([kSecClass: kSecClassCertificate, kSecValueRef: leaf]).status == errSecItemNotFound)
-        #expect(copy([kSecClass: kSecClassIdentity]).status == errSecUnimplemented)
+        #expect(copyMatching([kSecClass: kSecClassCertificate, kSecValueRef: leaf]).status == errSecItemNotFound)
+        #expect(copyMatching([kSecClass: kSecClassIdentity, kSecValueRef: leaf]).status == errSecItemNotFound)
     }
 }

@@ -11,14 +11,8 @@ struct SecItemKeyTests {
 
     init() { MemoryKeychain.activate() }
 
-    private func copy(_ query: [CFString: Any]) -> (status: OSStatus, result: AnyObject?) {
-        var result: AnyObject?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        return (status, result)
-    }
-
     private func storedKeys() -> [[String: Any]] {
-        let found = copy([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnAttributes: true,
+        let found = copyMatching([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnAttributes: true,
                           kSecMatchLimit: kSecMatchLimitAll])
         return found.result as? [[String: Any]] ?? []
     }
@@ -52,15 +46,15 @@ struct SecItemKeyTests {
         #expect(hash != nil && attributes[kSecAttrApplicationLabel as String] as? Data == hash,
                 "the label defaults to the public key's SHA-1")
 
-        let byReference = copy([kSecClass: kSecClassKey, kSecValueRef: key, kSecReturnRef: true])
+        let byReference = copyMatching([kSecClass: kSecClassKey, kSecValueRef: key, kSecReturnRef: true])
         #expect(byReference.status == errSecSuccess && byReference.result as? SecKey == key)
-        let bytes = copy([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnData: true])
+        let bytes = copyMatching([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnData: true])
         var error: Unmanaged<CFError>?
         #expect(bytes.result as? Data == SecKeyCopyExternalRepresentation(key, &error) as Data?)
         // Apple's key type and class constants are strings; they find the numbers stored.
-        let typed = copy([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecAttrKeyType: kSecAttrKeyTypeRSA])
+        let typed = copyMatching([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecAttrKeyType: kSecAttrKeyTypeRSA])
         #expect(typed.status == errSecItemNotFound)
-        let classed = copy([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecAttrKeyClass: kSecAttrKeyClassPrivate])
+        let classed = copyMatching([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecAttrKeyClass: kSecAttrKeyClassPrivate])
         #expect(classed.status == errSecSuccess)
 
         #expect(SecItemDelete([kSecClass: kSecClassKey, kSecValueRef: key] as CFDictionary) == errSecSuccess)
@@ -79,16 +73,16 @@ struct SecItemKeyTests {
                 == errSecParam, "a size that contradicts the key")
         #expect(storedKeys().isEmpty, "a refused add stored something")
         #expect(SecItemAdd(typed.merging([kSecValueData: bytes]) { _, new in new } as CFDictionary, nil) == errSecSuccess)
-        #expect(copy([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnRef: true]).result as? SecKey == key)
+        #expect(copyMatching([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnRef: true]).result as? SecKey == key)
         #expect(SecItemDelete([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag] as CFDictionary) == errSecSuccess)
 
         // Realm's idiom: a 64-byte symmetric key with a tag and a size, nothing more.
         let symmetric = Data((0..<64).map { UInt8($0) })
         #expect(SecItemAdd([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecAttrKeySizeInBits: 512,
                             kSecValueData: symmetric] as CFDictionary, nil) == errSecSuccess)
-        #expect(copy([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecAttrKeySizeInBits: 512,
+        #expect(copyMatching([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecAttrKeySizeInBits: 512,
                       kSecReturnData: true]).result as? Data == symmetric)
-        #expect(copy([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnRef: true]).status == errSecUnimplemented,
+        #expect(copyMatching([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnRef: true]).status == errSecUnimplemented,
                 "no SecKey stands for opaque key bytes")
         #expect(SecItemDelete([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag] as CFDictionary) == errSecSuccess)
     }
@@ -111,7 +105,7 @@ struct SecItemKeyTests {
         #expect(storedKeys().isEmpty)
         #expect(SecItemAdd([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecAttrAccount: "a",
                             kSecValueRef: key] as CFDictionary, nil) == errSecNoSuchAttr)
-        #expect(copy([kSecClass: kSecClassIdentity]).status == errSecUnimplemented)
+        #expect(SecItemUpdate([kSecClass: kSecClassIdentity] as CFDictionary, [kSecAttrLabel: "l"] as CFDictionary) == errSecUnimplemented)
     }
 
     @Test func aPermanentRandomKeyStoresThePrivateKeyAndThePublicOneOnlyWhenAsked() throws {
@@ -119,7 +113,7 @@ struct SecItemKeyTests {
         var keys = storedKeys()
         #expect(keys.count == 1 && keys.first?[kSecAttrKeyClass as String] as? Int == 1)
         #expect(keys.first?[kSecAttrLabel as String] as? String == "made here")
-        #expect(copy([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnRef: true]).result as? SecKey == key)
+        #expect(copyMatching([kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecReturnRef: true]).result as? SecKey == key)
 
         // Public attributes naming the same label as that key's public half: the pair's public
         // key then collides with a public key stored first, and nothing of the pair stays.

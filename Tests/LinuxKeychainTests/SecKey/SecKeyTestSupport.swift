@@ -51,3 +51,10 @@ func externalRepresentation(_ key: SecKey) throws -> Data {
     let outcome = secKeyCall { SecKeyCopyExternalRepresentation(key, $0) }
     return try #require(outcome.value) as Data
 }
+
+/// `SecItemCopyMatching` of `query`: its status and result.
+func copyMatching(_ query: [CFString: Any]) -> (status: OSStatus, result: AnyObject?) {
+    var result: AnyObject?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    return (status, result)
+}
