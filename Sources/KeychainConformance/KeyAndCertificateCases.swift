@@ -1,5 +1,5 @@
-import Foundation
-import KeychainCore
+public import Foundation
+public import KeychainCore
 
 extension KeychainConformance {
     /// Keys (`kSecClassKey`), named by tag and label, and certificates (`kSecClassCertificate`),
@@ -13,14 +13,14 @@ extension KeychainConformance {
 
 /// A key item as `SecItemAdd` stores one: Apple's numbers for type (73, EC) and class, the
 /// tag and label as data, the key's bytes as its secret.
-func keyItem(tag: Data, label: Data, isPrivate: Bool, bytes: Data) -> KeychainItem {
+public func keyItem(tag: Data, label: Data, isPrivate: Bool, bytes: Data) -> KeychainItem {
     KeychainItem(itemClass: .key, attributes: ItemAttributes([
         .applicationTag: .data(tag), .applicationLabel: .data(label), .keyClass: .integer(isPrivate ? 1 : 0),
         .type: .integer(73), .keySizeInBits: .integer(256), .effectiveKeySize: .integer(256),
     ]), secret: SecretBytes(bytes))
 }
 
-func keyQuery(tag: Data, _ extra: [AttributeKey: AttributeValue] = [:], secrets: Bool = false) -> ItemQuery {
+public func keyQuery(tag: Data, _ extra: [AttributeKey: AttributeValue] = [:], secrets: Bool = false) -> ItemQuery {
     ItemQuery(itemClass: .key, constraints: ItemAttributes([.applicationTag: .data(tag)].merging(extra) { _, new in new }),
               limit: .all, includeSecrets: secrets)
 }

@@ -70,12 +70,15 @@ struct ItemKeyDescription: Hashable, Sendable {
     }
 
 
-    /// Whether the description names any primary-key attribute beyond service (or server) and
-    /// account: an access group, the synchronizable flag, or for internet passwords a protocol,
-    /// port, path, authentication type or security domain. See `TaggedItemsMarker`.
+    /// Whether the description of a password names any primary-key attribute beyond service
+    /// (or server) and account: an access group, the synchronizable flag, or for internet
+    /// passwords a protocol, port, path, authentication type or security domain. See
+    /// `TaggedItemsMarker`. Keys and certificates are never looked up as untagged items
+    /// (`ItemQuery.untaggedPrimaryKey`), so they do not count: storing one keeps the fast lookup
+    /// of passwords.
     var isTagged: Bool {
         // A raw ':' only ever separates fields, and the four first are prefix, class and the two names.
-        Self.fields(of: text).count > 4
+        primaryKey.itemClass.holdsPasswords && Self.fields(of: text).count > 4
     }
 
     /// The fields between raw `:` bytes. Split by bytes, not by `Character`: a name that

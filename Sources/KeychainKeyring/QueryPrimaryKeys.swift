@@ -5,9 +5,10 @@ import KeychainCore
 extension ItemQuery {
     /// The primary key of the one untagged item (`TaggedItemsMarker`) this query can match: its
     /// service (or server) and account, every other primary-key attribute at its default. Nil
-    /// unless the query gives both, so that one lookup by name covers every untagged item.
+    /// unless the query gives both, so that one lookup by name covers every untagged item; nil
+    /// for keys and certificates, whose names always carry their type.
     var untaggedPrimaryKey: PrimaryKey? {
-        guard hasWellTypedPrimaryKeyConstraints else { return nil }
+        guard itemClass.holdsPasswords, hasWellTypedPrimaryKeyConstraints else { return nil }
         var attributes = ItemAttributes()
         for key in ItemKeyDescription.positionalKeys(itemClass) {
             guard let value = constraints[key] else { return nil }

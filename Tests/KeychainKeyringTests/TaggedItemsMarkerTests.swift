@@ -103,6 +103,23 @@ struct TaggedItemsMarkerTests {
         }
     }
 
+    @Test func keysAndCertificatesLeaveTheMarkerAtNo() throws {
+        try withOwnKeyring { backend, keyring in
+            let service = uniqueService("with-keys")
+            try backend.add(genericItem(service, "acct", Data("v".utf8)))
+            let tag = Data(service.utf8)
+            try backend.add(keyItem(tag: tag, label: Data([1, 2]), isPrivate: true, bytes: Data("key".utf8)))
+            try backend.add(KeychainItem(itemClass: .certificate, attributes: ItemAttributes([
+                .issuer: .data(tag), .serialNumber: .data(Data([1])), .certificateType: .integer(3),
+            ]), secret: SecretBytes(Data("der".utf8))))
+            #expect(marker(keyring) == "no", "a key or certificate (named with its type) counted as a tagged password")
+            #expect(try backend.search(byServiceAndAccount(service, secrets: true)).map { $0.secret?.makeData() } == [Data("v".utf8)])
+            let keys = try backend.search(ItemQuery(itemClass: .key, constraints: ItemAttributes([.applicationTag: .data(tag)]),
+                                                    limit: .all, includeSecrets: true))
+            #expect(keys.map { $0.secret?.makeData() } == [Data("key".utf8)], "the key is found by its tag all the same")
+        }
+    }
+
     @Test func withTaggedItemsTheQueryFindsEveryAccessGroup() throws {
         try withOwnKeyring { backend, keyring in
             let service = uniqueService("tagged")
