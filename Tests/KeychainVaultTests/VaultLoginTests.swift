@@ -95,19 +95,32 @@ struct VaultLoginTests {
     @Test func certificateLoginUsesTheClientCertificate() throws {
         let fixture = try VaultTLSServer()
         defer { fixture.stop() }
+        try Self.enableCertificateLogin(on: fixture, prefix: prefix)
+        let backend = VaultBackend(environment: try Self.certificateLoginEnvironment(fixture, prefix: prefix,
+                                                                                     certificate: fixture.clientCertificate, key: fixture.clientKey))
+        #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
+        try expectRoundTrip(backend)
+    }
+
+    /// Enables `cert` login on `fixture`, trusting its CA's client certificates (role `fleet`)
+    /// with a policy over `prefix`.
+    static func enableCertificateLogin(on fixture: VaultTLSServer, prefix: String) throws {
         let policy = "lkc-cert-kv"
         for step in [["policy", "write", policy, "-"], ["auth", "enable", "cert"],
                      ["write", "auth/cert/certs/fleet", "display_name=fleet", "token_policies=\(policy)", "certificate=@\(fixture.caFile)"]] {
             let result = try fixture.bao(step, input: step[0] == "policy" ? Data(VaultAppRoleFixture.policy(prefix: prefix).utf8) : nil)
-            try #require(result.status == 0, "bao \(step): \(result.errorText)")
+            // A second test enabling it on the same server finds it enabled.
+            try #require(result.status == 0 || result.errorText.contains("path is already in use"), "bao \(step): \(result.errorText)")
         }
-        let environment = ["VAULT_ADDR": fixture.mutualAddress, "VAULT_CACERT": fixture.caFile, "VAULT_CLIENT_CERT": fixture.clientCertificate,
-                           "VAULT_CLIENT_KEY": fixture.clientKey, "KEYCHAIN_VAULT_AUTH": "cert", "KEYCHAIN_VAULT_CERT_ROLE": "fleet",
-                           "KEYCHAIN_VAULT_PREFIX": prefix, "KEYCHAIN_VAULT_PROBE_TIMEOUT": "15", "KEYCHAIN_VAULT_TOKEN_CACHE": "off",
-                           "HOME": try makeScratchDirectory("lkc-vault").path]
-        let backend = VaultBackend(environment: environment)
-        #expect(backend.availability().isAvailable, "\(backend.availability().explanation)")
-        try expectRoundTrip(backend)
+    }
+
+    /// The settings of a backend that logs in over the mutual-TLS listener with the client
+    /// certificate and key in the PEM files given.
+    static func certificateLoginEnvironment(_ fixture: VaultTLSServer, prefix: String, certificate: String, key: String) throws -> [String: String] {
+        ["VAULT_ADDR": fixture.mutualAddress, "VAULT_CACERT": fixture.caFile, "VAULT_CLIENT_CERT": certificate,
+         "VAULT_CLIENT_KEY": key, "KEYCHAIN_VAULT_AUTH": "cert", "KEYCHAIN_VAULT_CERT_ROLE": "fleet",
+         "KEYCHAIN_VAULT_PREFIX": prefix, "KEYCHAIN_VAULT_PROBE_TIMEOUT": "15", "KEYCHAIN_VAULT_TOKEN_CACHE": "off",
+         "HOME": try makeScratchDirectory("lkc-vault").path]
     }
 
     /// A real `bao agent` with AppRole auto-auth in front of the dev server: the backend,

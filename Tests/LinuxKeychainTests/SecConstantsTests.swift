@@ -51,6 +51,9 @@ struct SecConstantsTests {
             .creationDate: kSecAttrCreationDate, .modificationDate: kSecAttrModificationDate,
             .keyClass: kSecAttrKeyClass, .applicationLabel: kSecAttrApplicationLabel, .applicationTag: kSecAttrApplicationTag,
             .keySizeInBits: kSecAttrKeySizeInBits, .effectiveKeySize: kSecAttrEffectiveKeySize,
+            .certificateType: kSecAttrCertificateType, .certificateEncoding: kSecAttrCertificateEncoding,
+            .issuer: kSecAttrIssuer, .serialNumber: kSecAttrSerialNumber, .subject: kSecAttrSubject,
+            .publicKeyHash: kSecAttrPublicKeyHash,
         ]
         // kSecAttrKeyType is "type", kSecAttrType's name: a key's type is stored in that attribute.
         #expect(kSecAttrKeyType as String == AttributeKey.type.rawValue)
