@@ -89,11 +89,14 @@ struct ItemListing {
 
 /// `list [SERVICE]` and `search NAME VALUE...`.
 enum ListCommands {
+    /// Every item of every class; with SERVICE, those whose service, server or key tag it is.
     static func list(_ parsed: ParsedCommand) throws {
-        var constraints: [ItemClass: ItemAttributes] = [.genericPassword: ItemAttributes(), .internetPassword: ItemAttributes()]
-        if let service = parsed.operands.first {
-            constraints[.genericPassword]?[.service] = .string(service)
-            constraints[.internetPassword]?[.server] = .string(service)
+        var constraints: [ItemClass: ItemAttributes] = [:]
+        for itemClass in ItemClass.allCases {
+            let group = itemClass.nameAttributes.group
+            constraints[itemClass] = ItemAttributes(parsed.operands.first.map {
+                [group: AttributeValue(nameText: $0, kind: group.valueKind)]
+            } ?? [:])
         }
         try ItemListing.search(constraints, in: try BackendChoice.operations(parsed)).print(json: parsed.has(.json))
     }

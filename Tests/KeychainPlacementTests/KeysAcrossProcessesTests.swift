@@ -40,5 +40,17 @@ struct KeysAcrossProcessesTests {
 
         let other = try KeychainCLIProcess.run(probeB, ["sign", tag], input: message, environment: environment)
         #expect(other.status == CLIExit.notFound, "another program found the key: exit \(other.status), \(other.errorText)")
+
+        // The operator's listing shows the key by class, tag and kind, never its bytes.
+        let cli = try builtExecutable("linux-keychain")
+        let listed = try KeychainCLIProcess.run(cli, ["list"], environment: environment)
+        let row = listed.outputText.split(separator: "\n").first { $0.contains(tag) }.map(String.init) ?? ""
+        #expect(row.hasPrefix("key ") && row.contains("EC-256 private") && row.contains("KeychainProbeA"),
+                "linux-keychain list: \(listed.outputText) \(listed.errorText)")
+        let json = try KeychainCLIProcess.run(cli, ["list", "--json"], environment: environment)
+        let rows = try #require(try JSONSerialization.jsonObject(with: json.output) as? [[String: Any]], "list --json: \(json.outputText)")
+        #expect(rows.contains { $0["class"] as? String == "key" && $0["group"] as? String == "KeychainProbeA" },
+                "list --json: \(json.outputText)")
+        #expect(json.output.range(of: stored.output) == nil && listed.output.range(of: stored.output) == nil)
     }
 }
