@@ -13,6 +13,7 @@ struct ReadmeSnippetTests {
         MemoryKeychain.activate()
         try Keychain(service: "com.example.api").removeAll()
         try Keychain(server: "github.com", protocol: .https).removeAll()
+        try KeychainKeys().remove(tag: "jwt")
     }
 
     struct Credentials: Codable, Sendable, Equatable {
@@ -48,6 +49,7 @@ struct ReadmeSnippetTests {
         try keychain.set(Credentials(user: "alice", token: "t"), for: "creds")
         let creds: Credentials? = try keychain.value(for: "creds")
         let github = Keychain(server: "github.com", protocol: .https)
+        let signer = try KeychainKeys().makeKey(.p256, tag: "jwt")
 
         func refresh() async throws -> String? {
             try await keychain.async.string(for: "alice")
@@ -56,6 +58,7 @@ struct ReadmeSnippetTests {
         #expect(keychain["bob"] == "hunter2")
         #expect(creds == Credentials(user: "alice", token: "t"))
         #expect(try github.allItems().isEmpty)
+        #expect(try KeychainKeys().key(tag: "jwt") == signer)
         #expect(try await refresh() == "s3cr3t")
     }
 }
