@@ -50,7 +50,7 @@ func storesKeysByTagAndLabel(_ backend: any KeychainBackend, _ context: Conforma
                && attributes[.keySizeInBits] == .integer(256), "the private key's attributes came back changed")
     try expect(try backend.search(serviceQuery(name)).count == 1, "a search of passwords by service also found keys")
 
-    try backend.delete(keyQuery(tag: tag, [.keyClass: .integer(0)]))
+    _ = try backend.delete(keyQuery(tag: tag, [.keyClass: .integer(0)]))
     let left = try backend.search(keyQuery(tag: tag))
     try expect(left.count == 1 && left.first?.attributes[.keyClass] == .integer(1), "deleting the public key left \(left.count) keys")
     try expectSecret(backend, name, "account", Data("password".utf8))
@@ -71,7 +71,7 @@ func keepsBinaryKeyNamesApart(_ backend: any KeychainBackend, _ context: Conform
         try expect(found.first?.secret?.makeData() == Data("key-\(index)".utf8), "key tag #\(index) came back with another key's bytes")
         try expect(found.first?.attributes[.applicationTag] == .data(tag), "key tag #\(index) came back as another tag")
     }
-    for tag in tags { try backend.delete(keyQuery(tag: tag)) }
+    for tag in tags { _ = try backend.delete(keyQuery(tag: tag)) }
 }
 
 func storesCertificatesByIssuerAndSerial(_ backend: any KeychainBackend, _ context: ConformanceContext) throws {
@@ -98,7 +98,7 @@ func storesCertificatesByIssuerAndSerial(_ backend: any KeychainBackend, _ conte
     try expect(byIssuer.allSatisfy { $0.attributes[.label] == .string("api.example.com") && $0.attributes[.subject] == .data(Data("subject".utf8)) },
                "a certificate's attributes came back changed")
     for certificateIssuer in [issuer, otherIssuer] {
-        try backend.delete(ItemQuery(itemClass: .certificate, constraints: ItemAttributes([.issuer: .data(certificateIssuer)])))
+        _ = try backend.delete(ItemQuery(itemClass: .certificate, constraints: ItemAttributes([.issuer: .data(certificateIssuer)])))
     }
     try expect(try backend.search(ItemQuery(itemClass: .certificate, constraints: ItemAttributes([.issuer: .data(otherIssuer)]),
                                             limit: .all)).isEmpty, "a deleted certificate is still found")
