@@ -11,15 +11,13 @@ struct KeyDescription {
 
     /// The application tag as text when it is UTF-8, else as hex.
     var tag: String? {
-        guard case .data(let data)? = attributes[.applicationTag], !data.isEmpty else { return nil }
-        if let text = String(validating: data, as: UTF8.self), !text.contains(where: \.isNewline) { return text }
-        return data.map { String(format: "%02x", $0) }.joined()
+        guard let tag = attributes[.applicationTag]?.readableData, !tag.isEmpty else { return nil }
+        return tag
     }
 
     /// A certificate's serial number in hex (`serial 0a1b…`).
     var serial: String {
-        guard case .data(let data)? = attributes[.serialNumber] else { return "serial -" }
-        return "serial " + data.map { String(format: "%02x", $0) }.joined()
+        "serial " + (attributes[.serialNumber]?.hexData ?? "-")
     }
 
     /// Algorithm, size in bits and class, from Apple's numbers for `kSecAttrKeyType` and

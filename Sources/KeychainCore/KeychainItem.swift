@@ -104,23 +104,13 @@ public struct PrimaryKey: Hashable, Sendable, Comparable {
             return "server '\(attributes.string(.server) ?? "")', account '\(attributes.string(.account) ?? "")'"
         case .key:
             // A tag is a name; a label is the public key's hash. Neither is secret.
-            return "key tag '\(Self.readable(attributes[.applicationTag]))', label \(Self.readable(attributes[.applicationLabel]))"
+            return "key tag '\(attributes[.applicationTag]?.readableData ?? "")', label \(attributes[.applicationLabel]?.readableData ?? "")"
         case .certificate:
-            return "certificate serial \(Self.hex(attributes[.serialNumber]))"
+            return "certificate serial \(attributes[.serialNumber]?.hexData ?? "")"
         }
     }
 
-    /// UTF-8 data as its text, other data as hex.
-    private static func readable(_ value: AttributeValue?) -> String {
-        guard case .data(let data)? = value else { return "" }
-        if let text = String(validating: data, as: UTF8.self), !text.contains(where: \.isNewline) { return text }
-        return hex(value)
-    }
 
-    private static func hex(_ value: AttributeValue?) -> String {
-        guard case .data(let data)? = value else { return "" }
-        return data.map { String(format: "%02x", $0) }.joined()
-    }
 
     /// Orders keys by their `encoded` bytes: a total order, stable across processes.
     public static func < (lhs: PrimaryKey, rhs: PrimaryKey) -> Bool {
@@ -152,5 +142,21 @@ extension AttributeValue {
         case .bool(let flag): return !flag
         case .date(let date): return date == Date(timeIntervalSince1970: 0)
         }
+    }
+}
+
+extension AttributeValue {
+    /// Data as its text when it is UTF-8 on one line, else as hex, for messages and listings
+    /// of names (a key's tag or label); nil for a value that is not data.
+    package var readableData: String? {
+        guard case .data(let data) = self else { return nil }
+        if let text = String(validating: data, as: UTF8.self), !text.contains(where: \.isNewline) { return text }
+        return hexData
+    }
+
+    /// Data as lowercase hex; nil for a value that is not data.
+    package var hexData: String? {
+        guard case .data(let data) = self else { return nil }
+        return data.map { String(format: "%02x", $0) }.joined()
     }
 }
