@@ -35,7 +35,7 @@ case "$purpose" in
         python_tools=() ;;
     test)
         debian_packages=("${build_packages[@]}" "${service_packages[@]}"
-            libsecret-1-dev libsecret-tools     # the Secret Service ABI check's headers, and secret-tool for interop tests
+            libsecret-1-dev libgcrypt20-dev libsecret-tools  # the Secret Service ABI check's headers, and secret-tool for interop tests
             keepassxc                           # the second real provider (keepassxc-cli makes its database)
             libkf5wallet-bin                    # kwalletd5: the third real provider (scripts/start-kwallet.sh)
             libqca-qt5-2-plugins                # its Secret Service sessions' Diffie-Hellman (libsecret's default)

@@ -8,6 +8,7 @@
 
 #include "CSecretService.h"
 #include "CDynamicLibrary.h"
+#include "TransferSession.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -44,6 +45,10 @@ int csecretservice_load(const char *library_path, char *reason, size_t reason_si
     if (loaded_path[0] == 0) {
         // A failure is not remembered, so a later call may succeed with another path.
         result = load_functions(path, reason, reason_size);
+        if (result == 0 && transfer_crypto_load(reason, reason_size) != 0) {
+            loaded_path[0] = 0;
+            result = -1;
+        }
     } else if (strcmp(path, loaded_path) == 0) {
         result = 0;
     } else {
@@ -188,6 +193,7 @@ static void *secret_value(const unsigned char *secret, size_t length, int text_k
 
 static char *provider_owner(void *service, CSecretServiceError *error);
 static uint32_t process_of(void *connection, const char *name, int timeout_ms, void *cancellable);
+static int transfer_session_open(void *service, int timeout_ms, void *cancellable, CSecretServiceError *error);
 
 /// The libsecret thread's own main context, its thread default from the first service opened
 /// on, so that the proxies made there deliver their signals to it (see the header).
@@ -208,22 +214,25 @@ void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServ
         p_g_main_context_push_thread_default(signal_context);
     }
     GError *failure = NULL;
-    void *service = NULL;
-    // kwalletd5 refuses a Diffie-Hellman public key that is shorter than 128 bytes (one of 256
-    // of libsecret's, which drops leading zero bytes) with InvalidArgs: a new key is another try.
-    for (int attempt = 0; service == NULL && attempt < 3; attempt++) {
-        if (failure != NULL) p_g_error_free(failure);
-        failure = NULL;
-        service = p_secret_service_open_sync(p_secret_service_get_type(), NULL, SECRET_SERVICE_OPEN_SESSION,
-                                             cancellable, &failure);
-        if (failure == NULL || failure->domain != p_g_dbus_error_quark() || failure->code != DBUS_ERROR_INVALID_ARGS) break;
-    }
+    void *service = p_secret_service_open_sync(p_secret_service_get_type(), NULL, SECRET_SERVICE_NONE, cancellable,
+                                               &failure);
     take_error(failure, error);
-    if (service != NULL) {
-        p_g_dbus_proxy_set_default_timeout(service, timeout_ms);
-        // GLib's shared session connection raises SIGTERM in the whole process when the bus
-        // goes away; a keychain call must fail instead.
-        p_g_dbus_connection_set_exit_on_close(p_g_dbus_proxy_get_connection(service), 0);
+    if (service == NULL) return NULL;
+    p_g_dbus_proxy_set_default_timeout(service, timeout_ms);
+    // GLib's shared session connection raises SIGTERM in the whole process when the bus
+    // goes away; a keychain call must fail instead.
+    p_g_dbus_connection_set_exit_on_close(p_g_dbus_proxy_get_connection(service), 0);
+    // The proxy has started an activatable provider already; without an owner now there is none.
+    char *owner = p_g_dbus_proxy_get_name_owner(service);
+    if (owner == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_NO_PROVIDER, "No program owns org.freedesktop.secrets on the session bus.");
+        p_g_object_unref(service);
+        return NULL;
+    }
+    p_g_free(owner);
+    if (transfer_session_open(service, timeout_ms, cancellable, error) != 0) {
+        p_g_object_unref(service);
+        return NULL;
     }
     return service;
 }
@@ -424,24 +433,158 @@ static const char SERVICE_PATH[] = "/org/freedesktop/secrets";
 /// The type of GetSecrets' reply, which GDBus checks (a GVariantType is its type string).
 #define GET_SECRETS_REPLY ((const void *)"(a{o(oayays)})")
 
+// --- The transfer session ---------------------------------------------------------------------
+//
+// The library opens the encrypted session itself (TransferSession.h) instead of letting libsecret
+// open one (SECRET_SERVICE_OPEN_SESSION): its private exponent is a quarter of libsecret's, which
+// was most of a one-shot process's own work, and its keys are those every provider reads alike.
+// Secrets cross the bus only encrypted, as before.
+
+static const char TRANSFER_ALGORITHM[] = "dh-ietf1024-sha256-aes128-cbc-pkcs7";
+static const char TRANSFER_SESSION_DATA[] = "linux-keychain-transfer-session";
+
+/// A service's open session, kept on the service object and freed with it.
+typedef struct TransferSessionState {
+    char path[256];
+    unsigned char key[TRANSFER_KEY_SIZE];
+} TransferSessionState;
+
+static void transfer_session_state_free(void *data) {
+    explicit_bzero(data, sizeof(TransferSessionState));
+    free(data);
+}
+
+static const TransferSessionState *transfer_session_of(void *service) {
+    return p_g_object_get_data(service, TRANSFER_SESSION_DATA);
+}
+
+/// A floating `ay` of the bytes.
+static void *byte_array(const unsigned char *bytes, size_t length) {
+    return p_g_variant_new_fixed_array("y", bytes, length, 1);
+}
+
+/// Sends OpenSession with a new key pair and derives the key from the answer: 0 with `state`
+/// filled, 1 for another try (this session's secret is one providers disagree on; it is closed),
+/// -1 with `error`.
+static int transfer_session_try(void *service, int timeout_ms, void *cancellable, TransferSessionState *state,
+                                CSecretServiceError *error) {
+    unsigned char public_key[TRANSFER_PUBLIC_KEY_SIZE];
+    TransferKeyPair *pair = transfer_key_pair_new(public_key);
+    if (pair == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while opening the transfer session.");
+        return -1;
+    }
+    void *arguments[2] = {p_g_variant_new_string(TRANSFER_ALGORITHM),
+                          p_g_variant_new_variant(byte_array(public_key, sizeof public_key))};
+    void *reply = call_provider(service, SERVICE_PATH, SERVICE_INTERFACE, "OpenSession",
+                                p_g_variant_new_tuple(arguments, 2), "(vo)", timeout_ms, cancellable, error);
+    if (reply == NULL) {
+        transfer_key_pair_free(pair);
+        return -1;
+    }
+    void *output_box = p_g_variant_get_child_value(reply, 0);
+    void *output = p_g_variant_get_variant(output_box);
+    void *path = p_g_variant_get_child_value(reply, 1);
+    snprintf(state->path, sizeof state->path, "%s", p_g_variant_get_string(path, NULL));
+    int result = -1;
+    if (p_g_variant_is_of_type(output, "ay")) {
+        size_t length = 0;
+        const unsigned char *peer = p_g_variant_get_fixed_array(output, &length, 1);
+        result = transfer_key_pair_derive(pair, peer, length, state->key);
+    }
+    transfer_key_pair_free(pair);
+    p_g_variant_unref(path);
+    p_g_variant_unref(output);
+    p_g_variant_unref(output_box);
+    p_g_variant_unref(reply);
+    if (result == 1) {
+        CSecretServiceError ignored;
+        void *closed = call_provider(service, state->path, "org.freedesktop.Secret.Session", "Close",
+                                     p_g_variant_new_tuple(NULL, 0), NULL, timeout_ms, cancellable, &ignored);
+        if (closed != NULL) p_g_variant_unref(closed);
+    } else if (result < 0) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider answered OpenSession with a public key that is not valid.");
+    }
+    return result;
+}
+
+/// Opens the service's transfer session, kept on `service`. 0, or -1 with `error`.
+static int transfer_session_open(void *service, int timeout_ms, void *cancellable, CSecretServiceError *error) {
+    TransferSessionState *state = calloc(1, sizeof *state);
+    if (state == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while opening the transfer session.");
+        return -1;
+    }
+    // One secret in 256 starts with a zero byte; four tries in a row are one in four billion.
+    int result = 1;
+    for (int attempt = 0; result == 1 && attempt < 4; attempt++) {
+        result = transfer_session_try(service, timeout_ms, cancellable, state, error);
+    }
+    if (result != 0) {
+        if (result == 1) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider's transfer sessions kept failing.");
+        transfer_session_state_free(state);
+        return -1;
+    }
+    take_error(NULL, error);
+    p_g_object_set_data_full(service, TRANSFER_SESSION_DATA, state, transfer_session_state_free);
+    return 0;
+}
+
+/// `secret` encrypted for the service's transfer session, as a floating (oayays) whose content
+/// type is secret_value's; NULL when there is no session or no memory.
+static void *encoded_secret(void *service, const unsigned char *secret, size_t length, int text_keeps_nul) {
+    const TransferSessionState *session = transfer_session_of(service);
+    if (session == NULL) return NULL;
+    unsigned char iv[TRANSFER_IV_SIZE];
+    size_t cipher_length = 0;
+    unsigned char *cipher = transfer_encrypt(session->key, secret, length, iv, &cipher_length);
+    if (cipher == NULL) return NULL;
+    const char *type = is_plain_text(secret, length, text_keeps_nul) ? "text/plain" : "application/octet-stream";
+    void *fields[4] = {p_g_variant_new_object_path(session->path), byte_array(iv, sizeof iv),
+                       byte_array(cipher, cipher_length), p_g_variant_new_string(type)};
+    free(cipher);
+    return p_g_variant_new_tuple(fields, 4);
+}
+
+/// The secret in a (oayays) from the provider, decrypted into a SecretValue (libsecret's
+/// non-pageable memory); NULL when it is not for our session or does not decrypt.
+static void *decoded_secret(void *service, void *encoded) {
+    const TransferSessionState *session = transfer_session_of(service);
+    if (session == NULL || !p_g_variant_is_of_type(encoded, "(oayays)")) return NULL;
+    void *fields[4];
+    for (size_t index = 0; index < 4; index++) fields[index] = p_g_variant_get_child_value(encoded, index);
+    void *value = NULL;
+    size_t iv_length = 0, cipher_length = 0, plain_length = 0;
+    const unsigned char *iv = p_g_variant_get_fixed_array(fields[1], &iv_length, 1);
+    const unsigned char *cipher = p_g_variant_get_fixed_array(fields[2], &cipher_length, 1);
+    unsigned char *plain = strcmp(p_g_variant_get_string(fields[0], NULL), session->path) == 0
+        ? transfer_decrypt(session->key, iv, iv_length, cipher, cipher_length, &plain_length) : NULL;
+    if (plain != NULL) {
+        static const char empty[1] = {0};
+        value = p_secret_value_new(plain_length > 0 ? (const char *)plain : empty, (long)plain_length,
+                                   p_g_variant_get_string(fields[3], NULL));
+        explicit_bzero(plain, plain_length);
+        free(plain);
+    }
+    for (size_t index = 0; index < 4; index++) p_g_variant_unref(fields[index]);
+    return value;
+}
+
 /// The arguments of Service.GetSecrets for the `count` items at `paths`: their paths and the
 /// transfer session. Floating; NULL when there is no session or no memory.
 ///
-/// The library sends GetSecrets itself and has libsecret decode each answer
-/// (`secret_service_decode_dbus_secret`), instead of calling
+/// The library sends GetSecrets itself instead of calling
 /// `secret_service_get_secrets_for_dbus_paths`: that call keeps memory for every call for as
 /// long as the process lives (libsecret 0.20.5; figures in docs/secret-service.md), which a
-/// long-lived process reading secrets cannot afford. The request and the decoding are
-/// libsecret's own; the session libsecret would first ensure is there already, opened with
-/// the service (SECRET_SERVICE_OPEN_SESSION).
+/// long-lived process reading secrets cannot afford.
 
 static void *get_secrets_arguments(void *service, const char *const *paths, size_t count) {
-    const char *session = p_secret_service_get_session_dbus_path(service);
+    const TransferSessionState *session = transfer_session_of(service);
     if (session == NULL) return NULL;
     void **children = calloc(count > 0 ? count : 1, sizeof(void *));
     if (children == NULL) return NULL;
     for (size_t index = 0; index < count; index++) children[index] = p_g_variant_new_object_path(paths[index]);
-    void *arguments[2] = {p_g_variant_new_array("o", children, count), p_g_variant_new_object_path(session)};
+    void *arguments[2] = {p_g_variant_new_array("o", children, count), p_g_variant_new_object_path(session->path)};
     free(children);
     return p_g_variant_new_tuple(arguments, 2);
 }
@@ -461,7 +604,7 @@ static size_t take_secrets(void *service, void *reply, const char *const *paths,
         for (size_t index = 0; index < count; index++) {
             if (values[index] != NULL || strcmp(paths[index], name) != 0) continue;
             void *encoded = p_g_variant_get_child_value(pair, 1);
-            values[index] = p_secret_service_decode_dbus_secret(service, encoded);
+            values[index] = decoded_secret(service, encoded);
             if (values[index] == NULL) undecodable++;
             p_g_variant_unref(encoded);
             break;
@@ -714,7 +857,7 @@ static void items_read_send(ItemsRead *read, void *service, const char *name, in
             if (!read->failed) {
                 read->failed = 1;
                 set_error(&read->failure, CSECRETSERVICE_ERROR_DISCONNECTED,
-                          "libsecret has no transfer session to read the secrets with.");
+                          "There is no transfer session to read the secrets with.");
             }
             return;
         }
@@ -1043,7 +1186,7 @@ int csecretservice_secrets_load(void *service, const char *const *paths, void **
     if (count == 0) return 0;
     void *arguments = get_secrets_arguments(service, paths, count);
     if (arguments == NULL) {
-        set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "libsecret has no transfer session to read the secrets with.");
+        set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "There is no transfer session to read the secrets with.");
         return -1;
     }
     // One GetSecrets for all paths; libsecret decodes the answers with the transfer session.
@@ -1066,34 +1209,55 @@ const unsigned char *csecretservice_value_bytes(void *value, size_t *length) {
 
 void csecretservice_value_unref(void *value) { if (value != NULL) p_secret_value_unref(value); }
 
-int csecretservice_item_create(void *service, const char *collection_path, const char *const *keys,
-                               const char *const *values, size_t count, const char *label,
-                               const unsigned char *secret, size_t length, int text_keeps_nul, void *cancellable,
-                               CSecretServiceError *error) {
-    void *properties = p_g_hash_table_new_full(p_g_str_hash, p_g_str_equal, NULL, p_g_variant_unref);
-    void *attributes = attribute_dictionary(keys, values, count);
-    if (attributes == NULL) {
-        p_g_hash_table_unref(properties);
-        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
-        return -1;
-    }
-    p_g_hash_table_insert(properties, (void *)"org.freedesktop.Secret.Item.Attributes", p_g_variant_ref_sink(attributes));
-    p_g_hash_table_insert(properties, (void *)"org.freedesktop.Secret.Item.Label",
-                          p_g_variant_ref_sink(p_g_variant_new_string(label)));
-    void *value = secret_value(secret, length, text_keeps_nul);
+/// A floating dictionary entry {sv} of `name` and `value` (floating, consumed).
+static void *property_entry(const char *name, void *value) {
+    return p_g_variant_new_dict_entry(p_g_variant_new_string(name), p_g_variant_new_variant(value));
+}
+
+/// The created item's path in a CreateItem reply (oo), after the prompt it names, if any, was
+/// answered. Free with g_free; NULL with `error` when no item came of it.
+static char *created_item(void *service, void *reply, void *cancellable, CSecretServiceError *error) {
+    const char *path = NULL, *prompt = NULL;
+    p_g_variant_get_child(reply, 0, "&o", &path);
+    p_g_variant_get_child(reply, 1, "&o", &prompt);
+    if (strcmp(prompt, "/") == 0) return p_g_strdup(path);
     GError *failure = NULL;
-    // Only the new item's path comes back: no proxy for an item nobody reads here.
-    char *path = p_secret_service_create_item_dbus_path_sync(service, collection_path, properties, value,
-                                                             SECRET_ITEM_CREATE_NONE, cancellable, &failure);
-    p_secret_value_unref(value);
-    p_g_hash_table_unref(properties);
+    void *result = p_secret_service_prompt_at_dbus_path_sync(service, prompt, cancellable, "o", &failure);
     int reported = failure != NULL;
     take_error(failure, error);
-    if (path == NULL) {
+    if (result == NULL) {
         if (!reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider did not create the item.");
+        return NULL;
+    }
+    char *created = p_g_strdup(p_g_variant_get_string(result, NULL));
+    p_g_variant_unref(result);
+    return created;
+}
+
+int csecretservice_item_create(void *service, const char *collection_path, const char *const *keys,
+                               const char *const *values, size_t count, const char *label,
+                               const unsigned char *secret, size_t length, int text_keeps_nul, int timeout_ms,
+                               void *cancellable, CSecretServiceError *error) {
+    void *attributes = attribute_dictionary(keys, values, count);
+    void *encoded = encoded_secret(service, secret, length, text_keeps_nul);
+    if (attributes == NULL || encoded == NULL) {
+        if (attributes != NULL) p_g_variant_unref(p_g_variant_ref_sink(attributes));
+        if (encoded != NULL) p_g_variant_unref(p_g_variant_ref_sink(encoded));
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory, or no transfer session, while creating the item.");
         return -1;
     }
+    void *properties[2] = {property_entry("org.freedesktop.Secret.Item.Attributes", attributes),
+                           property_entry("org.freedesktop.Secret.Item.Label", p_g_variant_new_string(label))};
+    void *arguments[3] = {p_g_variant_new_array("{sv}", properties, 2), encoded, p_g_variant_new_boolean(0)};
+    void *reply = call_provider(service, collection_path, "org.freedesktop.Secret.Collection", "CreateItem",
+                                p_g_variant_new_tuple(arguments, 3), "(oo)", timeout_ms, cancellable, error);
+    if (reply == NULL) return -1;
+    // Only the new item's path comes back: no proxy for an item nobody reads here.
+    char *path = created_item(service, reply, cancellable, error);
+    p_g_variant_unref(reply);
+    if (path == NULL) return -1;
     p_g_free(path);
+    take_error(NULL, error);
     return 0;
 }
 
@@ -1103,15 +1267,6 @@ static void *item_property_arguments(const char *name, void *value) {
     void *arguments[3] = {p_g_variant_new_string(ITEM_INTERFACE), p_g_variant_new_string(name),
                           p_g_variant_new_variant(value)};
     return p_g_variant_new_tuple(arguments, 3);
-}
-
-/// `secret`, encrypted for the transfer session by libsecret, as a floating (oayays); NULL when
-/// libsecret has no session to encode it with.
-static void *encoded_secret(void *service, const unsigned char *secret, size_t length, int text_keeps_nul) {
-    void *value = secret_value(secret, length, text_keeps_nul);
-    void *encoded = p_secret_service_encode_dbus_secret(service, value);
-    p_secret_value_unref(value);
-    return encoded;
 }
 
 /// Sets one property of the item at `path` with Properties.Set; `value` may be floating.
@@ -1128,7 +1283,7 @@ int csecretservice_item_set_secret(void *service, const char *path, const unsign
                                    int text_keeps_nul, int timeout_ms, void *cancellable, CSecretServiceError *error) {
     void *encoded = encoded_secret(service, secret, length, text_keeps_nul);
     if (encoded == NULL) {
-        set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "libsecret has no transfer session to encode the secret with.");
+        set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "There is no transfer session to encrypt the secret with.");
         return -1;
     }
     void *reply = call_provider(service, path, ITEM_INTERFACE, "SetSecret", p_g_variant_new_tuple(&encoded, 1), NULL,
@@ -1186,7 +1341,7 @@ int csecretservice_item_set_attributes_and_secret(void *service, const char *pat
     if (encoded == NULL) {
         p_g_variant_unref(p_g_variant_ref_sink(attributes));
         set_error(attributes_error, CSECRETSERVICE_ERROR_DISCONNECTED,
-                  "libsecret has no transfer session to encode the secret with.");
+                  "There is no transfer session to encrypt the secret with.");
         return neither_sent(attributes_error, secret_error);
     }
     char *owner = provider_owner(service, attributes_error);

@@ -30,6 +30,7 @@ typedef void GAsyncResult;
 typedef void GMainContext;
 typedef void GDBusConnection;
 typedef void GDBusProxy;
+typedef void GObject;
 typedef void SecretService;
 typedef void SecretValue;
 typedef void SecretSchema;
@@ -38,7 +39,6 @@ typedef void SecretSchema;
 typedef int GBusType;
 typedef int GDBusCallFlags;
 typedef int SecretServiceFlags;
-typedef int SecretItemCreateFlags;
 
 // Values from gioenums.h (GIOErrorEnum, GDBusError) and secret-types.h; they are ABI.
 enum {
@@ -49,8 +49,7 @@ enum {
     DBUS_ERROR_INVALID_ARGS = 16, DBUS_ERROR_SPAWN_FIRST = 23, DBUS_ERROR_SPAWN_LAST = 34, DBUS_ERROR_UNKNOWN_OBJECT = 41,
     DBUS_ERROR_UNKNOWN_INTERFACE = 42, DBUS_ERROR_UNKNOWN_PROPERTY = 43,
     SECRET_ERROR_IS_LOCKED = 2, SECRET_ERROR_NO_SUCH_OBJECT = 3,
-    SECRET_SERVICE_OPEN_SESSION = 1 << 1,
-    SECRET_COLLECTION_NONE = 0, SECRET_ITEM_CREATE_NONE = 0,
+    SECRET_SERVICE_NONE = 0, SECRET_COLLECTION_NONE = 0,
     DBUS_CALL_FLAGS_NONE = 0, DBUS_CALL_FLAGS_NO_AUTO_START = 1, BUS_TYPE_SESSION = 2,
 };
 

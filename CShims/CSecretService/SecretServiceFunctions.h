@@ -72,13 +72,15 @@
     X(GType, secret_service_get_type, (void)) \
     X(SecretService *, secret_service_open_sync, (GType, const char *, SecretServiceFlags, GCancellable *, GError **)) \
     X(void *, g_malloc0, (size_t)) \
-    X(GVariant *, secret_service_encode_dbus_secret, (SecretService *, SecretValue *)) \
-    X(SecretValue *, secret_service_decode_dbus_secret, (SecretService *, GVariant *)) \
-    X(const char *, secret_service_get_session_dbus_path, (SecretService *)) \
+    X(void, g_object_set_data_full, (GObject *, const char *, void *, GDestroyNotify)) \
+    X(void *, g_object_get_data, (GObject *, const char *)) \
+    X(GVariant *, g_variant_new_fixed_array, (const GVariantType *, const void *, size_t, size_t)) \
+    X(const void *, g_variant_get_fixed_array, (GVariant *, size_t *, size_t)) \
+    X(GVariant *, g_variant_new_boolean, (int)) \
+    X(GVariant *, secret_service_prompt_at_dbus_path_sync, (SecretService *, const char *, GCancellable *, \
+                                                            const GVariantType *, GError **)) \
     X(GVariant *, g_variant_new_object_path, (const char *)) \
     X(int, g_variant_is_object_path, (const char *)) \
-    X(char *, secret_service_create_item_dbus_path_sync, (SecretService *, const char *, GHashTable *, SecretValue *, \
-                                                          SecretItemCreateFlags, GCancellable *, GError **)) \
     X(int, secret_service_delete_item_dbus_path_sync, (SecretService *, const char *, GCancellable *, GError **)) \
     X(SecretValue *, secret_value_new, (const char *, long, const char *)) \
     X(SecretValue *, secret_value_ref, (SecretValue *)) \

@@ -230,13 +230,14 @@ struct LibsecretSession {
     /// `SecretServiceErrors.TransferSessionLost` when the provider lost the transfer session,
     /// which kwalletd 5 reports after it created the item without its secret.
     func createItem(attributes: [String: String], label: String, secret: SecretBytes) throws {
-        let name = "secret_service_create_item_dbus_path_sync"
+        let name = "org.freedesktop.Secret.Collection.CreateItem"
         var failure = CSecretServiceError()
         try withAttributeArrays(attributes) { keys, values, count in
             secret.withUnsafeBytes { bytes in
                 _ = csecretservice_item_create(service.pointer, collectionPath, keys, values, count, label,
                                                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count,
-                                               provider.textKeepsNUL ? 1 : 0, call.cancellable, &failure)
+                                               provider.textKeepsNUL ? 1 : 0, call.remainingMilliseconds,
+                                               call.cancellable, &failure)
             }
         }
         try throwIfFailed(failure, name)

@@ -133,7 +133,7 @@ enum SecretServiceOperations {
         guard stored.contains(where: { $0.secret?.constantTimeEquals(secret) == true }) else {
             throw SecretServiceErrors.TransferSessionLost(error: KeychainError(errSecIO,
                 "KWallet did not store the secret it was sent (KDE bug 514194); nothing was added, try again.",
-                backend: SecretServiceErrors.backend, failedCall: "secret_service_create_item_dbus_path_sync"))
+                backend: SecretServiceErrors.backend, failedCall: "org.freedesktop.Secret.Collection.CreateItem"))
         }
     }
 

@@ -12,7 +12,7 @@
 
 #include "CSecretServiceABICheck.h"
 
-#if __has_include(<glib.h>) && __has_include(<libsecret/secret.h>)
+#if __has_include(<glib.h>) && __has_include(<libsecret/secret.h>) && __has_include(<gcrypt.h>)
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,13 +38,13 @@
 #define GBusType hand_GBusType
 #define GDBusCallFlags hand_GDBusCallFlags
 #define SecretServiceFlags hand_SecretServiceFlags
-#define SecretItemCreateFlags hand_SecretItemCreateFlags
+#define GObject hand_GObject
 #define SECRET_ERROR_IS_LOCKED hand_SECRET_ERROR_IS_LOCKED
 #define SECRET_ERROR_NO_SUCH_OBJECT hand_SECRET_ERROR_NO_SUCH_OBJECT
-#define SECRET_SERVICE_OPEN_SESSION hand_SECRET_SERVICE_OPEN_SESSION
+#define SECRET_SERVICE_NONE hand_SECRET_SERVICE_NONE
 #define SECRET_COLLECTION_NONE hand_SECRET_COLLECTION_NONE
-#define SECRET_ITEM_CREATE_NONE hand_SECRET_ITEM_CREATE_NONE
 #include "../../Benchmarks/CSecretServiceBaseline/BaselineFunctions.h"
+#include "../../CShims/CSecretService/GcryptFunctions.h"
 #undef GQuark
 #undef GError
 #undef GType
@@ -66,18 +66,18 @@
 #undef GBusType
 #undef GDBusCallFlags
 #undef SecretServiceFlags
-#undef SecretItemCreateFlags
+#undef GObject
 #undef SECRET_ERROR_IS_LOCKED
 #undef SECRET_ERROR_NO_SUCH_OBJECT
-#undef SECRET_SERVICE_OPEN_SESSION
+#undef SECRET_SERVICE_NONE
 #undef SECRET_COLLECTION_NONE
-#undef SECRET_ITEM_CREATE_NONE
 
 #include <glib.h>
 #include <gio/gio.h>
 // The secret_service_*_dbus_* functions are in libsecret's unstable API.
 #define SECRET_API_SUBJECT_TO_CHANGE 1
 #include <libsecret/secret.h>
+#include <gcrypt.h>
 
 #define SAME_SIZE(hand, real) _Static_assert(sizeof(hand) == sizeof(real), "size of " #hand " differs from " #real)
 #define SAME_OFFSET(hand, real, field) \
@@ -153,20 +153,18 @@ SAME_VALUE(BUS_TYPE_SESSION, G_BUS_TYPE_SESSION);
 // libsecret.
 SAME_VALUE(hand_SECRET_ERROR_IS_LOCKED, SECRET_ERROR_IS_LOCKED);
 SAME_VALUE(hand_SECRET_ERROR_NO_SUCH_OBJECT, SECRET_ERROR_NO_SUCH_OBJECT);
-SAME_VALUE(hand_SECRET_SERVICE_OPEN_SESSION, SECRET_SERVICE_OPEN_SESSION);
+SAME_VALUE(hand_SECRET_SERVICE_NONE, SECRET_SERVICE_NONE);
 SAME_VALUE(hand_SECRET_COLLECTION_NONE, SECRET_COLLECTION_NONE);
-SAME_VALUE(hand_SECRET_ITEM_CREATE_NONE, SECRET_ITEM_CREATE_NONE);
 
 // The enums the functions take, which GLibABI.h spells int.
 SAME_SIZE(hand_GBusType, GBusType);
 SAME_SIZE(hand_GDBusCallFlags, GDBusCallFlags);
 SAME_SIZE(hand_SecretServiceFlags, SecretServiceFlags);
-SAME_SIZE(hand_SecretItemCreateFlags, SecretItemCreateFlags);
 // The objects, void here: each real one is a struct, so a pointer to it is an object pointer.
 #define OPAQUE(name) _Static_assert(sizeof(hand_##name *) == sizeof(name *), #name " pointers differ in size")
 OPAQUE(GVariant); OPAQUE(GVariantType); OPAQUE(GHashTable); OPAQUE(GCancellable); OPAQUE(GAsyncResult);
 OPAQUE(GMainContext); OPAQUE(GDBusConnection); OPAQUE(GDBusProxy); OPAQUE(SecretService); OPAQUE(SecretValue);
-OPAQUE(SecretSchema);
+OPAQUE(SecretSchema); OPAQUE(GObject);
 
 // Every function the shim looks up, its type names GLib's own now: GLibABI.h's int for an
 // enum is the real enum here, the same ABI by the sizes above.
@@ -176,16 +174,38 @@ OPAQUE(SecretSchema);
 CSECRETSERVICE_FUNCTIONS(CHECK_PROTOTYPE)
 // And those only the benchmark's baseline looks up (its GLib ones are the shim's, checked above).
 BASELINE_PASSWORD_FUNCTIONS(CHECK_PROTOTYPE)
+
+// libgcrypt's, for the transfer session: the values, then the functions with gcrypt.h's types.
+SAME_VALUE(GCRY_CONTROL_INITIALIZATION_FINISHED, GCRYCTL_INITIALIZATION_FINISHED);
+SAME_VALUE(GCRY_CONTROL_INITIALIZATION_FINISHED_P, GCRYCTL_INITIALIZATION_FINISHED_P);
+SAME_VALUE(GCRY_FORMAT_UNSIGNED, GCRYMPI_FMT_USG);
+SAME_VALUE(GCRY_RANDOM_STRONG, GCRY_STRONG_RANDOM);
+SAME_VALUE(GCRY_AES128, GCRY_CIPHER_AES128);
+SAME_VALUE(GCRY_MODE_CBC, GCRY_CIPHER_MODE_CBC);
+SAME_VALUE(GCRY_SHA256, GCRY_MD_SHA256);
+SAME_VALUE(GCRY_FLAG_HMAC, GCRY_MD_FLAG_HMAC);
+SAME_SIZE(GcryptControl, enum gcry_ctl_cmds);
+SAME_SIZE(GcryptFormat, enum gcry_mpi_format);
+SAME_SIZE(GcryptRandomLevel, enum gcry_random_level);
+SAME_SIZE(GcryptError, gcry_error_t);
+#define GcryptNumber gcry_mpi_t
+#define GcryptCipher gcry_cipher_hd_t
+#define GcryptDigest gcry_md_hd_t
+#define GcryptError gcry_error_t
+#define GcryptControl enum gcry_ctl_cmds
+#define GcryptFormat enum gcry_mpi_format
+#define GcryptRandomLevel enum gcry_random_level
+GCRYPT_FUNCTIONS(CHECK_PROTOTYPE)
 #define COUNT(...) +1
 
 int csecretservice_abi_checked_declarations(void) {
     // Types 15 (GError with its 3 offsets and 3 field sizes), GIO 3, GDBus 16 (and the
-    // spawn range's 10 members), call flags 2, bus type 1, libsecret 5.
-    return 42;
+    // spawn range's 10 members), call flags 2, bus type 1, libsecret 4, libgcrypt 12.
+    return 53;
 }
 
 int csecretservice_abi_checked_prototypes(void) {
-    return 0 CSECRETSERVICE_FUNCTIONS(COUNT) BASELINE_PASSWORD_FUNCTIONS(COUNT);
+    return 0 CSECRETSERVICE_FUNCTIONS(COUNT) BASELINE_PASSWORD_FUNCTIONS(COUNT) GCRYPT_FUNCTIONS(COUNT);
 }
 
 #else

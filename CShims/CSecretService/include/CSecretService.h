@@ -201,11 +201,12 @@ void csecretservice_value_unref(void *value);
 // `text_keeps_nul` 0 counts text holding a NUL as bytes, for a provider that cuts text there.
 
 /// Creates an item in the collection at `collection_path` with exactly these attributes,
-/// `label`, and the secret (copied into libsecret's memory). 0, or -1 with the error.
+/// `label`, and the secret (encrypted for the transfer session), answering the provider's prompt
+/// if it asks one. 0, or -1 with the error.
 int csecretservice_item_create(void *service, const char *collection_path, const char *const *keys,
                                const char *const *values, size_t count, const char *label,
-                               const unsigned char *secret, size_t length, int text_keeps_nul, void *cancellable,
-                               CSecretServiceError *error);
+                               const unsigned char *secret, size_t length, int text_keeps_nul, int timeout_ms,
+                               void *cancellable, CSecretServiceError *error);
 int csecretservice_item_set_secret(void *service, const char *path, const unsigned char *secret, size_t length,
                                    int text_keeps_nul, int timeout_ms, void *cancellable, CSecretServiceError *error);
 /// Replaces all of the item's attributes with these. 0, or -1 with the error.
