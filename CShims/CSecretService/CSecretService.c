@@ -193,10 +193,14 @@ static void *secret_value(const unsigned char *secret, size_t length, int text_k
 
 static char *provider_owner(void *service, CSecretServiceError *error);
 static uint32_t process_of(void *connection, const char *name, int timeout_ms, void *cancellable);
-static int transfer_session_open(void *service, int timeout_ms, void *cancellable, CSecretServiceError *error);
+static int transfer_session_request(void *service, const char *destination, int timeout_ms, void *cancellable,
+                                    CSecretServiceError *error);
+typedef struct TransferSessionState TransferSessionState;
+static TransferSessionState *transfer_session_answered(void *service);
 
 /// The libsecret thread's own main context, its thread default from the first service opened
-/// on, so that the proxies made there deliver their signals to it (see the header).
+/// on: transfer sessions are answered there, and whatever subscribes there delivers to it
+/// (see the header).
 static void *signal_context = NULL;
 static unsigned long signals_dispatched = 0;
 
@@ -207,6 +211,58 @@ void csecretservice_signals_dispatch(void) {
 
 unsigned long csecretservice_signals_dispatched(void) { return signals_dispatched; }
 
+static const char PROVIDER_DATA[] = "linux-keychain-provider";
+static const char SECRETS_NAME[] = "org.freedesktop.secrets";
+
+/// Calls `method` of the bus daemon itself with `arguments` (floating, consumed); the reply or NULL.
+static void *call_bus(void *connection, const char *method, void *arguments, int timeout_ms, void *cancellable,
+                      GError **failure) {
+    return p_g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                         method, arguments, NULL, DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, failure);
+}
+
+/// The unique name owning org.freedesktop.secrets, started by D-Bus activation when nothing owns
+/// it and a provider is activatable (as libsecret's proxy would). Free with g_free; NULL with
+/// `error` (NO_PROVIDER when there is none).
+static char *secrets_owner(void *connection, int timeout_ms, void *cancellable, CSecretServiceError *error) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+        GError *failure = NULL;
+        void *reply = call_bus(connection, "GetNameOwner",
+                               p_g_variant_new_tuple((void *[]){p_g_variant_new_string(SECRETS_NAME)}, 1), timeout_ms,
+                               cancellable, &failure);
+        if (reply != NULL) {
+            const char *owner = NULL;
+            p_g_variant_get_child(reply, 0, "&s", &owner);
+            char *copy = p_g_strdup(owner);
+            p_g_variant_unref(reply);
+            take_error(NULL, error);
+            return copy;
+        }
+        int unowned = failure->domain == p_g_dbus_error_quark() && failure->code == DBUS_ERROR_NAME_HAS_NO_OWNER;
+        if (!unowned || attempt > 0) {
+            take_error(failure, error);
+            return NULL;
+        }
+        p_g_error_free(failure);
+        failure = NULL;
+        void *no_flags = p_g_variant_new_uint32(0);
+        void *started = call_bus(connection, "StartServiceByName",
+                                 p_g_variant_new_tuple((void *[]){p_g_variant_new_string(SECRETS_NAME), no_flags}, 2),
+                                 timeout_ms, cancellable, &failure);
+        if (started == NULL) {
+            take_error(failure, error);  // ServiceUnknown: nothing can be activated (NO_PROVIDER)
+            return NULL;
+        }
+        p_g_variant_unref(started);
+    }
+    return NULL;
+}
+
+/// A service handle is a connection of its own to the session bus (a GDBusConnection), not
+/// GLib's shared one, so that this library can drop and rebuild it, and never a SIGTERM when the
+/// bus goes away. It carries the provider's unique name and the transfer session, and no
+/// libsecret proxy: building one cost a one-shot process a millisecond of requests it never
+/// used (prompts are answered here, `run_prompt`).
 void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServiceError *error) {
     if (signal_context == NULL) {
         // Never popped: the thread keeps it as long as it lives, which is as long as the process.
@@ -214,27 +270,27 @@ void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServ
         p_g_main_context_push_thread_default(signal_context);
     }
     GError *failure = NULL;
-    void *service = p_secret_service_open_sync(p_secret_service_get_type(), NULL, SECRET_SERVICE_NONE, cancellable,
-                                               &failure);
+    char *address = p_g_dbus_address_get_for_bus_sync(BUS_TYPE_SESSION, cancellable, &failure);
+    void *connection = address == NULL ? NULL : p_g_dbus_connection_new_for_address_sync(
+        address, DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION, NULL,
+        cancellable, &failure);
+    p_g_free(address);
     take_error(failure, error);
-    if (service == NULL) return NULL;
-    p_g_dbus_proxy_set_default_timeout(service, timeout_ms);
-    // GLib's shared session connection raises SIGTERM in the whole process when the bus
-    // goes away; a keychain call must fail instead.
-    p_g_dbus_connection_set_exit_on_close(p_g_dbus_proxy_get_connection(service), 0);
-    // The proxy has started an activatable provider already; without an owner now there is none.
-    char *owner = p_g_dbus_proxy_get_name_owner(service);
+    if (connection == NULL) return NULL;
+    // The session is asked for first, of whoever owns the name (starting an activatable provider,
+    // as libsecret's proxy would); the bus answers who that is long before the provider answers.
+    if (transfer_session_request(connection, SECRETS_NAME, timeout_ms, cancellable, error) != 0) {
+        p_g_object_unref(connection);
+        return NULL;
+    }
+    char *owner = secrets_owner(connection, timeout_ms, cancellable, error);
     if (owner == NULL) {
-        set_error(error, CSECRETSERVICE_ERROR_NO_PROVIDER, "No program owns org.freedesktop.secrets on the session bus.");
-        p_g_object_unref(service);
+        transfer_session_answered(connection);  // no call left pending on a connection let go
+        p_g_object_unref(connection);
         return NULL;
     }
-    p_g_free(owner);
-    if (transfer_session_open(service, timeout_ms, cancellable, error) != 0) {
-        p_g_object_unref(service);
-        return NULL;
-    }
-    return service;
+    p_g_object_set_data_full(connection, PROVIDER_DATA, owner, p_g_free);
+    return connection;
 }
 
 int csecretservice_service_owner(void *service, char *owner, size_t owner_size, uint32_t *pid, int timeout_ms,
@@ -245,7 +301,7 @@ int csecretservice_service_owner(void *service, char *owner, size_t owner_size, 
     snprintf(owner, owner_size, "%s", name);
     p_g_free(name);
     take_error(NULL, error);
-    if (pid != NULL) *pid = process_of(p_g_dbus_proxy_get_connection(service), owner, timeout_ms, cancellable);
+    if (pid != NULL) *pid = process_of(service, owner, timeout_ms, cancellable);
     return 0;
 }
 
@@ -278,6 +334,9 @@ int csecretservice_bus_name_owner(const char *name, char *owner, size_t owner_si
         take_error(failure, error);
         return -1;
     }
+    // GLib's shared connection raises SIGTERM in the whole process when the bus goes away; a
+    // keychain call must fail instead.
+    p_g_dbus_connection_set_exit_on_close(bus, 0);
     void *reply = p_g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                                 "org.freedesktop.DBus", "GetNameOwner",
                                                 p_g_variant_new_tuple((void *[]){p_g_variant_new_string(name)}, 1),
@@ -443,19 +502,24 @@ static const char SERVICE_PATH[] = "/org/freedesktop/secrets";
 static const char TRANSFER_ALGORITHM[] = "dh-ietf1024-sha256-aes128-cbc-pkcs7";
 static const char TRANSFER_SESSION_DATA[] = "linux-keychain-transfer-session";
 
-/// A service's open session, kept on the service object and freed with it.
+/// A service's transfer session, kept on the service (its connection) and freed with it. It is
+/// asked for when the connection opens and its answer taken at its first use
+/// (`transfer_session_ready`), so that the provider's key exchange overlaps the requests sent
+/// meanwhile.
 typedef struct TransferSessionState {
     char path[256];
     unsigned char key[TRANSFER_KEY_SIZE];
+    TransferKeyPair *pair;  // until the answer
+    int answered;           // OpenSession's answer, or its failure, has arrived
+    int result;             // 0 ready; 1 ask again (a secret providers disagree on); -1 `failure`
+    CSecretServiceError failure;
 } TransferSessionState;
 
 static void transfer_session_state_free(void *data) {
-    explicit_bzero(data, sizeof(TransferSessionState));
-    free(data);
-}
-
-static const TransferSessionState *transfer_session_of(void *service) {
-    return p_g_object_get_data(service, TRANSFER_SESSION_DATA);
+    TransferSessionState *state = data;
+    transfer_key_pair_free(state->pair);
+    explicit_bzero(state, sizeof *state);
+    free(state);
 }
 
 /// A floating `ay` of the bytes.
@@ -463,82 +527,116 @@ static void *byte_array(const unsigned char *bytes, size_t length) {
     return p_g_variant_new_fixed_array("y", bytes, length, 1);
 }
 
-/// Sends OpenSession with a new key pair and derives the key from the answer: 0 with `state`
-/// filled, 1 for another try (this session's secret is one providers disagree on; it is closed),
-/// -1 with `error`.
-static int transfer_session_try(void *service, int timeout_ms, void *cancellable, TransferSessionState *state,
-                                CSecretServiceError *error) {
+static void on_session_opened(void *connection, void *result, void *user_data) {
+    TransferSessionState *state = user_data;
+    GError *failure = NULL;
+    void *reply = p_g_dbus_connection_call_finish(connection, result, &failure);
+    state->answered = 1;
+    state->result = -1;
+    if (reply == NULL) {
+        take_error(failure, &state->failure);
+    } else {
+        void *output_box = p_g_variant_get_child_value(reply, 0);
+        void *output = p_g_variant_get_variant(output_box);
+        void *path = p_g_variant_get_child_value(reply, 1);
+        snprintf(state->path, sizeof state->path, "%s", p_g_variant_get_string(path, NULL));
+        if (p_g_variant_is_of_type(output, "ay")) {
+            size_t length = 0;
+            const unsigned char *peer = p_g_variant_get_fixed_array(output, &length, 1);
+            state->result = transfer_key_pair_derive(state->pair, peer, length, state->key);
+        }
+        if (state->result < 0) {
+            set_error(&state->failure, CSECRETSERVICE_ERROR_OTHER,
+                      "The provider answered OpenSession with a public key that is not valid.");
+        }
+        p_g_variant_unref(path);
+        p_g_variant_unref(output);
+        p_g_variant_unref(output_box);
+        p_g_variant_unref(reply);
+    }
+    transfer_key_pair_free(state->pair);
+    state->pair = NULL;
+}
+
+/// Sends OpenSession with a new key pair to `destination`, without waiting; the answer is taken
+/// on the libsecret thread's own context (`signal_context`). The new session replaces the
+/// service's earlier one, which must have been answered. 0, or -1 with `error`.
+static int transfer_session_request(void *service, const char *destination, int timeout_ms, void *cancellable,
+                                    CSecretServiceError *error) {
+    TransferSessionState *state = calloc(1, sizeof *state);
     unsigned char public_key[TRANSFER_PUBLIC_KEY_SIZE];
-    TransferKeyPair *pair = transfer_key_pair_new(public_key);
-    if (pair == NULL) {
+    if (state != NULL) state->pair = transfer_key_pair_new(public_key);
+    if (state == NULL || state->pair == NULL) {
+        free(state);
         set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while opening the transfer session.");
         return -1;
     }
     void *arguments[2] = {p_g_variant_new_string(TRANSFER_ALGORITHM),
                           p_g_variant_new_variant(byte_array(public_key, sizeof public_key))};
-    void *reply = call_provider(service, SERVICE_PATH, SERVICE_INTERFACE, "OpenSession",
-                                p_g_variant_new_tuple(arguments, 2), "(vo)", timeout_ms, cancellable, error);
-    if (reply == NULL) {
-        transfer_key_pair_free(pair);
-        return -1;
-    }
-    void *output_box = p_g_variant_get_child_value(reply, 0);
-    void *output = p_g_variant_get_variant(output_box);
-    void *path = p_g_variant_get_child_value(reply, 1);
-    snprintf(state->path, sizeof state->path, "%s", p_g_variant_get_string(path, NULL));
-    int result = -1;
-    if (p_g_variant_is_of_type(output, "ay")) {
-        size_t length = 0;
-        const unsigned char *peer = p_g_variant_get_fixed_array(output, &length, 1);
-        result = transfer_key_pair_derive(pair, peer, length, state->key);
-    }
-    transfer_key_pair_free(pair);
-    p_g_variant_unref(path);
-    p_g_variant_unref(output);
-    p_g_variant_unref(output_box);
-    p_g_variant_unref(reply);
-    if (result == 1) {
+    // The data holds the state until the connection goes; the pending call holds the connection.
+    p_g_object_set_data_full(service, TRANSFER_SESSION_DATA, state, transfer_session_state_free);
+    p_g_main_context_push_thread_default(signal_context);
+    p_g_dbus_connection_call(service, destination, SERVICE_PATH, SERVICE_INTERFACE, "OpenSession",
+                             p_g_variant_new_tuple(arguments, 2), "(vo)",
+                             destination[0] == ':' ? DBUS_CALL_FLAGS_NO_AUTO_START : DBUS_CALL_FLAGS_NONE, timeout_ms,
+                             cancellable, on_session_opened, state);
+    p_g_main_context_pop_thread_default(signal_context);
+    take_error(NULL, error);
+    return 0;
+}
+
+/// Waits for the answer to the service's latest OpenSession.
+static TransferSessionState *transfer_session_answered(void *service) {
+    TransferSessionState *state = p_g_object_get_data(service, TRANSFER_SESSION_DATA);
+    // Ends: the call has a timeout.
+    while (state != NULL && !state->answered) p_g_main_context_iteration(signal_context, 1);
+    return state;
+}
+
+/// The service's transfer session, ready to encrypt and decrypt: the answer to the OpenSession
+/// sent when the connection opened, waited for if it has not arrived, or another session when
+/// that one's secret was one that providers disagree on (one in 256). NULL with `error`.
+static const TransferSessionState *transfer_session_ready(void *service, int timeout_ms, void *cancellable,
+                                                          CSecretServiceError *error) {
+    // Four sessions in a row whose secret starts with a zero byte are one in four billion.
+    for (int attempt = 0; attempt < 4; attempt++) {
+        TransferSessionState *state = transfer_session_answered(service);
+        if (state == NULL) {
+            set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "The connection has no transfer session.");
+            return NULL;
+        }
+        if (state->result == 0) return state;
+        if (state->result < 0) {
+            *error = state->failure;
+            return NULL;
+        }
         CSecretServiceError ignored;
         void *closed = call_provider(service, state->path, "org.freedesktop.Secret.Session", "Close",
                                      p_g_variant_new_tuple(NULL, 0), NULL, timeout_ms, cancellable, &ignored);
         if (closed != NULL) p_g_variant_unref(closed);
-    } else if (result < 0) {
-        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider answered OpenSession with a public key that is not valid.");
+        char *owner = provider_owner(service, error);
+        if (owner == NULL) return NULL;
+        int sent = transfer_session_request(service, owner, timeout_ms, cancellable, error);
+        p_g_free(owner);
+        if (sent != 0) return NULL;
     }
-    return result;
-}
-
-/// Opens the service's transfer session, kept on `service`. 0, or -1 with `error`.
-static int transfer_session_open(void *service, int timeout_ms, void *cancellable, CSecretServiceError *error) {
-    TransferSessionState *state = calloc(1, sizeof *state);
-    if (state == NULL) {
-        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while opening the transfer session.");
-        return -1;
-    }
-    // One secret in 256 starts with a zero byte; four tries in a row are one in four billion.
-    int result = 1;
-    for (int attempt = 0; result == 1 && attempt < 4; attempt++) {
-        result = transfer_session_try(service, timeout_ms, cancellable, state, error);
-    }
-    if (result != 0) {
-        if (result == 1) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider's transfer sessions kept failing.");
-        transfer_session_state_free(state);
-        return -1;
-    }
-    take_error(NULL, error);
-    p_g_object_set_data_full(service, TRANSFER_SESSION_DATA, state, transfer_session_state_free);
-    return 0;
+    set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider's transfer sessions kept failing.");
+    return NULL;
 }
 
 /// `secret` encrypted for the service's transfer session, as a floating (oayays) whose content
-/// type is secret_value's; NULL when there is no session or no memory.
-static void *encoded_secret(void *service, const unsigned char *secret, size_t length, int text_keeps_nul) {
-    const TransferSessionState *session = transfer_session_of(service);
+/// type is secret_value's; NULL with `error` when there is no session or no memory.
+static void *encoded_secret(void *service, const unsigned char *secret, size_t length, int text_keeps_nul,
+                            int timeout_ms, void *cancellable, CSecretServiceError *error) {
+    const TransferSessionState *session = transfer_session_ready(service, timeout_ms, cancellable, error);
     if (session == NULL) return NULL;
     unsigned char iv[TRANSFER_IV_SIZE];
     size_t cipher_length = 0;
     unsigned char *cipher = transfer_encrypt(session->key, secret, length, iv, &cipher_length);
-    if (cipher == NULL) return NULL;
+    if (cipher == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while encrypting the secret.");
+        return NULL;
+    }
     const char *type = is_plain_text(secret, length, text_keeps_nul) ? "text/plain" : "application/octet-stream";
     void *fields[4] = {p_g_variant_new_object_path(session->path), byte_array(iv, sizeof iv),
                        byte_array(cipher, cipher_length), p_g_variant_new_string(type)};
@@ -549,7 +647,8 @@ static void *encoded_secret(void *service, const unsigned char *secret, size_t l
 /// The secret in a (oayays) from the provider, decrypted into a SecretValue (libsecret's
 /// non-pageable memory); NULL when it is not for our session or does not decrypt.
 static void *decoded_secret(void *service, void *encoded) {
-    const TransferSessionState *session = transfer_session_of(service);
+    const TransferSessionState *session = p_g_object_get_data(service, TRANSFER_SESSION_DATA);
+    if (session != NULL && session->result != 0) session = NULL;
     if (session == NULL || !p_g_variant_is_of_type(encoded, "(oayays)")) return NULL;
     void *fields[4];
     for (size_t index = 0; index < 4; index++) fields[index] = p_g_variant_get_child_value(encoded, index);
@@ -571,18 +670,22 @@ static void *decoded_secret(void *service, void *encoded) {
 }
 
 /// The arguments of Service.GetSecrets for the `count` items at `paths`: their paths and the
-/// transfer session. Floating; NULL when there is no session or no memory.
+/// transfer session. Floating; NULL with `error` when there is no session or no memory.
 ///
 /// The library sends GetSecrets itself instead of calling
 /// `secret_service_get_secrets_for_dbus_paths`: that call keeps memory for every call for as
 /// long as the process lives (libsecret 0.20.5; figures in docs/secret-service.md), which a
 /// long-lived process reading secrets cannot afford.
 
-static void *get_secrets_arguments(void *service, const char *const *paths, size_t count) {
-    const TransferSessionState *session = transfer_session_of(service);
+static void *get_secrets_arguments(void *service, const char *const *paths, size_t count, int timeout_ms,
+                                   void *cancellable, CSecretServiceError *error) {
+    const TransferSessionState *session = transfer_session_ready(service, timeout_ms, cancellable, error);
     if (session == NULL) return NULL;
     void **children = calloc(count > 0 ? count : 1, sizeof(void *));
-    if (children == NULL) return NULL;
+    if (children == NULL) {
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while reading secrets.");
+        return NULL;
+    }
     for (size_t index = 0; index < count; index++) children[index] = p_g_variant_new_object_path(paths[index]);
     void *arguments[2] = {p_g_variant_new_array("o", children, count), p_g_variant_new_object_path(session->path)};
     free(children);
@@ -623,12 +726,11 @@ static const char UNDECRYPTABLE_MESSAGE[] =
 /// with `error` (DISCONNECTED) when it is unknown. Calls go to this name, never to
 /// org.freedesktop.secrets: a unique name dies with its owner and cannot be activated, so a
 /// provider that went away is an error, not a silent switch to whatever D-Bus starts instead.
-/// (The proxy learns of owner changes only from signals on a main context nobody iterates
-/// afterwards, so this stays the owner seen at connection.) Free with g_free.
+/// It is the owner seen when the connection was opened. Free with g_free.
 static char *provider_owner(void *service, CSecretServiceError *error) {
-    char *owner = p_g_dbus_proxy_get_name_owner(service);
+    const char *owner = p_g_object_get_data(service, PROVIDER_DATA);
     if (owner == NULL) set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "The Secret Service provider left the bus.");
-    return owner;
+    return owner != NULL ? p_g_strdup(owner) : NULL;
 }
 
 /// Calls `method` of `interface` on the provider's object `path` over the service's connection.
@@ -643,7 +745,7 @@ static void *call_provider(void *service, const char *path, const char *interfac
         return NULL;
     }
     GError *failure = NULL;
-    void *reply = p_g_dbus_connection_call_sync(p_g_dbus_proxy_get_connection(service), owner, path, interface, method,
+    void *reply = p_g_dbus_connection_call_sync(service, owner, path, interface, method,
                                                 parameters, reply_type, DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms,
                                                 cancellable, &failure);
     p_g_free(owner);
@@ -739,7 +841,7 @@ static int parse_item_attributes(void *reply, CSecretServiceItem *out, CSecretSe
 /// The requests of one csecretservice_items_read, answered on the thread-default main context.
 typedef struct ItemsRead {
     const char *const *paths;
-    /// The SecretService, whose transfer session decodes the secrets.
+    /// The service connection, whose transfer session decrypts the secrets.
     void *service;
     CSecretServiceItemRead what;
     CSecretServiceItem *items;
@@ -835,7 +937,7 @@ static int items_read_prepare(ItemsRead *read, const char *const *paths, size_t 
 /// replies arrive on the thread-default main context, each counted off `read->pending`; `read`
 /// must stay where it is until that is 0.
 static void items_read_send(ItemsRead *read, void *service, const char *name, int timeout_ms, void *cancellable) {
-    void *connection = p_g_dbus_proxy_get_connection(service);
+    void *connection = service;
     for (size_t index = 0; index < read->count; index++) {
         read->requests[index] = (PropertiesRequest){read, &read->items[index]};
         read->pending++;
@@ -852,12 +954,12 @@ static void items_read_send(ItemsRead *read, void *service, const char *name, in
     }
     if (read->what != CSECRETSERVICE_READ_PROPERTIES) {
         read->service = service;
-        void *arguments = get_secrets_arguments(service, read->paths, read->count);
+        CSecretServiceError failure;
+        void *arguments = get_secrets_arguments(service, read->paths, read->count, timeout_ms, cancellable, &failure);
         if (arguments == NULL) {
             if (!read->failed) {
                 read->failed = 1;
-                set_error(&read->failure, CSECRETSERVICE_ERROR_DISCONNECTED,
-                          "There is no transfer session to read the secrets with.");
+                read->failure = failure;
             }
             return;
         }
@@ -947,7 +1049,7 @@ static void on_locked(void *connection, void *result, void *user_data) {
 static void send_locked_read(void *service, const char *name, const char *path, int timeout_ms, void *cancellable,
                              LockedReply *reply) {
     reply->arrived = 0;
-    p_g_dbus_connection_call(p_g_dbus_proxy_get_connection(service), name, path,
+    p_g_dbus_connection_call(service, name, path,
                              PROPERTIES_INTERFACE, "Get", locked_property_arguments(), "(v)",
                              DBUS_CALL_FLAGS_NO_AUTO_START, timeout_ms, cancellable, on_locked, reply);
 }
@@ -978,7 +1080,7 @@ char **csecretservice_collection_search_ahead(void *service, const char *collect
     p_g_main_context_push_thread_default(context);
     // The search is sent first, on the same connection as the rest: the bus delivers one
     // connection's messages in order, so the provider handles the others after the search.
-    p_g_dbus_connection_call(p_g_dbus_proxy_get_connection(service), name, collection_path,
+    p_g_dbus_connection_call(service, name, collection_path,
                              COLLECTION_INTERFACE, "SearchItems", arguments, SEARCH_REPLY, DBUS_CALL_FLAGS_NO_AUTO_START,
                              timeout_ms, cancellable, on_search, &search);
     if (reading) {
@@ -1090,7 +1192,7 @@ int csecretservice_collection_look_up(void *service, const char *name, int name_
     char alias_path[256];
     int ask_alias_lock = !name_is_path && want_locked && is_path_element(name)
         && (size_t)snprintf(alias_path, sizeof alias_path, "/org/freedesktop/secrets/aliases/%s", name) < sizeof alias_path;
-    void *connection = p_g_dbus_proxy_get_connection(service);
+    void *connection = service;
     AliasReply alias = {.arrived = 1};
     ProcessReply process = {.arrived = 1};
     LockedReply lock_state = {.arrived = 1, .locked = -1, .failure = NULL};
@@ -1184,11 +1286,8 @@ int csecretservice_secrets_load(void *service, const char *const *paths, void **
     memset(values, 0, count * sizeof *values);
     take_error(NULL, error);
     if (count == 0) return 0;
-    void *arguments = get_secrets_arguments(service, paths, count);
-    if (arguments == NULL) {
-        set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "There is no transfer session to read the secrets with.");
-        return -1;
-    }
+    void *arguments = get_secrets_arguments(service, paths, count, timeout_ms, cancellable, error);
+    if (arguments == NULL) return -1;
     // One GetSecrets for all paths; libsecret decodes the answers with the transfer session.
     void *reply = call_provider(service, SERVICE_PATH, SERVICE_INTERFACE, "GetSecrets", arguments, GET_SECRETS_REPLY,
                                 timeout_ms, cancellable, error);
@@ -1214,19 +1313,99 @@ static void *property_entry(const char *name, void *value) {
     return p_g_variant_new_dict_entry(p_g_variant_new_string(name), p_g_variant_new_variant(value));
 }
 
+static const char PROMPT_INTERFACE[] = "org.freedesktop.Secret.Prompt";
+
+/// A prompt being waited for: its Completed signal's values, or the call's cancellation.
+typedef struct PromptWait {
+    int completed;
+    int dismissed;
+    int cancelled;
+    void *result;  // the inner value of Completed's variant, owned
+} PromptWait;
+
+static void on_prompt_completed(void *connection, const char *sender, const char *path, const char *interface,
+                                const char *signal, void *parameters, void *user_data) {
+    PromptWait *wait = user_data;
+    if (wait->completed || !p_g_variant_is_of_type(parameters, "(bv)")) return;
+    wait->completed = 1;
+    p_g_variant_get_child(parameters, 0, "b", &wait->dismissed);
+    void *box = p_g_variant_get_child_value(parameters, 1);
+    wait->result = p_g_variant_get_variant(box);
+    p_g_variant_unref(box);
+}
+
+static int on_prompt_cancelled(void *cancellable, void *user_data) {
+    ((PromptWait *)user_data)->cancelled = 1;
+    return 0;  // G_SOURCE_REMOVE
+}
+
+/// Shows the provider's prompt at `prompt` (Prompt.Prompt) and waits for its Completed signal,
+/// or for `cancellable`, which dismisses it. Returns the prompt's result (free with
+/// g_variant_unref), or NULL with `error`: dismissed, cancelled, or failed.
+static void *run_prompt(void *service, const char *prompt, int timeout_ms, void *cancellable,
+                        CSecretServiceError *error) {
+    char *owner = provider_owner(service, error);
+    if (owner == NULL) return NULL;
+    void *context = p_g_main_context_new();
+    p_g_main_context_push_thread_default(context);
+    PromptWait wait = {0};
+    // Subscribed before the prompt is shown, so that its answer cannot come first.
+    unsigned int subscription = p_g_dbus_connection_signal_subscribe(service, owner, PROMPT_INTERFACE, "Completed", prompt,
+                                                                     NULL, DBUS_SIGNAL_FLAGS_NONE, on_prompt_completed,
+                                                                     &wait, NULL);
+    void *source = cancellable != NULL ? p_g_cancellable_source_new(cancellable) : NULL;
+    if (source != NULL) {
+        // A cancellable's source calls back with the cancellable first (GCancellableSourceFunc).
+        p_g_source_set_callback(source, (GSourceFunc)(void (*)(void))on_prompt_cancelled, &wait, NULL);
+        p_g_source_attach(source, context);
+    }
+    // No window to attach the prompt to: the empty window id.
+    void *shown = call_provider(service, prompt, PROMPT_INTERFACE, "Prompt",
+                                p_g_variant_new_tuple((void *[]){p_g_variant_new_string("")}, 1), NULL, timeout_ms,
+                                cancellable, error);
+    if (shown != NULL) {
+        p_g_variant_unref(shown);
+        while (!wait.completed && !wait.cancelled) p_g_main_context_iteration(context, 1);
+    }
+    if (source != NULL) {
+        p_g_source_destroy(source);
+        p_g_source_unref(source);
+    }
+    p_g_dbus_connection_signal_unsubscribe(service, subscription);
+    while (p_g_main_context_iteration(context, 0)) {}  // nothing left that points at `wait`
+    p_g_main_context_pop_thread_default(context);
+    p_g_main_context_unref(context);
+    p_g_free(owner);
+    if (shown == NULL) return NULL;
+    if (!wait.completed) {
+        CSecretServiceError ignored;
+        void *dismissed = call_provider(service, prompt, PROMPT_INTERFACE, "Dismiss", p_g_variant_new_tuple(NULL, 0), NULL,
+                                        timeout_ms, NULL, &ignored);
+        if (dismissed != NULL) p_g_variant_unref(dismissed);
+        set_error(error, CSECRETSERVICE_ERROR_TIMEOUT, "The provider's prompt was not answered in time.");
+        return NULL;
+    }
+    if (wait.dismissed) {
+        if (wait.result != NULL) p_g_variant_unref(wait.result);
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider's prompt was dismissed: nothing was changed.");
+        return NULL;
+    }
+    take_error(NULL, error);
+    return wait.result;
+}
+
 /// The created item's path in a CreateItem reply (oo), after the prompt it names, if any, was
 /// answered. Free with g_free; NULL with `error` when no item came of it.
-static char *created_item(void *service, void *reply, void *cancellable, CSecretServiceError *error) {
+static char *created_item(void *service, void *reply, int timeout_ms, void *cancellable, CSecretServiceError *error) {
     const char *path = NULL, *prompt = NULL;
     p_g_variant_get_child(reply, 0, "&o", &path);
     p_g_variant_get_child(reply, 1, "&o", &prompt);
     if (strcmp(prompt, "/") == 0) return p_g_strdup(path);
-    GError *failure = NULL;
-    void *result = p_secret_service_prompt_at_dbus_path_sync(service, prompt, cancellable, "o", &failure);
-    int reported = failure != NULL;
-    take_error(failure, error);
-    if (result == NULL) {
-        if (!reported) set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider did not create the item.");
+    void *result = run_prompt(service, prompt, timeout_ms, cancellable, error);
+    if (result == NULL) return NULL;
+    if (!p_g_variant_is_of_type(result, "o")) {
+        p_g_variant_unref(result);
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider's prompt did not name the item it created.");
         return NULL;
     }
     char *created = p_g_strdup(p_g_variant_get_string(result, NULL));
@@ -1238,12 +1417,12 @@ int csecretservice_item_create(void *service, const char *collection_path, const
                                const char *const *values, size_t count, const char *label,
                                const unsigned char *secret, size_t length, int text_keeps_nul, int timeout_ms,
                                void *cancellable, CSecretServiceError *error) {
+    void *encoded = encoded_secret(service, secret, length, text_keeps_nul, timeout_ms, cancellable, error);
+    if (encoded == NULL) return -1;
     void *attributes = attribute_dictionary(keys, values, count);
-    void *encoded = encoded_secret(service, secret, length, text_keeps_nul);
-    if (attributes == NULL || encoded == NULL) {
-        if (attributes != NULL) p_g_variant_unref(p_g_variant_ref_sink(attributes));
-        if (encoded != NULL) p_g_variant_unref(p_g_variant_ref_sink(encoded));
-        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory, or no transfer session, while creating the item.");
+    if (attributes == NULL) {
+        p_g_variant_unref(p_g_variant_ref_sink(encoded));
+        set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing the attributes.");
         return -1;
     }
     void *properties[2] = {property_entry("org.freedesktop.Secret.Item.Attributes", attributes),
@@ -1253,7 +1432,7 @@ int csecretservice_item_create(void *service, const char *collection_path, const
                                 p_g_variant_new_tuple(arguments, 3), "(oo)", timeout_ms, cancellable, error);
     if (reply == NULL) return -1;
     // Only the new item's path comes back: no proxy for an item nobody reads here.
-    char *path = created_item(service, reply, cancellable, error);
+    char *path = created_item(service, reply, timeout_ms, cancellable, error);
     p_g_variant_unref(reply);
     if (path == NULL) return -1;
     p_g_free(path);
@@ -1281,11 +1460,8 @@ static int set_item_property(void *service, const char *path, const char *name, 
 
 int csecretservice_item_set_secret(void *service, const char *path, const unsigned char *secret, size_t length,
                                    int text_keeps_nul, int timeout_ms, void *cancellable, CSecretServiceError *error) {
-    void *encoded = encoded_secret(service, secret, length, text_keeps_nul);
-    if (encoded == NULL) {
-        set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "There is no transfer session to encrypt the secret with.");
-        return -1;
-    }
+    void *encoded = encoded_secret(service, secret, length, text_keeps_nul, timeout_ms, cancellable, error);
+    if (encoded == NULL) return -1;
     void *reply = call_provider(service, path, ITEM_INTERFACE, "SetSecret", p_g_variant_new_tuple(&encoded, 1), NULL,
                                 timeout_ms, cancellable, error);
     if (reply == NULL) return -1;
@@ -1337,11 +1513,9 @@ int csecretservice_item_set_attributes_and_secret(void *service, const char *pat
         set_error(attributes_error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while passing attributes to libsecret.");
         return neither_sent(attributes_error, secret_error);
     }
-    void *encoded = encoded_secret(service, secret, length, text_keeps_nul);
+    void *encoded = encoded_secret(service, secret, length, text_keeps_nul, timeout_ms, cancellable, attributes_error);
     if (encoded == NULL) {
         p_g_variant_unref(p_g_variant_ref_sink(attributes));
-        set_error(attributes_error, CSECRETSERVICE_ERROR_DISCONNECTED,
-                  "There is no transfer session to encrypt the secret with.");
         return neither_sent(attributes_error, secret_error);
     }
     char *owner = provider_owner(service, attributes_error);
@@ -1350,7 +1524,7 @@ int csecretservice_item_set_attributes_and_secret(void *service, const char *pat
         p_g_variant_unref(p_g_variant_ref_sink(encoded));
         return neither_sent(attributes_error, secret_error);
     }
-    void *connection = p_g_dbus_proxy_get_connection(service);
+    void *connection = service;
     WriteReply attributes_reply = {0}, secret_reply = {0};
     // As in csecretservice_items_read: the replies come on a context of our own.
     void *context = p_g_main_context_new();
@@ -1377,9 +1551,18 @@ int csecretservice_item_set_label(void *service, const char *path, const char *l
     return set_item_property(service, path, "Label", p_g_variant_new_string(label), timeout_ms, cancellable, error);
 }
 
-int csecretservice_item_delete(void *service, const char *path, void *cancellable, CSecretServiceError *error) {
-    GError *failure = NULL;
-    int done = p_secret_service_delete_item_dbus_path_sync(service, path, cancellable, &failure);
-    take_error(failure, error);
-    return done ? 0 : -1;
+int csecretservice_item_delete(void *service, const char *path, int timeout_ms, void *cancellable,
+                               CSecretServiceError *error) {
+    void *reply = call_provider(service, path, ITEM_INTERFACE, "Delete", p_g_variant_new_tuple(NULL, 0), "(o)", timeout_ms,
+                                cancellable, error);
+    if (reply == NULL) return -1;
+    const char *prompt = NULL;
+    p_g_variant_get_child(reply, 0, "&o", &prompt);
+    void *result = strcmp(prompt, "/") == 0 ? NULL : run_prompt(service, prompt, timeout_ms, cancellable, error);
+    int prompted = strcmp(prompt, "/") != 0;
+    p_g_variant_unref(reply);
+    if (prompted && result == NULL) return -1;
+    if (result != NULL) p_g_variant_unref(result);
+    take_error(NULL, error);
+    return 0;
 }

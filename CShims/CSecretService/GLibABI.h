@@ -18,6 +18,9 @@ typedef unsigned int (*GHashFunc)(const void *key);
 typedef int (*GEqualFunc)(const void *a, const void *b);
 typedef void (*GDestroyNotify)(void *data);
 typedef void (*GAsyncReadyCallback)(void *source, void *result, void *user_data);
+typedef void (*GDBusSignalCallback)(void *connection, const char *sender, const char *path, const char *interface,
+                                    const char *signal, void *parameters, void *user_data);
+typedef int (*GSourceFunc)(void *user_data);
 
 // GLib's, GIO's and libsecret's objects, opaque here: void, so any pointer converts to and from
 // them as it did before, yet named so that the ABI check can compare each prototype in
@@ -29,8 +32,9 @@ typedef void GCancellable;
 typedef void GAsyncResult;
 typedef void GMainContext;
 typedef void GDBusConnection;
-typedef void GDBusProxy;
 typedef void GObject;
+typedef void GDBusAuthObserver;
+typedef void GSource;
 typedef void SecretService;
 typedef void SecretValue;
 typedef void SecretSchema;
@@ -38,7 +42,8 @@ typedef void SecretSchema;
 // The enums passed as arguments, int here; the check compares their size with the real ones'.
 typedef int GBusType;
 typedef int GDBusCallFlags;
-typedef int SecretServiceFlags;
+typedef int GDBusConnectionFlags;
+typedef int GDBusSignalFlags;
 
 // Values from gioenums.h (GIOErrorEnum, GDBusError) and secret-types.h; they are ABI.
 enum {
@@ -49,8 +54,10 @@ enum {
     DBUS_ERROR_INVALID_ARGS = 16, DBUS_ERROR_SPAWN_FIRST = 23, DBUS_ERROR_SPAWN_LAST = 34, DBUS_ERROR_UNKNOWN_OBJECT = 41,
     DBUS_ERROR_UNKNOWN_INTERFACE = 42, DBUS_ERROR_UNKNOWN_PROPERTY = 43,
     SECRET_ERROR_IS_LOCKED = 2, SECRET_ERROR_NO_SUCH_OBJECT = 3,
-    SECRET_SERVICE_NONE = 0, SECRET_COLLECTION_NONE = 0,
+    SECRET_COLLECTION_NONE = 0,
     DBUS_CALL_FLAGS_NONE = 0, DBUS_CALL_FLAGS_NO_AUTO_START = 1, BUS_TYPE_SESSION = 2,
+    DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT = 1, DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION = 8,
+    DBUS_SIGNAL_FLAGS_NONE = 0,
 };
 
 #endif

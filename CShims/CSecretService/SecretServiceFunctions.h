@@ -50,12 +50,11 @@
     X(void, g_object_unref, (void *)) \
     X(GCancellable *, g_cancellable_new, (void)) \
     X(void, g_cancellable_cancel, (GCancellable *)) \
-    X(void, g_dbus_proxy_set_default_timeout, (GDBusProxy *, int)) \
-    X(GDBusConnection *, g_dbus_proxy_get_connection, (GDBusProxy *)) \
     X(void, g_dbus_connection_set_exit_on_close, (GDBusConnection *, int)) \
-    X(const char *, g_dbus_proxy_get_name, (GDBusProxy *)) \
-    X(char *, g_dbus_proxy_get_name_owner, (GDBusProxy *)) \
     X(GDBusConnection *, g_bus_get_sync, (GBusType, GCancellable *, GError **)) \
+    X(char *, g_dbus_address_get_for_bus_sync, (GBusType, GCancellable *, GError **)) \
+    X(GDBusConnection *, g_dbus_connection_new_for_address_sync, (const char *, GDBusConnectionFlags, GDBusAuthObserver *, \
+                                                                  GCancellable *, GError **)) \
     X(GVariant *, g_dbus_connection_call_sync, (GDBusConnection *, const char *, const char *, const char *, \
                                                 const char *, GVariant *, const GVariantType *, GDBusCallFlags, int, \
                                                 GCancellable *, GError **)) \
@@ -63,25 +62,30 @@
                                      GVariant *, const GVariantType *, GDBusCallFlags, int, GCancellable *, \
                                      GAsyncReadyCallback, void *)) \
     X(GVariant *, g_dbus_connection_call_finish, (GDBusConnection *, GAsyncResult *, GError **)) \
+    X(unsigned int, g_dbus_connection_signal_subscribe, (GDBusConnection *, const char *, const char *, const char *, \
+                                                          const char *, const char *, GDBusSignalFlags, \
+                                                          GDBusSignalCallback, void *, GDestroyNotify)) \
+    X(void, g_dbus_connection_signal_unsubscribe, (GDBusConnection *, unsigned int)) \
+    X(GSource *, g_cancellable_source_new, (GCancellable *)) \
+    X(void, g_source_set_callback, (GSource *, GSourceFunc, void *, GDestroyNotify)) \
+    X(unsigned int, g_source_attach, (GSource *, GMainContext *)) \
+    X(void, g_source_destroy, (GSource *)) \
+    X(void, g_source_unref, (GSource *)) \
     X(GMainContext *, g_main_context_new, (void)) \
     X(void, g_main_context_push_thread_default, (GMainContext *)) \
     X(void, g_main_context_pop_thread_default, (GMainContext *)) \
     X(int, g_main_context_iteration, (GMainContext *, int)) \
     X(void, g_main_context_unref, (GMainContext *)) \
     X(GQuark, secret_error_get_quark, (void)) \
-    X(GType, secret_service_get_type, (void)) \
-    X(SecretService *, secret_service_open_sync, (GType, const char *, SecretServiceFlags, GCancellable *, GError **)) \
     X(void *, g_malloc0, (size_t)) \
     X(void, g_object_set_data_full, (GObject *, const char *, void *, GDestroyNotify)) \
     X(void *, g_object_get_data, (GObject *, const char *)) \
     X(GVariant *, g_variant_new_fixed_array, (const GVariantType *, const void *, size_t, size_t)) \
     X(const void *, g_variant_get_fixed_array, (GVariant *, size_t *, size_t)) \
     X(GVariant *, g_variant_new_boolean, (int)) \
-    X(GVariant *, secret_service_prompt_at_dbus_path_sync, (SecretService *, const char *, GCancellable *, \
-                                                            const GVariantType *, GError **)) \
+    X(GVariant *, g_variant_new_uint32, (uint32_t)) \
     X(GVariant *, g_variant_new_object_path, (const char *)) \
     X(int, g_variant_is_object_path, (const char *)) \
-    X(int, secret_service_delete_item_dbus_path_sync, (SecretService *, const char *, GCancellable *, GError **)) \
     X(SecretValue *, secret_value_new, (const char *, long, const char *)) \
     X(SecretValue *, secret_value_ref, (SecretValue *)) \
     X(const char *, secret_value_get, (SecretValue *, size_t *)) \

@@ -332,13 +332,13 @@ struct LibsecretSession {
     /// Deletes the item at `path`; false when it was already gone.
     func delete(at path: String) throws -> Bool {
         var failure = CSecretServiceError()
-        _ = csecretservice_item_delete(service.pointer, path, call.cancellable, &failure)
+        _ = csecretservice_item_delete(service.pointer, path, call.remainingMilliseconds, call.cancellable, &failure)
         if failure.kind == CSECRETSERVICE_ERROR_NONE || failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT {
             searchPaths.forget(path)
         }
         if failure.kind == CSECRETSERVICE_ERROR_NO_SUCH_OBJECT { return false }
         if failure.kind != CSECRETSERVICE_ERROR_NONE {
-            throw explained(failure, call: "secret_service_delete_item_dbus_path_sync")
+            throw explained(failure, call: "org.freedesktop.Secret.Item.Delete")
         }
         return true
     }

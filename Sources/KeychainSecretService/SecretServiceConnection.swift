@@ -80,9 +80,8 @@ final class SecretServiceConnection {
     }
 
     private func openSession(_ call: LibsecretCall, askingLockState: Bool) throws -> LibsecretSession {
-        // The proxy follows org.freedesktop.secrets to a new owner when the libsecret thread
-        // dispatches the bus's signals: a kept connection must not send to it unchecked.
-        if let service = self.service, let provider, (try? proxyOwner(service)) != provider.uniqueName { reset() }
+        // A kept connection keeps sending to the owner it was opened to (`openedOwner`): a
+        // provider gone since fails its first call, which `prepare` and its callers answer.
         var successor: SecretServiceProvider?
         let service: GObjectReference
         if let kept = self.service {
@@ -119,31 +118,31 @@ final class SecretServiceConnection {
         let successor = try provider.flatMap { try requireStillServing($0, call) }
         var failure = CSecretServiceError()
         let pointer = csecretservice_service_open(timeoutMilliseconds, call.cancellable, &failure)
-        try throwIfFailed(failure, "secret_service_open_sync")
+        try throwIfFailed(failure, "org.freedesktop.Secret.Service.OpenSession")
         guard let service = GObjectReference(pointer) else {
-            throw KeychainError(errSecNotAvailable, "libsecret returned no Secret Service connection.",
-                                backend: SecretServiceErrors.backend, failedCall: "secret_service_open_sync")
+            throw KeychainError(errSecNotAvailable, "No Secret Service connection was made.",
+                                backend: SecretServiceErrors.backend, failedCall: "org.freedesktop.Secret.Service.OpenSession")
         }
-        openedOwner = try proxyOwner(service)
+        openedOwner = try serviceOwner(service)
         if let provider, openedOwner != (successor ?? provider).uniqueName {
             // Taken over between the check above and the connection.
             var owner = [CChar](repeating: 0, count: 256)
             var processID: UInt32 = 0
             _ = csecretservice_service_owner(service.pointer, &owner, owner.count, &processID,
                                              call.remainingMilliseconds, call.cancellable, &failure)
-            throw SecretServiceErrors.providerGone(provider, during: "secret_service_open_sync",
+            throw SecretServiceErrors.providerGone(provider, during: "org.freedesktop.Secret.Service.OpenSession",
                                                    now: try Self.identify(openedOwner, processID, call))
         }
         return (service, successor)
     }
 
-    /// The unique bus name the proxy `service` sends to now; fails when its owner left. Local:
-    /// no round trip.
-    private func proxyOwner(_ service: GObjectReference) throws -> String {
+    /// The unique bus name `service` sends to: the owner of org.freedesktop.secrets when it was
+    /// opened. Local: no round trip.
+    private func serviceOwner(_ service: GObjectReference) throws -> String {
         var owner = [CChar](repeating: 0, count: 256)
         var failure = CSecretServiceError()
         _ = csecretservice_service_owner(service.pointer, &owner, owner.count, nil, 0, nil, &failure)
-        try throwIfFailed(failure, "secret_service_open_sync")
+        try throwIfFailed(failure, "org.freedesktop.Secret.Service.OpenSession")
         return Self.string(owner)
     }
 
@@ -204,7 +203,7 @@ final class SecretServiceConnection {
         let now = try SecretServiceConnection.currentProvider(call)
         if now?.uniqueName == provider.uniqueName { return nil }
         if let now, provider.isSameProgram(as: now) { return now }
-        throw SecretServiceErrors.providerGone(provider, during: "secret_service_open_sync", now: now)
+        throw SecretServiceErrors.providerGone(provider, during: "org.freedesktop.Secret.Service.OpenSession", now: now)
     }
 
     /// Who owns org.freedesktop.secrets on the session bus now, or nil when nobody does.

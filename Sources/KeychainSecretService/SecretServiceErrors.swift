@@ -61,7 +61,7 @@ enum SecretServiceErrors {
     /// The connection opened but the provider behind it could not be identified.
     static func providerUnknown() -> KeychainError {
         KeychainError(errSecNotAvailable, "The Secret Service provider left the bus while the connection was being opened.",
-                      backend: backend, failedCall: "secret_service_open_sync")
+                      backend: backend, failedCall: "org.freedesktop.Secret.Service.OpenSession")
     }
 
     static func libraryMissing(_ path: String, _ reason: String) -> KeychainError {

@@ -24,6 +24,10 @@
 #define GEqualFunc hand_GEqualFunc
 #define GDestroyNotify hand_GDestroyNotify
 #define GAsyncReadyCallback hand_GAsyncReadyCallback
+#define GDBusSignalCallback hand_GDBusSignalCallback
+#define GSourceFunc hand_GSourceFunc
+#define GSource hand_GSource
+#define GDBusSignalFlags hand_GDBusSignalFlags
 #define GVariant hand_GVariant
 #define GVariantType hand_GVariantType
 #define GHashTable hand_GHashTable
@@ -31,17 +35,16 @@
 #define GAsyncResult hand_GAsyncResult
 #define GMainContext hand_GMainContext
 #define GDBusConnection hand_GDBusConnection
-#define GDBusProxy hand_GDBusProxy
+#define GDBusAuthObserver hand_GDBusAuthObserver
 #define SecretService hand_SecretService
 #define SecretValue hand_SecretValue
 #define SecretSchema hand_SecretSchema
 #define GBusType hand_GBusType
 #define GDBusCallFlags hand_GDBusCallFlags
-#define SecretServiceFlags hand_SecretServiceFlags
+#define GDBusConnectionFlags hand_GDBusConnectionFlags
 #define GObject hand_GObject
 #define SECRET_ERROR_IS_LOCKED hand_SECRET_ERROR_IS_LOCKED
 #define SECRET_ERROR_NO_SUCH_OBJECT hand_SECRET_ERROR_NO_SUCH_OBJECT
-#define SECRET_SERVICE_NONE hand_SECRET_SERVICE_NONE
 #define SECRET_COLLECTION_NONE hand_SECRET_COLLECTION_NONE
 #include "../../Benchmarks/CSecretServiceBaseline/BaselineFunctions.h"
 #include "../../CShims/CSecretService/GcryptFunctions.h"
@@ -52,6 +55,10 @@
 #undef GEqualFunc
 #undef GDestroyNotify
 #undef GAsyncReadyCallback
+#undef GDBusSignalCallback
+#undef GSourceFunc
+#undef GSource
+#undef GDBusSignalFlags
 #undef GVariant
 #undef GVariantType
 #undef GHashTable
@@ -59,17 +66,16 @@
 #undef GAsyncResult
 #undef GMainContext
 #undef GDBusConnection
-#undef GDBusProxy
+#undef GDBusAuthObserver
 #undef SecretService
 #undef SecretValue
 #undef SecretSchema
 #undef GBusType
 #undef GDBusCallFlags
-#undef SecretServiceFlags
+#undef GDBusConnectionFlags
 #undef GObject
 #undef SECRET_ERROR_IS_LOCKED
 #undef SECRET_ERROR_NO_SUCH_OBJECT
-#undef SECRET_SERVICE_NONE
 #undef SECRET_COLLECTION_NONE
 
 #include <glib.h>
@@ -102,6 +108,9 @@ SAME_TYPE(hand_GEqualFunc, GEqualFunc);
 SAME_TYPE(hand_GDestroyNotify, GDestroyNotify);
 // Its parameters are GObject * and GAsyncResult * there, void * here: the same ABI.
 SAME_SIZE(hand_GAsyncReadyCallback, GAsyncReadyCallback);
+// The same for GDBusSignalCallback (GDBusConnection *, GVariant *) and GSourceFunc (gboolean).
+SAME_SIZE(hand_GDBusSignalCallback, GDBusSignalCallback);
+SAME_SIZE(hand_GSourceFunc, GSourceFunc);
 // gboolean, which the hand-made signatures spell int, and gsize, spelled size_t.
 SAME_SIZE(int, gboolean);
 SAME_SIZE(size_t, gsize);
@@ -149,21 +158,24 @@ _Static_assert(DBUS_ERROR_SPAWN_LAST - DBUS_ERROR_SPAWN_FIRST == 11, "the range 
 SAME_VALUE(DBUS_CALL_FLAGS_NONE, G_DBUS_CALL_FLAGS_NONE);
 SAME_VALUE(DBUS_CALL_FLAGS_NO_AUTO_START, G_DBUS_CALL_FLAGS_NO_AUTO_START);
 SAME_VALUE(BUS_TYPE_SESSION, G_BUS_TYPE_SESSION);
+SAME_VALUE(DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT);
+SAME_VALUE(DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION, G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION);
+SAME_VALUE(DBUS_SIGNAL_FLAGS_NONE, G_DBUS_SIGNAL_FLAGS_NONE);
 
 // libsecret.
 SAME_VALUE(hand_SECRET_ERROR_IS_LOCKED, SECRET_ERROR_IS_LOCKED);
 SAME_VALUE(hand_SECRET_ERROR_NO_SUCH_OBJECT, SECRET_ERROR_NO_SUCH_OBJECT);
-SAME_VALUE(hand_SECRET_SERVICE_NONE, SECRET_SERVICE_NONE);
 SAME_VALUE(hand_SECRET_COLLECTION_NONE, SECRET_COLLECTION_NONE);
 
 // The enums the functions take, which GLibABI.h spells int.
 SAME_SIZE(hand_GBusType, GBusType);
 SAME_SIZE(hand_GDBusCallFlags, GDBusCallFlags);
-SAME_SIZE(hand_SecretServiceFlags, SecretServiceFlags);
+SAME_SIZE(hand_GDBusConnectionFlags, GDBusConnectionFlags);
+SAME_SIZE(hand_GDBusSignalFlags, GDBusSignalFlags);
 // The objects, void here: each real one is a struct, so a pointer to it is an object pointer.
 #define OPAQUE(name) _Static_assert(sizeof(hand_##name *) == sizeof(name *), #name " pointers differ in size")
 OPAQUE(GVariant); OPAQUE(GVariantType); OPAQUE(GHashTable); OPAQUE(GCancellable); OPAQUE(GAsyncResult);
-OPAQUE(GMainContext); OPAQUE(GDBusConnection); OPAQUE(GDBusProxy); OPAQUE(SecretService); OPAQUE(SecretValue);
+OPAQUE(GMainContext); OPAQUE(GDBusConnection); OPAQUE(GDBusAuthObserver); OPAQUE(GSource); OPAQUE(SecretService); OPAQUE(SecretValue);
 OPAQUE(SecretSchema); OPAQUE(GObject);
 
 // Every function the shim looks up, its type names GLib's own now: GLibABI.h's int for an
@@ -199,9 +211,10 @@ GCRYPT_FUNCTIONS(CHECK_PROTOTYPE)
 #define COUNT(...) +1
 
 int csecretservice_abi_checked_declarations(void) {
-    // Types 15 (GError with its 3 offsets and 3 field sizes), GIO 3, GDBus 16 (and the
-    // spawn range's 10 members), call flags 2, bus type 1, libsecret 4, libgcrypt 12.
-    return 53;
+    // Types 17 (GError with its 3 offsets and 3 field sizes), GIO 3, GDBus 16 (and the
+    // spawn range's 10 members), call, connection and signal flags 5, bus type 1, libsecret 3,
+    // libgcrypt 12.
+    return 57;
 }
 
 int csecretservice_abi_checked_prototypes(void) {

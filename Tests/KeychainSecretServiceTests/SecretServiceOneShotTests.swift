@@ -6,19 +6,20 @@ import KeychainTestSupport
 import Testing
 
 extension SecretServiceTests {
-    /// What a process that makes one call sends once its connection is open: the collection is
-    /// looked up by `ReadAlias` alone (no proxy, so no `GetAll` and no match rules), with the
-    /// provider's process id and, for the availability check, the lock state of the alias's own
-    /// path in the same wait.
+    /// What a process that makes one call sends once its connection is open: no proxy of the
+    /// service or the collection, so no `GetAll` and no match rules; the transfer session asked
+    /// for first, and the collection looked up by `ReadAlias` (with the provider's process id and,
+    /// for the availability check, the lock state of the alias's own path) while the provider
+    /// works out the session's key.
     @Suite("a one-shot process", .serialized)
     struct OneShot {
         let backend = SecretServiceTestSupport.backend
 
-        /// `linux-keychain get` on a fresh connection: after `OpenSession`, three waits (the look-up
-        /// with the availability check's lock state; the search with the collection's lock
-        /// state; the item's attributes with its secret) and seven requests. Before, the look-up
-        /// made a collection proxy: twelve requests in eleven waits, as this test counts them.
-        @Test func aGetSendsSevenRequestsInThreeWaits() throws {
+        /// `linux-keychain get` on a fresh connection: from `OpenSession` on, nine requests in three
+        /// waits (the session, the provider's name and the look-up; the search with the
+        /// collection's lock state; the item's attributes with its secret). Waiting for the
+        /// session before the look-up took a wait more; a collection proxy, eight more.
+        @Test func aGetSendsNineRequestsInThreeWaits() throws {
             try SecretServiceTestSupport.requireAvailable()
             let cli = try SecretServiceTestSupport.cli()
             let service = SecretServiceTestSupport.uniqueName("oneshot")
@@ -26,6 +27,8 @@ extension SecretServiceTests {
             defer { _ = try? backend.delete(exactQuery(service, "ida", secrets: false)) }
             var output = ""
             let expected = [
+                "OpenSession /org/freedesktop/secrets",
+                "GetNameOwner /org/freedesktop/DBus",
                 "ReadAlias /org/freedesktop/secrets",
                 "Get /org/freedesktop/secrets/aliases/default",
                 "GetConnectionUnixProcessID /org/freedesktop/DBus",
@@ -41,24 +44,24 @@ extension SecretServiceTests {
                 let run = try runTool(cli, ["--backend", "secret-service", "get", service, "ida"])
                 output = run.outputText + run.errorText
             }, showing: { bus in
-                seen = Self.afterOpenSession(bus)
+                seen = Self.fromOpenSession(bus)
                 return seen.waits <= 3
             })
             #expect(output == "one shot")
-            #expect(seen.calls == expected, "requests after OpenSession: \(seen.calls)")
+            #expect(seen.calls == expected, "requests from OpenSession on: \(seen.calls)")
             // KeePassXC answers so fast that GDBus's worker thread, which writes one message at
             // a time, has rarely sent the second request of a pair before the first is answered;
             // the waits show on gnome-keyring, which takes longer over each request.
             if SecretServiceTestSupport.provider == "gnome-keyring" {
-                #expect(seen.waits == 3, "waits after OpenSession: \(seen.waits) for \(seen.calls)")
+                #expect(seen.waits == 3, "waits from OpenSession on: \(seen.waits) for \(seen.calls)")
             }
         }
 
-        /// The calls of the process that opened a session, after its OpenSession was answered,
-        /// with item and collection paths written as ITEM and COLLECTION.
-        private static func afterOpenSession(_ bus: BusLines) -> (calls: [String], waits: Int) {
-            guard let open = bus.firstCall("OpenSession"), let answered = bus.reply(to: open) else { return (["no OpenSession"], 0) }
-            let (calls, waits) = bus.requests(from: open.sender, after: answered)
+        /// The calls of the process that opened a session, from its OpenSession on, with item and
+        /// collection paths written as ITEM and COLLECTION.
+        private static func fromOpenSession(_ bus: BusLines) -> (calls: [String], waits: Int) {
+            guard let open = bus.firstCall("OpenSession") else { return (["no OpenSession"], 0) }
+            let (calls, waits) = bus.requests(from: open.sender, after: open.index - 1)
             let collection = "/org/freedesktop/secrets/collection/"
             return (calls.map { call in
                 guard let space = call.firstIndex(of: " ") else { return call }

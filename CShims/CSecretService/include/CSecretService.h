@@ -67,15 +67,18 @@ void *csecretservice_cancellable_new(void);
 void csecretservice_cancellable_cancel(void *cancellable);
 void csecretservice_object_unref(void *object);
 
-/// A new connection to the Secret Service with an open transfer session (not the process-wide
-/// shared one, so this library can drop and rebuild it). Calls on it time out after `timeout_ms`.
+/// A new connection to the session bus for the Secret Service (a GDBusConnection of its own, not
+/// the process-wide shared one, so this library can drop and rebuild it; release it with
+/// csecretservice_object_unref), to the provider that owns org.freedesktop.secrets now, started
+/// by D-Bus activation if it is activatable and not running. Its transfer session is asked for
+/// here and its answer taken at the first call that encrypts or decrypts a secret, so that the
+/// provider's key exchange overlaps the calls sent meanwhile. Calls time out after `timeout_ms`.
 void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServiceError *error);
-/// Dispatches what the provider's signals (ItemChanged, PropertiesChanged, ...) left queued for
-/// the proxies opened on this thread, without waiting. GDBus queues a source for each signal on
-/// the main context that was the thread default when a proxy subscribed; on a context nobody
-/// iterates they pile up, a little memory per signal, for as long as the process runs. The
-/// first csecretservice_service_open makes a context of its own the calling thread's default
-/// for that reason. Call it on the thread that opened the service, after each job.
+/// Dispatches, without waiting, what is queued on the libsecret thread's own main context, which
+/// the first csecretservice_service_open makes that thread's default: the answer to a transfer
+/// session asked for and not used yet, and the signals of anything that subscribed there. On a
+/// context nobody iterates they would pile up, a little memory each, for as long as the process
+/// runs. Call it on the thread that opened the service, after each job.
 void csecretservice_signals_dispatch(void);
 /// How many times csecretservice_signals_dispatch found something to dispatch, for tests.
 unsigned long csecretservice_signals_dispatched(void);
@@ -225,7 +228,10 @@ int csecretservice_item_set_attributes_and_secret(void *service, const char *pat
                                                   CSecretServiceError *secret_error);
 int csecretservice_item_set_label(void *service, const char *path, const char *label, int timeout_ms,
                                   void *cancellable, CSecretServiceError *error);
-int csecretservice_item_delete(void *service, const char *path, void *cancellable, CSecretServiceError *error);
+/// Deletes the item at `path`, answering the provider's prompt if it asks one. 0, or -1 with
+/// the error (NO_SUCH_OBJECT for an item already gone).
+int csecretservice_item_delete(void *service, const char *path, int timeout_ms, void *cancellable,
+                               CSecretServiceError *error);
 
 #ifdef __cplusplus
 }
