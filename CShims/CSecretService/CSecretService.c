@@ -594,31 +594,37 @@ static TransferSessionState *transfer_session_answered(void *service) {
 }
 
 /// The service's transfer session, ready to encrypt and decrypt: the answer to the OpenSession
-/// sent when the connection opened, waited for if it has not arrived, or another session when
-/// that one's secret was one that providers disagree on (one in 256). NULL with `error`.
+/// sent when the connection opened, waited for if it has not arrived. A session that failed is
+/// dropped after its error is returned, so that the next call asks for another (one cancelled
+/// with the call that opened the connection, say), as is one whose secret providers disagree on
+/// (one in 256), at once. NULL with `error`.
 static const TransferSessionState *transfer_session_ready(void *service, int timeout_ms, void *cancellable,
                                                           CSecretServiceError *error) {
     // Four sessions in a row whose secret starts with a zero byte are one in four billion.
-    for (int attempt = 0; attempt < 4; attempt++) {
+    int disagreements = 0;
+    while (disagreements < 4) {
         TransferSessionState *state = transfer_session_answered(service);
         if (state == NULL) {
-            set_error(error, CSECRETSERVICE_ERROR_DISCONNECTED, "The connection has no transfer session.");
-            return NULL;
+            // None asked for since the last one was dropped: ask now (the loop then waits for it).
+            char *owner = provider_owner(service, error);
+            if (owner == NULL) return NULL;
+            int sent = transfer_session_request(service, owner, timeout_ms, cancellable, error);
+            p_g_free(owner);
+            if (sent != 0) return NULL;
+            continue;
         }
         if (state->result == 0) return state;
         if (state->result < 0) {
             *error = state->failure;
+            p_g_object_set_data_full(service, TRANSFER_SESSION_DATA, NULL, NULL);
             return NULL;
         }
         CSecretServiceError ignored;
         void *closed = call_provider(service, state->path, "org.freedesktop.Secret.Session", "Close",
                                      p_g_variant_new_tuple(NULL, 0), NULL, timeout_ms, cancellable, &ignored);
         if (closed != NULL) p_g_variant_unref(closed);
-        char *owner = provider_owner(service, error);
-        if (owner == NULL) return NULL;
-        int sent = transfer_session_request(service, owner, timeout_ms, cancellable, error);
-        p_g_free(owner);
-        if (sent != 0) return NULL;
+        p_g_object_set_data_full(service, TRANSFER_SESSION_DATA, NULL, NULL);
+        disagreements++;
     }
     set_error(error, CSECRETSERVICE_ERROR_OTHER, "The provider's transfer sessions kept failing.");
     return NULL;
