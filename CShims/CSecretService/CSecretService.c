@@ -193,10 +193,9 @@ static void *secret_value(const unsigned char *secret, size_t length, int text_k
 
 static char *provider_owner(void *service, CSecretServiceError *error);
 static uint32_t process_of(void *connection, const char *name, int timeout_ms, void *cancellable);
-static int transfer_session_request(void *service, const char *destination, int timeout_ms, void *cancellable,
-                                    CSecretServiceError *error);
+static int transfer_session_request(void *service, const char *destination, int timeout_ms, CSecretServiceError *error);
 typedef struct TransferSessionState TransferSessionState;
-static TransferSessionState *transfer_session_answered(void *service);
+static TransferSessionState *transfer_session_answered(void *service, void *cancellable);
 
 /// The libsecret thread's own main context, its thread default from the first service opened
 /// on: transfer sessions are answered there, and whatever subscribes there delivers to it
@@ -279,14 +278,13 @@ void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServ
     if (connection == NULL) return NULL;
     // The session is asked for first, of whoever owns the name (starting an activatable provider,
     // as libsecret's proxy would); the bus answers who that is long before the provider answers.
-    if (transfer_session_request(connection, SECRETS_NAME, timeout_ms, cancellable, error) != 0) {
+    if (transfer_session_request(connection, SECRETS_NAME, timeout_ms, error) != 0) {
         p_g_object_unref(connection);
         return NULL;
     }
     char *owner = secrets_owner(connection, timeout_ms, cancellable, error);
     if (owner == NULL) {
-        transfer_session_answered(connection);  // no call left pending on a connection let go
-        p_g_object_unref(connection);
+        csecretservice_service_close(connection);
         return NULL;
     }
     p_g_object_set_data_full(connection, PROVIDER_DATA, owner, p_g_free);
@@ -513,11 +511,13 @@ typedef struct TransferSessionState {
     int answered;           // OpenSession's answer, or its failure, has arrived
     int result;             // 0 ready; 1 ask again (a secret providers disagree on); -1 `failure`
     CSecretServiceError failure;
+    void *cancellable;      // the request's own: a call waiting for the answer cancels it at its deadline
 } TransferSessionState;
 
 static void transfer_session_state_free(void *data) {
     TransferSessionState *state = data;
     transfer_key_pair_free(state->pair);
+    if (state->cancellable != NULL) p_g_object_unref(state->cancellable);
     explicit_bzero(state, sizeof *state);
     free(state);
 }
@@ -559,10 +559,10 @@ static void on_session_opened(void *connection, void *result, void *user_data) {
 }
 
 /// Sends OpenSession with a new key pair to `destination`, without waiting; the answer is taken
-/// on the libsecret thread's own context (`signal_context`). The new session replaces the
+/// on the libsecret thread's own context (`signal_context`). The request has a cancellable of
+/// its own, not the call's: it outlives the call that sent it. The new session replaces the
 /// service's earlier one, which must have been answered. 0, or -1 with `error`.
-static int transfer_session_request(void *service, const char *destination, int timeout_ms, void *cancellable,
-                                    CSecretServiceError *error) {
+static int transfer_session_request(void *service, const char *destination, int timeout_ms, CSecretServiceError *error) {
     TransferSessionState *state = calloc(1, sizeof *state);
     unsigned char public_key[TRANSFER_PUBLIC_KEY_SIZE];
     if (state != NULL) state->pair = transfer_key_pair_new(public_key);
@@ -574,23 +574,54 @@ static int transfer_session_request(void *service, const char *destination, int 
     void *arguments[2] = {p_g_variant_new_string(TRANSFER_ALGORITHM),
                           p_g_variant_new_variant(byte_array(public_key, sizeof public_key))};
     // The data holds the state until the connection goes; the pending call holds the connection.
+    state->cancellable = p_g_cancellable_new();
     p_g_object_set_data_full(service, TRANSFER_SESSION_DATA, state, transfer_session_state_free);
     p_g_main_context_push_thread_default(signal_context);
     p_g_dbus_connection_call(service, destination, SERVICE_PATH, SERVICE_INTERFACE, "OpenSession",
                              p_g_variant_new_tuple(arguments, 2), "(vo)",
                              destination[0] == ':' ? DBUS_CALL_FLAGS_NO_AUTO_START : DBUS_CALL_FLAGS_NONE, timeout_ms,
-                             cancellable, on_session_opened, state);
+                             state->cancellable, on_session_opened, state);
     p_g_main_context_pop_thread_default(signal_context);
     take_error(NULL, error);
     return 0;
 }
 
-/// Waits for the answer to the service's latest OpenSession.
-static TransferSessionState *transfer_session_answered(void *service) {
+static int on_waiter_cancelled(void *cancellable, void *request_cancellable) {
+    p_g_cancellable_cancel(request_cancellable);
+    return 0;  // G_SOURCE_REMOVE
+}
+
+/// Waits for the answer to the service's latest OpenSession; when `cancellable` (the waiting
+/// call's) fires first, the request is cancelled, which answers it at once, as a failure.
+static TransferSessionState *transfer_session_answered(void *service, void *cancellable) {
     TransferSessionState *state = p_g_object_get_data(service, TRANSFER_SESSION_DATA);
-    // Ends: the call has a timeout.
-    while (state != NULL && !state->answered) p_g_main_context_iteration(signal_context, 1);
+    if (state == NULL || state->answered) return state;
+    void *source = cancellable != NULL ? p_g_cancellable_source_new(cancellable) : NULL;
+    if (source != NULL) {
+        p_g_source_set_callback(source, (GSourceFunc)(void (*)(void))on_waiter_cancelled, state->cancellable, NULL);
+        p_g_source_attach(source, signal_context);
+    }
+    // Ends: the request has a timeout.
+    while (!state->answered) p_g_main_context_iteration(signal_context, 1);
+    if (source != NULL) {
+        p_g_source_destroy(source);
+        p_g_source_unref(source);
+    }
     return state;
+}
+
+void csecretservice_service_close(void *service) {
+    if (service == NULL) return;
+    // Here, on the libsecret thread: the connection's last reference may go on GDBus's worker
+    // thread, and what this library keeps on it must not be freed there.
+    TransferSessionState *state = p_g_object_get_data(service, TRANSFER_SESSION_DATA);
+    if (state != NULL && !state->answered) {
+        p_g_cancellable_cancel(state->cancellable);
+        transfer_session_answered(service, NULL);
+    }
+    p_g_object_set_data_full(service, TRANSFER_SESSION_DATA, NULL, NULL);
+    p_g_object_set_data_full(service, PROVIDER_DATA, NULL, NULL);
+    p_g_object_unref(service);
 }
 
 /// The service's transfer session, ready to encrypt and decrypt: the answer to the OpenSession
@@ -603,12 +634,12 @@ static const TransferSessionState *transfer_session_ready(void *service, int tim
     // Four sessions in a row whose secret starts with a zero byte are one in four billion.
     int disagreements = 0;
     while (disagreements < 4) {
-        TransferSessionState *state = transfer_session_answered(service);
+        TransferSessionState *state = transfer_session_answered(service, cancellable);
         if (state == NULL) {
             // None asked for since the last one was dropped: ask now (the loop then waits for it).
             char *owner = provider_owner(service, error);
             if (owner == NULL) return NULL;
-            int sent = transfer_session_request(service, owner, timeout_ms, cancellable, error);
+            int sent = transfer_session_request(service, owner, timeout_ms, error);
             p_g_free(owner);
             if (sent != 0) return NULL;
             continue;
@@ -1385,8 +1416,9 @@ static void *run_prompt(void *service, const char *prompt, int timeout_ms, void 
     if (shown == NULL) return NULL;
     if (!wait.completed) {
         CSecretServiceError ignored;
+        // The call's time is up: a second at most for the provider to take its prompt down.
         void *dismissed = call_provider(service, prompt, PROMPT_INTERFACE, "Dismiss", p_g_variant_new_tuple(NULL, 0), NULL,
-                                        timeout_ms, NULL, &ignored);
+                                        timeout_ms < 1000 ? timeout_ms : 1000, NULL, &ignored);
         if (dismissed != NULL) p_g_variant_unref(dismissed);
         set_error(error, CSECRETSERVICE_ERROR_TIMEOUT, "The provider's prompt was not answered in time.");
         return NULL;

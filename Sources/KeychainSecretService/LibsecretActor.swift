@@ -2,7 +2,7 @@ import KeychainCore
 import Foundation
 
 /// The isolation of everything that touches libsecret or GLib objects: the connection, the
-/// session, every `GObjectReference` and the operations that use them.
+/// session, every `ServiceHandle` and the operations that use them.
 ///
 /// libsecret's synchronous calls each push a private GLib main context on the calling thread,
 /// and its proxies are bound to the context they were made in. Keeping every call, and every

@@ -2,12 +2,12 @@ import CSecretService
 import Foundation
 import KeychainCore
 
-/// A GObject reference held by Swift and released when this goes away.
+/// A connection `csecretservice_service_open` made, closed when this goes away.
 ///
-/// Isolated to the libsecret thread, its release included: dropped anywhere, it is
-/// unreferenced there.
+/// Isolated to the libsecret thread, its closing included: dropped anywhere, it is closed
+/// there (`csecretservice_service_close`), which frees its transfer session on that thread.
 @LibsecretActor
-final class GObjectReference {
+final class ServiceHandle {
     let pointer: UnsafeMutableRawPointer
 
     init?(_ pointer: UnsafeMutableRawPointer?) {
@@ -15,14 +15,14 @@ final class GObjectReference {
         self.pointer = pointer
     }
 
-    isolated deinit { csecretservice_object_unref(pointer) }
+    isolated deinit { csecretservice_service_close(pointer) }
 }
 
 /// The calls one job makes on one prepared collection: libsecret's API in Swift terms, with
 /// every GError turned into a `KeychainError`. Lives only inside a job on the libsecret thread.
 @LibsecretActor
 struct LibsecretSession {
-    let service: GObjectReference
+    let service: ServiceHandle
     /// The collection's D-Bus object path.
     let collectionPath: String
     /// The collection's lock state, when it was looked up in this same job and asked with it

@@ -18,7 +18,7 @@ import KeychainCore
 final class SecretServiceConnection {
     private let settings: SecretServiceSettings
     private let timeoutSeconds: Double
-    private var service: GObjectReference?
+    private var service: ServiceHandle?
     /// The collection's D-Bus object path, once looked up. No proxy is made for it: a proxy
     /// costs a GetAll and signal subscriptions on the bus, and every call names the path anyway.
     private var collection: String?
@@ -83,7 +83,7 @@ final class SecretServiceConnection {
         // A kept connection keeps sending to the owner it was opened to (`openedOwner`): a
         // provider gone since fails its first call, which `prepare` and its callers answer.
         var successor: SecretServiceProvider?
-        let service: GObjectReference
+        let service: ServiceHandle
         if let kept = self.service {
             service = kept
         } else {
@@ -112,14 +112,14 @@ final class SecretServiceConnection {
     /// identified when the collection is looked up (`lookUpCollection`), in the same round trip;
     /// a later connection must reach that same provider, which is checked here, or the same
     /// program restarted: then that is `successor`, for the look-up to adopt.
-    private func openService(_ call: LibsecretCall) throws -> (GObjectReference, successor: SecretServiceProvider?) {
+    private func openService(_ call: LibsecretCall) throws -> (ServiceHandle, successor: SecretServiceProvider?) {
         // Opening a connection to org.freedesktop.secrets activates a provider when none runs;
         // after the first provider, that would be a stranger's store: ask the bus first.
         let successor = try provider.flatMap { try requireStillServing($0, call) }
         var failure = CSecretServiceError()
         let pointer = csecretservice_service_open(timeoutMilliseconds, call.cancellable, &failure)
         try throwIfFailed(failure, "org.freedesktop.Secret.Service.OpenSession")
-        guard let service = GObjectReference(pointer) else {
+        guard let service = ServiceHandle(pointer) else {
             throw KeychainError(errSecNotAvailable, "No Secret Service connection was made.",
                                 backend: SecretServiceErrors.backend, failedCall: "org.freedesktop.Secret.Service.OpenSession")
         }
@@ -138,7 +138,7 @@ final class SecretServiceConnection {
 
     /// The unique bus name `service` sends to: the owner of org.freedesktop.secrets when it was
     /// opened. Local: no round trip.
-    private func serviceOwner(_ service: GObjectReference) throws -> String {
+    private func serviceOwner(_ service: ServiceHandle) throws -> String {
         var owner = [CChar](repeating: 0, count: 256)
         var failure = CSecretServiceError()
         _ = csecretservice_service_owner(service.pointer, &owner, owner.count, nil, 0, nil, &failure)
@@ -153,7 +153,7 @@ final class SecretServiceConnection {
     /// state), with the lock state when `askingLockState`, and, for the first connection, the
     /// provider's process id, which identifies it: all sent at once, one wait. A `successor`
     /// (`provider` restarted) becomes `provider` if it serves the collection where `provider` did.
-    private func lookUpCollection(_ service: GObjectReference, askingLockState: Bool,
+    private func lookUpCollection(_ service: ServiceHandle, askingLockState: Bool,
                                   successor: SecretServiceProvider?, _ call: LibsecretCall) throws
         -> (path: String, locked: Bool?) {
         let identifying = provider == nil

@@ -69,11 +69,15 @@ void csecretservice_object_unref(void *object);
 
 /// A new connection to the session bus for the Secret Service (a GDBusConnection of its own, not
 /// the process-wide shared one, so this library can drop and rebuild it; release it with
-/// csecretservice_object_unref), to the provider that owns org.freedesktop.secrets now, started
+/// csecretservice_service_close), to the provider that owns org.freedesktop.secrets now, started
 /// by D-Bus activation if it is activatable and not running. Its transfer session is asked for
 /// here and its answer taken at the first call that encrypts or decrypts a secret, so that the
 /// provider's key exchange overlaps the calls sent meanwhile. Calls time out after `timeout_ms`.
 void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServiceError *error);
+/// Lets go of a service csecretservice_service_open returned, on the thread that opened it: its
+/// transfer session (a request still unanswered is cancelled) and what else this library keeps
+/// on it are freed here, then the connection's reference is dropped.
+void csecretservice_service_close(void *service);
 /// Dispatches, without waiting, what is queued on the libsecret thread's own main context, which
 /// the first csecretservice_service_open makes that thread's default: the answer to a transfer
 /// session asked for and not used yet, and the signals of anything that subscribed there. On a
