@@ -54,7 +54,7 @@ struct VaultFailures: Sendable {
         case 500 where response.errorText.contains("active cluster node not found"):
             return make(errSecNotAvailable, "The Vault server at \(configuration.address) has no active node to serve \(action) '\(path)' (\(detail)): it is shutting down, starting or electing a leader. Retry in a few seconds.", call)
         case 307, 308:
-            return make(errSecNotAvailable, "The Vault server redirected \(action) '\(path)' (\(detail)): a standby node with no active node to pass it to, during a leader election or with request forwarding off. Retry in a few seconds, or set VAULT_ADDR to the active node.", call)
+            return make(errSecNotAvailable, "The Vault server at \(configuration.address) redirected \(action) '\(path)' (\(detail)): a standby node with no active node to pass it to, during a leader election or with request forwarding off. Retry in a few seconds, or set VAULT_ADDR to the active node.", call)
         case 413:
             return tooLarge(action, path, detail, call)
         case 500 where response.errorText.localizedCaseInsensitiveContains("too large"):
