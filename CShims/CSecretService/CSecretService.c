@@ -213,6 +213,11 @@ unsigned long csecretservice_signals_dispatched(void) { return signals_dispatche
 static const char PROVIDER_DATA[] = "linux-keychain-provider";
 static const char SECRETS_NAME[] = "org.freedesktop.secrets";
 
+/// The floating arguments (s) of a bus method that takes one bus name.
+static void *bus_name_argument(const char *name) {
+    return p_g_variant_new_tuple((void *[]){p_g_variant_new_string(name)}, 1);
+}
+
 /// Calls `method` of the bus daemon itself with `arguments` (floating, consumed); the reply or NULL.
 static void *call_bus(void *connection, const char *method, void *arguments, int timeout_ms, void *cancellable,
                       GError **failure) {
@@ -226,9 +231,8 @@ static void *call_bus(void *connection, const char *method, void *arguments, int
 static char *secrets_owner(void *connection, int timeout_ms, void *cancellable, CSecretServiceError *error) {
     for (int attempt = 0; attempt < 2; attempt++) {
         GError *failure = NULL;
-        void *reply = call_bus(connection, "GetNameOwner",
-                               p_g_variant_new_tuple((void *[]){p_g_variant_new_string(SECRETS_NAME)}, 1), timeout_ms,
-                               cancellable, &failure);
+        void *reply = call_bus(connection, "GetNameOwner", bus_name_argument(SECRETS_NAME), timeout_ms, cancellable,
+                               &failure);
         if (reply != NULL) {
             const char *owner = NULL;
             p_g_variant_get_child(reply, 0, "&s", &owner);
@@ -307,10 +311,8 @@ int csecretservice_service_owner(void *service, char *owner, size_t owner_size, 
 static uint32_t process_of(void *connection, const char *name, int timeout_ms, void *cancellable) {
     uint32_t pid = 0;
     GError *failure = NULL;
-    void *reply = p_g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                "org.freedesktop.DBus", "GetConnectionUnixProcessID",
-                                                p_g_variant_new_tuple((void *[]){p_g_variant_new_string(name)}, 1),
-                                                NULL, DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, &failure);
+    void *reply = call_bus(connection, "GetConnectionUnixProcessID", bus_name_argument(name), timeout_ms, cancellable,
+                           &failure);
     if (reply == NULL) {
         p_g_error_free(failure);  // the process id only names the provider; the bus name is enough
         return 0;
@@ -335,10 +337,7 @@ int csecretservice_bus_name_owner(const char *name, char *owner, size_t owner_si
     // GLib's shared connection raises SIGTERM in the whole process when the bus goes away; a
     // keychain call must fail instead.
     p_g_dbus_connection_set_exit_on_close(bus, 0);
-    void *reply = p_g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                "org.freedesktop.DBus", "GetNameOwner",
-                                                p_g_variant_new_tuple((void *[]){p_g_variant_new_string(name)}, 1),
-                                                NULL, DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, &failure);
+    void *reply = call_bus(bus, "GetNameOwner", bus_name_argument(name), timeout_ms, cancellable, &failure);
     if (reply == NULL) {
         p_g_object_unref(bus);
         if (failure->domain == p_g_dbus_error_quark() && failure->code == DBUS_ERROR_NAME_HAS_NO_OWNER) {
@@ -1252,7 +1251,7 @@ int csecretservice_collection_look_up(void *service, const char *name, int name_
         process.arrived = 0;
         p_g_dbus_connection_call(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                  "GetConnectionUnixProcessID",
-                                 p_g_variant_new_tuple((void *[]){p_g_variant_new_string(owner)}, 1), "(u)",
+                                 bus_name_argument(owner), "(u)",
                                  DBUS_CALL_FLAGS_NONE, timeout_ms, cancellable, on_process, &process);
     }
     // Ends: every call has a timeout, and cancelling the cancellable ends them at once.
