@@ -9,9 +9,9 @@ cd "$(dirname "$0")/.."
 # The Python peers kept out of .build/python itself (see install-deps.sh).
 export KEYCHAIN_BENCH_PYTHONPATH="$PWD/.build/bench-python"
 bash scripts/install-deps.sh --for test
-# With the Swift runtime linked in, as scripts/package.sh builds the linux-keychain users install:
+# With the Swift runtime linked in and no RUNPATH, as scripts/package.sh builds the linux-keychain users install:
 # loading the shared runtime and Foundation is most of a dynamic build's start-up.
-build=(swift build -c release --static-swift-stdlib)
+build=(swift build -c release --static-swift-stdlib --disable-local-rpath)
 "${build[@]}" --product keychain-bench
 "${build[@]}" --product linux-keychain
 "${build[@]}" --product keychain-bench-hello

@@ -18,12 +18,14 @@ command=linux-keychain
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! swift build -c release --product "$command" --static-swift-stdlib >"$log" 2>&1; then
+# No RUNPATH of $ORIGIN (SwiftPM's default): installed in /usr/bin, the binary would otherwise
+# look for each of its libraries, and libsecret at first use, in a dozen folders below /usr/bin first.
+if ! swift build -c release --product "$command" --static-swift-stdlib --disable-local-rpath >"$log" 2>&1; then
     cat "$log" >&2
     echo "package: the release build failed" >&2
     exit 1
 fi
-binary="$(swift build -c release --show-bin-path)/$command"
+binary="$(swift build -c release --disable-local-rpath --show-bin-path)/$command"
 version=$("$binary" --version | awk '{print $2}')
 arch=$(dpkg --print-architecture)
 name="${command}_${version}_${arch}"
@@ -54,6 +56,10 @@ gzip -9nc CHANGELOG.md >"$stage/usr/share/doc/$command/changelog.gz"
 # Nothing from the toolchain may remain: every shared library must come from a Debian package.
 if ldd "$stage/usr/bin/$command" | grep -Ei 'swift|not found'; then
     echo "package: the binary still needs the libraries above" >&2
+    exit 1
+fi
+if readelf -d "$stage/usr/bin/$command" | grep -E '\((RUNPATH|RPATH)\)'; then
+    echo "package: the binary has a library search path of its own (above)" >&2
     exit 1
 fi
 # Depends: the package of each library the binary names itself (NEEDED), as ldd resolves it.

@@ -193,7 +193,8 @@ static void *secret_value(const unsigned char *secret, size_t length, int text_k
 
 static char *provider_owner(void *service, CSecretServiceError *error);
 static uint32_t process_of(void *connection, const char *name, int timeout_ms, void *cancellable);
-static int transfer_session_request(void *service, const char *destination, int timeout_ms, CSecretServiceError *error);
+static int transfer_session_request(void *service, const char *destination, int timeout_ms, TransferKeyPairJob *job,
+                                    CSecretServiceError *error);
 typedef struct TransferSessionState TransferSessionState;
 static TransferSessionState *transfer_session_answered(void *service, void *cancellable);
 
@@ -272,6 +273,9 @@ void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServ
         signal_context = p_g_main_context_new();
         p_g_main_context_push_thread_default(signal_context);
     }
+    // The transfer session's key pair is made while the connection is set up (connect,
+    // authentication, Hello), which mostly waits for the bus: OpenSession goes out as soon as it can.
+    TransferKeyPairJob *key_pair = transfer_key_pair_start();
     GError *failure = NULL;
     char *address = p_g_dbus_address_get_for_bus_sync(BUS_TYPE_SESSION, cancellable, &failure);
     void *connection = address == NULL ? NULL : p_g_dbus_connection_new_for_address_sync(
@@ -279,10 +283,16 @@ void *csecretservice_service_open(int timeout_ms, void *cancellable, CSecretServ
         cancellable, &failure);
     p_g_free(address);
     take_error(failure, error);
-    if (connection == NULL) return NULL;
+    if (connection == NULL) {
+        if (key_pair != NULL) {
+            unsigned char unused[TRANSFER_PUBLIC_KEY_SIZE];
+            transfer_key_pair_free(transfer_key_pair_finish(key_pair, unused));
+        }
+        return NULL;
+    }
     // The session is asked for first, of whoever owns the name (starting an activatable provider,
     // as libsecret's proxy would); the bus answers who that is long before the provider answers.
-    if (transfer_session_request(connection, SECRETS_NAME, timeout_ms, error) != 0) {
+    if (transfer_session_request(connection, SECRETS_NAME, timeout_ms, key_pair, error) != 0) {
         p_g_object_unref(connection);
         return NULL;
     }
@@ -558,14 +568,18 @@ static void on_session_opened(void *connection, void *result, void *user_data) {
 }
 
 /// Sends OpenSession with a new key pair to `destination`, without waiting; the answer is taken
-/// on the libsecret thread's own context (`signal_context`). The request has a cancellable of
-/// its own, not the call's: it outlives the call that sent it. The new session replaces the
-/// service's earlier one, which must have been answered. 0, or -1 with `error`.
-static int transfer_session_request(void *service, const char *destination, int timeout_ms, CSecretServiceError *error) {
+/// on the libsecret thread's own context (`signal_context`). The pair is `job`'s, which this
+/// finishes, or when `job` is NULL one made here. The request has a cancellable of its own, not
+/// the call's: it outlives the call that sent it. The new session replaces the service's earlier
+/// one, which must have been answered. 0, or -1 with `error`.
+static int transfer_session_request(void *service, const char *destination, int timeout_ms, TransferKeyPairJob *job,
+                                    CSecretServiceError *error) {
     TransferSessionState *state = calloc(1, sizeof *state);
     unsigned char public_key[TRANSFER_PUBLIC_KEY_SIZE];
-    if (state != NULL) state->pair = transfer_key_pair_new(public_key);
+    TransferKeyPair *pair = job != NULL ? transfer_key_pair_finish(job, public_key) : transfer_key_pair_new(public_key);
+    if (state != NULL) state->pair = pair;
     if (state == NULL || state->pair == NULL) {
+        transfer_key_pair_free(pair);
         free(state);
         set_error(error, CSECRETSERVICE_ERROR_OTHER, "Out of memory while opening the transfer session.");
         return -1;
@@ -638,7 +652,7 @@ static const TransferSessionState *transfer_session_ready(void *service, int tim
             // None asked for since the last one was dropped: ask now (the loop then waits for it).
             char *owner = provider_owner(service, error);
             if (owner == NULL) return NULL;
-            int sent = transfer_session_request(service, owner, timeout_ms, error);
+            int sent = transfer_session_request(service, owner, timeout_ms, NULL, error);
             p_g_free(owner);
             if (sent != 0) return NULL;
             continue;
@@ -1124,6 +1138,9 @@ char **csecretservice_collection_search_ahead(void *service, const char *collect
     } else if (guessed_path == NULL) {
         send_locked_read(service, name, collection_path, timeout_ms, cancellable, &lock_state);
     }
+    // While the provider answers: the transfer session's answer, if it came, with its key
+    // derivation, which a GetSecrets after this search would otherwise wait for.
+    csecretservice_signals_dispatch();
     // Ends: every call has a timeout, and cancelling the cancellable ends them at once.
     while (!search.arrived || !lock_state.arrived || (reading && read.pending > 0)) p_g_main_context_iteration(context, 1);
     p_g_main_context_pop_thread_default(context);

@@ -97,6 +97,35 @@ done:
     return pair;
 }
 
+struct TransferKeyPairJob {
+    pthread_t thread;
+    TransferKeyPair *pair;
+    unsigned char public_key[TRANSFER_PUBLIC_KEY_SIZE];
+};
+
+static void *make_key_pair(void *job_pointer) {
+    TransferKeyPairJob *job = job_pointer;
+    job->pair = transfer_key_pair_new(job->public_key);
+    return NULL;
+}
+
+TransferKeyPairJob *transfer_key_pair_start(void) {
+    TransferKeyPairJob *job = calloc(1, sizeof *job);
+    if (job != NULL && pthread_create(&job->thread, NULL, make_key_pair, job) != 0) {
+        free(job);
+        job = NULL;
+    }
+    return job;
+}
+
+TransferKeyPair *transfer_key_pair_finish(TransferKeyPairJob *job, unsigned char public_key[TRANSFER_PUBLIC_KEY_SIZE]) {
+    pthread_join(job->thread, NULL);
+    TransferKeyPair *pair = job->pair;
+    memcpy(public_key, job->public_key, TRANSFER_PUBLIC_KEY_SIZE);
+    free(job);
+    return pair;
+}
+
 /// HKDF-SHA256 (RFC 5869) of `input` with no salt and no information, to a 16-byte `key`.
 static int derive_key(const unsigned char *input, size_t length, unsigned char key[TRANSFER_KEY_SIZE]) {
     static const unsigned char no_salt[32] = {0};

@@ -29,6 +29,16 @@ int transfer_key_pair_derive(const TransferKeyPair *pair, const unsigned char *p
 
 void transfer_key_pair_free(TransferKeyPair *pair);
 
+/// A key pair being made on a thread of its own, so that a caller can open its bus connection
+/// meanwhile: the pair is ready by the time OpenSession can be sent. NULL when no thread could
+/// be started (the caller then makes the pair itself).
+typedef struct TransferKeyPairJob TransferKeyPairJob;
+TransferKeyPairJob *transfer_key_pair_start(void);
+
+/// Waits for the job's pair and frees the job: the pair (NULL when out of memory), its public
+/// key written to `public_key`. Every started job must be finished exactly once.
+TransferKeyPair *transfer_key_pair_finish(TransferKeyPairJob *job, unsigned char public_key[TRANSFER_PUBLIC_KEY_SIZE]);
+
 /// `plain` encrypted with `key` under a new random `iv`: a malloc'd buffer of `*length` bytes
 /// (a multiple of 16), or NULL when out of memory.
 unsigned char *transfer_encrypt(const unsigned char key[TRANSFER_KEY_SIZE], const unsigned char *plain,
