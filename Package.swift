@@ -81,16 +81,24 @@ let package = Package(
         // Apple's names only: the SecItem front end and the CF stand-ins, depending on no backend.
         // It registers the built-in ones through a weak hook only if LinuxKeychain is linked.
         .target(name: "CBuiltInBackendsHook", path: "CShims/CBuiltInBackendsHook"),
+        // The four operations every entry point (SecItem, the typed API, the CLI) performs the
+        // same way, over the registry the built-in backends join through the hook above; on
+        // FoundationEssentials alone.
+        .target(name: "KeychainEntryPoints", dependencies: ["KeychainCore", "CBuiltInBackendsHook"]),
         .target(name: "LinuxKeychainFrontEnd", dependencies: [
-            "KeychainStatusCodes", "KeychainCore", "KeychainSystemCalls", "CBuiltInBackendsHook", "CLibcrypto",
+            "KeychainStatusCodes", "KeychainCore", "KeychainSystemCalls", "KeychainEntryPoints", "CLibcrypto",
+        ]),
+        // The registration of the built-in backends, on FoundationEssentials alone, so that the
+        // CLI, which needs no Apple name, starts without Foundation (docs/performance.md).
+        .target(name: "KeychainBuiltInBackends", dependencies: [
+            "KeychainCore", "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
         ]),
         // The front end (re-exported) plus registration of the built-in backends.
         .target(name: "LinuxKeychain", dependencies: [
-            "LinuxKeychainFrontEnd", "KeychainCore",
-            "KeychainKeyring", "KeychainSecretService", "KeychainEncryptedFile", "KeychainVault",
+            "LinuxKeychainFrontEnd", "KeychainCore", "KeychainBuiltInBackends",
         ]),
         // The typed Swift API (`Keychain`), in its own module so its names never meet Apple code's.
-        .target(name: "LinuxKeychainKit", dependencies: ["LinuxKeychain", "KeychainCore"]),
+        .target(name: "LinuxKeychainKit", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEntryPoints"]),
 
         // The suite every backend must pass; public so third-party backends can run it too.
         .target(name: "KeychainConformance", dependencies: ["KeychainCore"]),
@@ -104,8 +112,8 @@ let package = Package(
         .executableTarget(name: "ExampleBackendHelper", dependencies: ["ExampleBackend", "KeychainCore"],
                           path: "Examples/ExampleBackendHelper", packageAccess: false),
 
-        .executableTarget(name: "KeychainCLI", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainSystemCalls", "CPrctl", "CSodium", "CBuildInfo"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
+        .executableTarget(name: "KeychainCLI", dependencies: ["KeychainBuiltInBackends", "KeychainEntryPoints", "KeychainCore", "KeychainEncryptedFile", "KeychainSystemCalls", "CPrctl", "CSodium", "CBuildInfo"]),
+        .executableTarget(name: "KeychainBench", dependencies: ["KeychainEntryPoints", "LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
                           path: "Benchmarks/KeychainBench"),
         // A Foundation hello-world, the whole-process floor the benchmark compares `linux-keychain get` with.
         .executableTarget(name: "FoundationHello", path: "Benchmarks/FoundationHello"),
@@ -131,7 +139,7 @@ let package = Package(
         // Test-only: checks CLibcrypto's hand-made libcrypto ABI against the real OpenSSL headers
         // (libssl-dev) at build time. Headers only: nothing links libcrypto.
         .target(name: "CLibcryptoABICheck", path: "Tests/CLibcryptoABICheck"),
-        .testTarget(name: "LinuxKeychainTests", dependencies: ["KeychainTestSupport", "LinuxKeychain", "LinuxKeychainFrontEnd", "LinuxKeychainKit", "KeychainCore",
+        .testTarget(name: "LinuxKeychainTests", dependencies: ["KeychainEntryPoints", "KeychainTestSupport", "LinuxKeychain", "LinuxKeychainFrontEnd", "LinuxKeychainKit", "KeychainCore",
                                                                "CLibcryptoABICheck"],
                     resources: [.copy("Fixtures")]),
         // Apple-style code of our own, run on every backend.
@@ -171,7 +179,7 @@ let package = Package(
         // (libcurl4-openssl-dev) at build time. Headers only: nothing links libcurl.
         .target(name: "CCurlABICheck", path: "Tests/CCurlABICheck"),
         .testTarget(name: "KeychainVaultTests",
-                    dependencies: ["KeychainTestSupport", "KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls",
+                    dependencies: ["KeychainEntryPoints", "KeychainTestSupport", "KeychainVault", "KeychainConformance", "LinuxKeychain", "KeychainCLI", "KeychainSystemCalls",
                                    "CCurlABICheck", "KeychainThreadPoolProbe"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainEntryPoints
 import LinuxKeychain
 
 /// Measures operations on one backend through the SecItem front end (`SecItemCopyMatching`,

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainEntryPoints
 import LinuxKeychain
 
 /// What the front end adds over calling a backend directly: `SecItemCopyMatching` (parsing

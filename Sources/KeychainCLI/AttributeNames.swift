@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// The attribute names the CLI uses for `search NAME VALUE`, for `list --json` fields and in
 /// the help: lower-case words rather than Apple's four-letter codes.

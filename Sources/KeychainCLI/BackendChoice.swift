@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainEntryPoints
+import KeychainBuiltInBackends
 
 /// Which store a command works on: `--backend`, else `KEYCHAIN_BACKEND`, else `auto`.
 enum BackendChoice {

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// `linux-keychain backends`: every registered backend, whether it is usable here and why not, and
 /// what `auto` (or the current selection) resolves to; a table, or with `--json` one object
@@ -68,8 +69,8 @@ struct BackendReport {
             let refused = backend.state == "refused"
             let explanation = backend.explanation + (backend.warning.map { "; \($0)" } ?? "")
             let automatic = backend.chosenByAuto || refused ? "" : " [never chosen by auto]"
-            return "\(backend.name.padding(toLength: width, withPad: " ", startingAt: 0))  "
-                + "\(backend.state.padding(toLength: 11, withPad: " ", startingAt: 0)) \(explanation)\(automatic)"
+            return "\(backend.name.padded(to: width))  "
+                + "\(backend.state.padded(to: 11)) \(explanation)\(automatic)"
         }
         switch (automatic.backend, automatic.locked) {
         case (let name?, true): lines.append("auto picks: \(name), which is locked (\(automatic.explanation ?? ""))")
@@ -83,19 +84,20 @@ struct BackendReport {
     }
 
     var json: String {
-        func optional(_ text: String?) -> Any { text ?? NSNull() }
-        let object: [String: Any] = [
-            "backends": backends.map { backend -> [String: Any] in
-                var fields: [String: Any] = ["name": backend.name, "state": backend.state, "usable": backend.usable,
-                                             "explanation": backend.explanation, "chosen-by-auto": backend.chosenByAuto]
-                if let warning = backend.warning { fields["warning"] = warning }
-                return fields
-            },
-            "auto": ["backend": optional(automatic.backend), "locked": automatic.locked, "explanation": optional(automatic.explanation)],
-            "in-effect": ["backend": optional(inEffect.backend), "source": optional(inEffect.source),
-                          "explanation": optional(inEffect.explanation)],
+        func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        let object: [String: JSONValue] = [
+            "backends": .array(backends.map { backend in
+                var fields: [String: JSONValue] = ["name": .string(backend.name), "state": .string(backend.state),
+                                                   "usable": .bool(backend.usable), "explanation": .string(backend.explanation),
+                                                   "chosen-by-auto": .bool(backend.chosenByAuto)]
+                if let warning = backend.warning { fields["warning"] = .string(warning) }
+                return .object(fields)
+            }),
+            "auto": .object(["backend": optional(automatic.backend), "locked": .bool(automatic.locked),
+                             "explanation": optional(automatic.explanation)]),
+            "in-effect": .object(["backend": optional(inEffect.backend), "source": optional(inEffect.source),
+                                  "explanation": optional(inEffect.explanation)]),
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: ItemJSON.options)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return JSONValue.object(object).prettyText + "\n"
     }
 }

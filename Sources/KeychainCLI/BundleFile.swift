@@ -1,5 +1,6 @@
 import CSodium
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 import KeychainSystemCalls
 

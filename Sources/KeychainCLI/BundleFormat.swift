@@ -1,5 +1,6 @@
 import CSodium
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The layout of a `linux-keychain export` bundle, version 1: a header (magic "LKBUNDLE",

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// One item as a bundle message's plaintext (`BundleFormat`), all integers little-endian:

@@ -1,5 +1,5 @@
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// The exit statuses `linux-keychain` documents in its help and man page; scripts rely on them.
 enum CLIStatus {

@@ -1,5 +1,5 @@
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// `linux-keychain completion bash|zsh|fish`: completion scripts generated from `CommandTable`, so
 /// a new command or option completes in every shell without anyone writing it three times.
@@ -99,10 +99,10 @@ enum CompletionScripts {
     // MARK: zsh
 
     static var zsh: String {
-        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        func quoted(_ text: String) -> String { "'" + text.replacing("'", with: "'\\''") + "'" }
         func described(_ text: String) -> String {
-            text.replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")")
-                .replacingOccurrences(of: ":", with: "\\:")
+            text.replacing("[", with: "(").replacing("]", with: ")")
+                .replacing(":", with: "\\:")
         }
         func action(_ completion: OptionSpec.Completion) -> String {
             guard let words = words(completion) else { return "_files" }
@@ -160,7 +160,7 @@ enum CompletionScripts {
     // MARK: fish
 
     static var fish: String {
-        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'" }
+        func quoted(_ text: String) -> String { "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'" }
         func line(_ option: OptionSpec, condition: String?) -> String {
             var parts = ["complete -c \(KeychainVersion.command)"]
             if let condition { parts.append("-n \(quoted(condition))") }

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// `run --env-file FILE`: the variables to set and the items they take their secrets from,
 /// one `NAME=REFERENCE` per line (`DB_PASSWORD=keychain:myapp/db`; `SecretReference` has the

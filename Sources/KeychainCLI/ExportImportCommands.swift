@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// `linux-keychain export FILE` and `linux-keychain import FILE`: every item of the operator's view (or
 /// of one `--group`) into a passphrase-encrypted bundle, and back into a store, with the same

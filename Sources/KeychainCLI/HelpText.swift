@@ -38,7 +38,7 @@ enum HelpText {
     private static func table(_ rows: [(String, String)]) -> [String] {
         let width = min(rows.map(\.0.count).max() ?? 0, 34)
         return rows.map { left, right in
-            let padded = left.count >= width ? left + "  " : left.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+            let padded = left.count >= width ? left + "  " : left.padded(to: width) + "  "
             let indent = String(repeating: " ", count: width + 4)
             let wrapped = wrap(right, width: max(30, 78 - width - 4))
             if left.count > width {

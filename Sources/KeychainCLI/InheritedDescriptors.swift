@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The descriptors this process was started with, so that `run` hands its command those
 /// (a `3<file` the caller meant for it) and none that linux-keychain opened since.

@@ -1,5 +1,5 @@
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// Where an internet password is: protocol, server, port and path, as the CLI shows them in
 /// three spellings: the `list` column (`https://git.example.com:8443/api`), the options that
@@ -51,6 +51,6 @@ struct InternetLocation {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._/:@%+=,-".unicodeScalars.contains(scalar))
         }
-        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// `set`, `add`, `get` and `delete`: one item, named by `ItemName`.
 enum ItemCommands {

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// One item as `list --json`, `search --json` and `get --json` print it: `class`, every
 /// attribute `AttributeName` knows that the item has, `authentication-type` (Apple's code) and
@@ -9,29 +10,27 @@ import LinuxKeychain
 /// anyway: `secret`, the bytes as text when they are UTF-8, else in base64, as
 /// `secret-encoding` ("utf-8" or "base64") says.
 enum ItemJSON {
-    static let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-
     /// The item's fields, without its secret.
-    static func object(for item: KeychainItem) -> [String: Any] {
-        var object: [String: Any] = ["class": item.itemClass.displayName]
+    static func object(for item: KeychainItem) -> JSONValue {
+        var object: [String: JSONValue] = ["class": .string(item.itemClass.displayName)]
         for name in AttributeName.all {
             guard let text = name.text(in: item.attributes) else { continue }
-            object[name.name] = name.key == .port ? Int(text) ?? text : text
+            object[name.name] = name.key == .port ? Int(text).map(JSONValue.integer) ?? .string(text) : .string(text)
         }
         // Not search terms, but what Apple's API returns and a move carries.
-        if let type = item.attributes.string(.authenticationType), !type.isEmpty { object["authentication-type"] = type }
-        if item.attributes.flag(.synchronizable) { object["synchronizable"] = true }
+        if let type = item.attributes.string(.authenticationType), !type.isEmpty { object["authentication-type"] = .string(type) }
+        if item.attributes.flag(.synchronizable) { object["synchronizable"] = .bool(true) }
         // Always present: "" marks a shared item, which every program reads.
-        object["group"] = item.attributes.string(.accessGroup) ?? ""
-        if let created = ItemListing.date(.creationDate, in: item.attributes) { object["created"] = created }
-        if let modified = ItemListing.date(.modificationDate, in: item.attributes) { object["modified"] = modified }
-        return object
+        object["group"] = .string(item.attributes.string(.accessGroup) ?? "")
+        if let created = ItemListing.date(.creationDate, in: item.attributes) { object["created"] = .string(created) }
+        if let modified = ItemListing.date(.modificationDate, in: item.attributes) { object["modified"] = .string(modified) }
+        return .object(object)
     }
 
     /// `object(for: item)` with `secret` and `secret-encoding` last, and a newline, in storage
     /// that is zeroed on release: the secret is copied only into it, never into a `String`.
     static func text(of item: KeychainItem, secret: SecretBytes) throws -> SecretBytes {
-        let fields = try JSONSerialization.data(withJSONObject: object(for: item), options: options)
+        let fields = Data(object(for: item).prettyText.utf8)
         // Pretty-printed, the object ends with "\n}": the secret's fields go before that.
         guard fields.count >= 2, fields.suffix(2) == Data("\n}".utf8) else {
             throw KeychainError(errSecInternalError, "could not lay out the item as JSON")

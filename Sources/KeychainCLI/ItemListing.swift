@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainEntryPoints
+import KeychainBuiltInBackends
 
 /// What `list` and `search` print: names, labels and dates of items, never their secrets.
 ///
@@ -68,7 +70,7 @@ struct ItemListing {
         let widths = Self.columns.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
         let lines = cells.map { row in
             zip(row, widths).enumerated().map { index, cell in
-                index == row.count - 1 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell.0 : cell.0.padded(to: cell.1)
             }.joined(separator: "  ")
         }
         Terminal.write(lines.joined(separator: "\n") + "\n")
@@ -76,14 +78,12 @@ struct ItemListing {
 
     /// An array of `ItemJSON` objects, one per item.
     private func jsonText() -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: items.map(ItemJSON.object(for:)), options: ItemJSON.options))
-            ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        JSONValue.array(items.map(ItemJSON.object(for:))).prettyText
     }
 
     static func date(_ key: AttributeKey, in attributes: ItemAttributes) -> String? {
         guard case .date(let date)? = attributes[key] else { return nil }
-        return ISO8601DateFormatter().string(from: date)
+        return date.formatted(.iso8601)
     }
 }
 

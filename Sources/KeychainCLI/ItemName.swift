@@ -1,5 +1,6 @@
 import KeychainCore
-import LinuxKeychain
+import KeychainEntryPoints
+import KeychainBuiltInBackends
 
 /// The item that `set`, `get` and `delete` name: a generic password by SERVICE ACCOUNT, or
 /// with `--internet` (or any of `--protocol`, `--port`, `--path`) an internet password by

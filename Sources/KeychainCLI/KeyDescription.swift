@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// How the CLI names a stored key (`kSecClassKey`): its tag, and its algorithm, size and

@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainEntryPoints
+import KeychainBuiltInBackends
 
 /// `linux-keychain migrate --to NAME [--from NAME]`: every item of the operator's view (or of one
 /// `--group`) copied from one store to another by `ItemMigration`, then the placement moved.

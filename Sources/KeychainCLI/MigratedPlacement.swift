@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// After a complete `linux-keychain migrate`, later runs must look for the items where they now are:
 /// the placement that pointed at the source points at the target. A placement that names some

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// What `migrate` and `import` print while they move items: one line per item on standard
 /// output (its outcome and its name, never its secret), a counter on standard error when that

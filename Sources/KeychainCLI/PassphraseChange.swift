@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainEncryptedFile
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// `linux-keychain passwd`: re-wraps the encrypted-file store's master key under a new passphrase.
 ///

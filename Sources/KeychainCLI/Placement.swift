@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// The CLI's part of placement: it is the operator's view of every access group, narrowed to
 /// one by `--group`, and it sets and clears the user's pinned backend. Which item a name means

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The protocols of internet passwords by the names people type (`https`), and Apple's
 /// four-character codes (`htps`) that the store keeps, so items match what Apple-style code
@@ -26,6 +27,6 @@ enum ProtocolNames {
 
     /// The name to show for a stored code: the first name that maps to it, else the code.
     static func name(for code: String) -> String {
-        codesByName.first(where: { $0.value == code })?.key ?? code.trimmingCharacters(in: .whitespaces)
+        codesByName.first(where: { $0.value == code })?.key ?? code.trimmingWhitespace()
     }
 }

@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 import KeychainSystemCalls
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// `linux-keychain run --env VAR SERVICE ACCOUNT [--env-ref VAR REFERENCE] [--env-file FILE] ... --
 /// COMMAND [ARGS...]`: runs a command with secrets in its environment, as `aws-vault exec` and

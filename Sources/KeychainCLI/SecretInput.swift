@@ -1,8 +1,9 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainEncryptedFile
 import KeychainCore
 import KeychainSystemCalls
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// Reads a secret from standard input.
 enum SecretInput {

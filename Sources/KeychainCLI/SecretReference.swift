@@ -1,5 +1,5 @@
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// The text that names an item in `run --env-ref VAR REFERENCE` and in an env file's
 /// `VAR=REFERENCE` lines:
@@ -53,7 +53,7 @@ enum SecretReference {
     }
 
     private static func internet(_ rest: String, group: String?) throws(Problem) -> ItemName {
-        guard let separator = rest.range(of: "://") else {
+        guard let separator = rest.firstRange(of: "://") else {
             throw Problem(reason: "has no '://' after the protocol (keychain+PROTOCOL://ACCOUNT@SERVER)")
         }
         let protocolWord = String(rest[..<separator.lowerBound])

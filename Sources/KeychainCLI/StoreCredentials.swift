@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The environment variables that grant access to a store rather than say where it is or
 /// how to reach it (docs/environment.md): passphrases, tokens, AppRole ids, a TLS client's

@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 import KeychainSystemCalls
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// Writing to the standard streams.
 ///

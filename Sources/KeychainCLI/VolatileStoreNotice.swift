@@ -1,5 +1,5 @@
 import KeychainCore
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 /// What the CLI says when a store loses its items at reboot: on its line of `linux-keychain backends`,
 /// and once on stderr at the `linux-keychain set` that records `auto`'s choice of it. The library

@@ -1,8 +1,9 @@
 import CPrctl
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 import KeychainSystemCalls
-import LinuxKeychain
+import KeychainBuiltInBackends
 
 // The `linux-keychain` command: secret-tool / Python keyring style access to LinuxKeychain.
 // Every failure ends here as one line on stderr (plus a hint for usage errors) and a

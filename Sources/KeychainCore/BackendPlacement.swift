@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainSystemCalls
 
 /// Where the backend choice and its settings come from, besides code and `KEYCHAIN_BACKEND`:

@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import Glibc
 
 /// The item classes stored: the two that hold passwords, keys (`kSecClassKey`), whose secret
 /// is the key's external representation, and certificates (`kSecClassCertificate`), whose

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The process-wide list of backends and the choice among them, like swift-log's
 /// `LoggingSystem`.

@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import Glibc
 
 /// `error.localizedDescription` is the message, which says what went wrong and what to do,
 /// rather than Foundation's "The operation could not be completed. (KeychainCore.KeychainError

@@ -1,4 +1,5 @@
-package import Foundation
+package import FoundationEssentials
+import Glibc
 
 /// One stored item: its class, its attributes and, when loaded, its secret.
 public struct KeychainItem: Sendable, CustomStringConvertible {
@@ -157,6 +158,7 @@ extension AttributeValue {
     /// Data as lowercase hex; nil for a value that is not data.
     package var hexData: String? {
         guard case .data(let data) = self else { return nil }
-        return data.map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef")
+        return String(data.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
     }
 }

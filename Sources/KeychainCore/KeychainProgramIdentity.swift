@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The program's identity for the keychain: its own access group, like an Apple app's
 /// application access group, and the other groups it is entitled to.
@@ -67,7 +68,7 @@ public enum KeychainProgramIdentity: Sendable {
     package static func resolvedGroups(environment: [String: String]) -> [String] {
         var groups: [String] = []
         for name in (environment[groupsVariable] ?? "").split(separator: ",") {
-            let group = name.trimmingCharacters(in: .whitespaces)
+            let group = name.trimmingWhitespace()
             if !group.isEmpty && !groups.contains(group) { groups.append(group) }
         }
         return groups.isEmpty ? [resolved(environment: environment)] : groups

@@ -3,7 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The details of the last failed keychain call on the current thread.
 ///
@@ -13,7 +14,7 @@ import Foundation
 public enum KeychainLastError: Sendable {
     /// The last error recorded on this thread, or nil if the last call succeeded.
     public static var current: KeychainError? {
-        guard let key = slotKey else { return Thread.current.threadDictionary[fallbackKey] as? KeychainError }
+        guard let key = slotKey else { return nil }
         guard let slot = pthread_getspecific(key) else { return nil }
         return Unmanaged<ThreadSlot>.fromOpaque(slot).takeUnretainedValue().error
     }
@@ -23,10 +24,8 @@ public enum KeychainLastError: Sendable {
     /// Every successful call records nil, so that path must cost next to nothing: a thread
     /// that has never failed reads one null slot and stops.
     package static func record(_ error: KeychainError?) {
-        guard let key = slotKey else {
-            Thread.current.threadDictionary[fallbackKey] = error
-            return
-        }
+        // Without a key (glibc's 1,024 all taken) the details are lost; the caller still has the status.
+        guard let key = slotKey else { return }
         if let slot = pthread_getspecific(key) {
             Unmanaged<ThreadSlot>.fromOpaque(slot).takeUnretainedValue().error = error
         } else if let error {
@@ -60,7 +59,4 @@ public enum KeychainLastError: Sendable {
         }
         return status == 0 ? key : nil
     }()
-
-    /// Where errors go when no thread-specific key could be created: slower, still per thread.
-    private static let fallbackKey = "LinuxKeychain.lastError"
 }

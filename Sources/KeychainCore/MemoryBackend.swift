@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `memory` backend: items live in this process only and vanish when it exits.
 ///

@@ -1,4 +1,5 @@
-package import Foundation
+import FoundationEssentials
+package import Glibc
 
 /// A configuration file that pins the backend and its settings, for a user or for the machine
 /// (format and rules: docs/placement.md).
@@ -58,14 +59,14 @@ package struct PlacementFile: Sendable, Equatable {
     package init(path: String, parsing text: String) throws {
         self.init(path: path)
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingWhitespace()
             let place = "\(path):\(index + 1)"
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") || line == "[keychain]" { continue }
             guard let equals = line.firstIndex(of: "=") else {
                 throw KeychainError.badParameter("\(place): expected 'key = value' (e.g. 'backend = file').")
             }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingWhitespace()
+            let value = line[line.index(after: equals)...].trimmingWhitespace()
             if key == Self.backendKey {
                 guard !value.isEmpty else { throw KeychainError.badParameter("\(place): 'backend' needs a backend name.") }
                 if let refusal = BackendPlacement.refusalToKeep(value) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension BackendPlacement {
     /// Makes the record name `name`, replacing whatever it held, for `linux-keychain migrate` once the

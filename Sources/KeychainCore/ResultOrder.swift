@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import Glibc
 
 /// The order in which every backend returns search results: insertion order, as Apple's
 /// keychain returns them, so code that lists "all keys" sees them in the order it added them.

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 public import Musl
 #endif
-public import Foundation
+public import FoundationEssentials
 
 /// Secret bytes held in memory that is zeroed when released.
 ///

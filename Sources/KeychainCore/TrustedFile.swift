@@ -1,4 +1,5 @@
-package import Foundation
+package import FoundationEssentials
+package import Glibc
 import KeychainSystemCalls
 
 /// Reads the small files that steer the library (the configuration files and the recorded

@@ -1,4 +1,5 @@
-package import Foundation
+package import FoundationEssentials
+import Glibc
 
 /// Apple's "blob" attributes (account, service, label, generic, ...) accept a String or a Data
 /// and compare the two by their UTF-8 bytes; here each attribute keeps its one storage kind

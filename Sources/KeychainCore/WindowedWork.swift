@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import KeychainSystemCalls
 
 /// Work on the indices `0..<count` run on several threads a window at a time, each result
 /// delivered on the calling thread in index order once its window is done: progress in order
@@ -21,16 +24,22 @@ enum WindowedWork {
             // busy and so would not send more requests at once than this machine has cores.
             let finished = DispatchSemaphore(value: 0)
             let threads = min(width, end - first)
+            var started = 0
             for _ in 0..<threads {
-                Thread {
+                let made: ()? = try? SystemThread.start {
                     while case let index = next.withLock({ value -> Int in defer { value += 1 }; return value }), index < end {
                         let result = work(index)
                         results.withLock { $0[index - first] = result }
                     }
                     finished.signal()
-                }.start()
+                }
+                if made != nil { started += 1 }
             }
-            for _ in 0..<threads { finished.wait() }
+            // No thread at all (the process is at its limit): the caller's own does the window.
+            if started == 0 {
+                for index in first..<end { results.withLock { $0[index - first] = work(index) } }
+            }
+            for _ in 0..<started { finished.wait() }
             for (offset, result) in results.withLock({ $0 }).enumerated() {
                 if let result { deliver(first + offset, result) }
             }

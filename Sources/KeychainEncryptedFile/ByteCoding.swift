@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Builds the store's binary formats: big-endian integers and length-prefixed fields.
 struct ByteWriter {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-public import Foundation
+public import FoundationEssentials
 import KeychainCore
 
 /// Where the encrypted-file store lives and how it is unlocked.

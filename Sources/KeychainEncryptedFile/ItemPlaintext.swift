@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The plaintext of an item file, before sealing: the class, every attribute and the secret.

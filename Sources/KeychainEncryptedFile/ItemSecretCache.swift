@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import CKeyutils
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 import KeychainKernelKeyCalls
 import KeychainSystemCalls

@@ -1,5 +1,6 @@
 import CSodium
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// Argon2id cost settings, as stored in the store header.

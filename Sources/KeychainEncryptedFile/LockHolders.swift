@@ -3,7 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Who holds a `flock`, as `/proc/locks` tells: for the error a caller gets when it gives up
 /// waiting for the store's lock.

@@ -1,5 +1,6 @@
 import CKeyutils
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainKernelKeyCalls
 import KeychainSystemCalls
 

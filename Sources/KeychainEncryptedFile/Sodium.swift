@@ -1,5 +1,6 @@
 import CSodium
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The few libsodium primitives the store uses, with their sizes, in Swift terms.

@@ -4,7 +4,8 @@ import Glibc
 import Musl
 #endif
 import CFileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 import KeychainSystemCalls
 
@@ -498,8 +499,7 @@ final class StoreDirectory: Sendable {
             } catch Errno.wouldBlock {
                 let now = ContinuousClock.now
                 guard now < deadline else { break }
-                let wait = min(pause, deadline - now).components
-                Thread.sleep(forTimeInterval: Double(wait.seconds) + Double(wait.attoseconds) / 1e18)
+                SystemThread.sleep(min(pause, deadline - now))
                 pause = min(pause * 2, .milliseconds(2))
             } catch {
                 throw KeychainError.fileStore(error, "lock", "\(path)/lock")

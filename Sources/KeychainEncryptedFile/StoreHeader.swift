@@ -1,5 +1,6 @@
 import CSodium
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The store header, the file `store-header`: the versioned KDF settings and the master key

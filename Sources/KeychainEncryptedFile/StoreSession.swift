@@ -3,7 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An opened, unlocked store that a backend keeps between calls, so that a call does not
 /// re-open the directory, re-parse the header and re-check the key against it each time.

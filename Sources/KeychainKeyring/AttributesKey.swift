@@ -1,5 +1,6 @@
 import CKeyutils
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The key that holds an item's attributes when they are too large for an entry (`ItemRecordEntry.maximumEncodedSize`):

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The kernel key description that names an item: readable in `keyctl show`, typed by hand

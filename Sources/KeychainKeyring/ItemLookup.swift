@@ -4,7 +4,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// Finding the items of a target keyring and reading their secrets.

@@ -1,5 +1,6 @@
 import CKeyutils
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// One item's entry in a record (`ItemRecords`): the item's attributes outside its primary key in a few bytes, since

@@ -4,7 +4,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The records of a target: the attributes of many items in a few `user` keys, so that an

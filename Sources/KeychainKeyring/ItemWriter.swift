@@ -1,5 +1,6 @@
 import CKeyutils
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// Adding, rewriting and removing the items of a target keyring (`ItemLookup` describes an

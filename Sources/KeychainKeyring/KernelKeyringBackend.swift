@@ -4,7 +4,8 @@ import Glibc
 #elseif canImport(Musl)
 public import Musl
 #endif
-import Foundation
+import FoundationEssentials
+import Glibc
 public import KeychainCore
 import KeychainSystemCalls
 

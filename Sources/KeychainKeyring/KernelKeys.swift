@@ -4,7 +4,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 import KeychainKernelKeyCalls
 import KeychainSystemCalls

@@ -1,5 +1,6 @@
 import CKeyutils
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// Putting the backend's own keys into a target keyring, with the permissions they carry.

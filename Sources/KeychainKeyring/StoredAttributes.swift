@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// An item's attributes outside its primary key, as an entry (`ItemRecordEntry`) and an

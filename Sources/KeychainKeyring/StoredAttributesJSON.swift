@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes the JSON of `StoredAttributes` in the pinned spelling (docs/pinned-formats.md), which `JSONEncoder` does not
 /// produce: keys sorted, and in strings only `"`, `\` and control characters escaped (as `\u00XX`), so the text stays
@@ -41,7 +42,8 @@ enum StoredAttributesJSON {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                 out += [UInt8(ascii: "\\"), byte]
             case 0..<0x20:
-                out += Array(String(format: "\\u%04x", byte).utf8)
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
             default:
                 out.append(byte)
             }

@@ -1,5 +1,8 @@
 import KeychainCore
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import KeychainSystemCalls
 
 /// The isolation of everything that touches libsecret or GLib objects: the connection, the
 /// session, every `ServiceHandle` and the operations that use them.
@@ -51,13 +54,16 @@ final class LibsecretThread: SerialExecutor, Sendable {
     }
 
     private func start() {
-        let worker = Thread { [self] in
-            queue.withLock { $0.threadID = pthread_self() }
-            serve()
+        do {
+            try SystemThread.start(name: "LinuxKeychain.libsecret", stackSize: 1 << 20) { [self] in
+                queue.withLock { $0.threadID = pthread_self() }
+                serve()
+            }
+        } catch {
+            // The jobs queued meanwhile end at their deadlines, with their timeout errors; the
+            // next job tries again.
+            queue.withLock { $0.threadStarted = false }
         }
-        worker.name = "LinuxKeychain.libsecret"
-        worker.stackSize = 1 << 20
-        worker.start()
     }
 
     private func serve() -> Never {

@@ -1,5 +1,6 @@
 import CSecretService
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// A connection `csecretservice_service_open` made, closed when this goes away.

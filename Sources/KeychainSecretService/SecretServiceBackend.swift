@@ -1,6 +1,7 @@
 import CSecretService
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 public import KeychainCore
 import KeychainSystemCalls
 

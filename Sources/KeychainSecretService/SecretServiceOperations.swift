@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The backend's four operations on a prepared session, run inside a job on the libsecret

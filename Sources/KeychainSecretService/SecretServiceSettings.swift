@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 public import Musl
 #endif
-public import Foundation
+public import FoundationEssentials
 public import KeychainCore
 
 /// The `secret-service` backend's settings, read from the environment once per backend.

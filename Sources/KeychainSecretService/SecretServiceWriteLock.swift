@@ -4,7 +4,8 @@ import Glibc
 import Musl
 #endif
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 import KeychainSystemCalls
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// How the backend gets its token: one given to it, or a login of its own.
@@ -113,7 +114,7 @@ public struct VaultCredential: Sendable, CustomStringConvertible {
     /// The credential `NAME` or `NAME_FILE` sets (the value wins when both are set), or nil.
     static func fromEnvironment(_ environment: [String: String], _ name: String) throws -> VaultCredential? {
         if let value = environment[name], !value.isEmpty {
-            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = value.trimmingWhitespaceAndNewlines()
             guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isNewline || $0 == "\0" }) else {
                 throw KeychainError(errSecParam, "\(name) must be a single line.", backend: VaultBackend.backendName)
             }

@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import Glibc
 public import KeychainCore
 
 /// The `vault` backend: items in an OpenBao or HashiCorp Vault KV version 2 engine, shared by

@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// A Vault token. It is sent only in the `X-Vault-Token` header; `description` never shows it,
@@ -71,7 +72,7 @@ public struct VaultConfiguration: Sendable {
                 prefix: String = defaultPrefix, requestTimeout: TimeInterval = defaultRequestTimeout,
                 probeTimeout: TimeInterval = defaultProbeTimeout, tls: VaultTLSSettings = VaultTLSSettings(),
                 tokenCache: VaultTokenCacheLocation = .processOnly) throws {
-        var address = address.trimmingCharacters(in: .whitespaces)
+        var address = address.trimmingWhitespace()
         while address.hasSuffix("/") { address.removeLast() }
         guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty, url.path.isEmpty, url.query == nil else {
@@ -136,9 +137,9 @@ public struct VaultConfiguration: Sendable {
     private static func staticToken(_ fromVariable: (variable: String, value: String)?, environment: [String: String],
                                     viaAgent: Bool) throws -> VaultAuthentication {
         if let fromVariable {
-            return .token(VaultToken(fromVariable.value.trimmingCharacters(in: .whitespacesAndNewlines)), source: fromVariable.variable)
+            return .token(VaultToken(fromVariable.value.trimmingWhitespaceAndNewlines()), source: fromVariable.variable)
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         let tokenFile = URL(fileURLWithPath: home).appendingPathComponent(".vault-token").path
         guard FileManager.default.fileExists(atPath: tokenFile) else {
             if viaAgent { return .token(nil, source: "the Vault Agent at VAULT_AGENT_ADDR") }
@@ -149,7 +150,7 @@ public struct VaultConfiguration: Sendable {
             throw KeychainError(errSecAuthFailed, "The Vault token file \(tokenFile) cannot be read; check its owner and permissions.",
                                 backend: VaultBackend.backendName, failedCall: "open")
         }
-        return .token(VaultToken(String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+        return .token(VaultToken(String(decoding: contents, as: UTF8.self).trimmingWhitespaceAndNewlines()),
                       source: tokenFile)
     }
 

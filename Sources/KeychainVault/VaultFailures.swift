@@ -45,7 +45,7 @@ struct VaultFailures: Sendable {
     func error(_ response: VaultHTTPResponse, action: String, path: String, call: String) -> KeychainError {
         let detail = response.errorText.isEmpty ? "HTTP \(response.status)" : "HTTP \(response.status): \(response.errorText)"
         switch response.status {
-        case 503 where response.errorText.localizedCaseInsensitiveContains("sealed"):
+        case 503 where response.errorText.lowercased().contains("sealed"):
             return sealed(call)
         case 401, 403:
             return make(errSecAuthFailed, "Vault denied \(action) '\(path)' to \(configuration.authentication) (\(detail)). The token is invalid or expired, or its policies do not allow this path; check it with `bao token lookup`.", call)
@@ -57,7 +57,7 @@ struct VaultFailures: Sendable {
             return make(errSecNotAvailable, "The Vault server at \(configuration.address) redirected \(action) '\(path)' (\(detail)): a standby node with no active node to pass it to, during a leader election or with request forwarding off. Retry in a few seconds, or set VAULT_ADDR to the active node.", call)
         case 413:
             return tooLarge(action, path, detail, call)
-        case 500 where response.errorText.localizedCaseInsensitiveContains("too large"):
+        case 500 where response.errorText.lowercased().contains("too large"):
             return tooLarge(action, path, detail, call)
         case 400:
             return make(errSecParam, "Vault rejected \(action) '\(path)' (\(detail)).", call)

@@ -1,5 +1,7 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
+import KeychainSystemCalls
 import KeychainCore
 
 /// A parsed answer from the server. The raw body is wiped as soon as it is parsed, because
@@ -16,7 +18,7 @@ struct VaultHTTPResponse {
     var errorText: String {
         let texts = json?["errors"]?.array?.compactMap(\.text) ?? []
         let joined = texts.joined(separator: "; ").split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+            .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }.joined(separator: " ")
         return String(ForeignText.printable(joined).prefix(300))
     }
 }
@@ -125,7 +127,7 @@ final class VaultHTTPClient: Sendable {
                 return Date().addingTimeInterval(pause) < started.addingTimeInterval(requests[position].timeout)
             }
             guard !waiting.isEmpty else { break }
-            Thread.sleep(forTimeInterval: pause)
+            SystemThread.sleep(.milliseconds(Int64((pause * 1000).rounded())))
             pause = min(pause * 2, 0.5)
             index = indexes?.indexToSend()
             let again = sendAllOnce(waiting.map { position in
@@ -308,11 +310,17 @@ final class VaultHTTPClient: Sendable {
         }
     }
 
-    private static let unreservedOrSlash =
-        CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
+    private static let unreservedOrSlash = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/".utf8)
 
+    /// `path` with every UTF-8 byte but the unreserved characters and `/` percent-encoded (RFC 3986).
     fileprivate static func percentEncoded(_ path: String) -> String {
-        path.addingPercentEncoding(withAllowedCharacters: unreservedOrSlash) ?? path
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        for byte in path.utf8 {
+            if unreservedOrSlash.contains(byte) { encoded.append(byte) }
+            else { encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]] }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 }
 
@@ -344,7 +352,8 @@ struct VaultHTTPRequest {
 /// Warnings the backend writes to stderr, where a program's operator sees them.
 enum VaultWarnings {
     static func write(_ line: String) {
-        // Never FileHandle.write(_:), which crashes the program when stderr is closed or full.
-        try? FileHandle.standardError.write(contentsOf: Data("linux-keychain: \(line)\n".utf8))
+        // A closed or full stderr loses the line; it never stops the program.
+        let bytes = Array("linux-keychain: \(line)\n".utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

@@ -1,7 +1,8 @@
 import KeychainCore
 import CKeyutils
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainKernelKeyCalls
 import KeychainSystemCalls
 

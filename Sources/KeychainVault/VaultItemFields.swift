@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The KV fields of an item: its secret (see `VaultSecretEncoding`) and one readable field per

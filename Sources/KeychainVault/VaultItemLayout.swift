@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// Where each item lives in the KV mount: a readable path under the prefix, one subtree per

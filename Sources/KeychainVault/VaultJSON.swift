@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// A parsed JSON value whose strings stay bytes, in storage that is zeroed when released.

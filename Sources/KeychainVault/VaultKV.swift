@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The KV version 2 calls the backend makes, with every answer other than the expected ones

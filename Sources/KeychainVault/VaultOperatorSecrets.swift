@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// Secrets that operators keep at paths of their own, outside this backend's layout

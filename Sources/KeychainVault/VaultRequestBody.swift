@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// A JSON request body that may hold secrets.

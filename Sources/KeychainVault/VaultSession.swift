@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// The token each request carries, kept valid: looked up, renewed, or logged in for.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One `X-Vault-Index` value: how far a cluster's storage had got when it answered.
 ///
@@ -22,9 +23,8 @@ struct VaultStorageIndex: Sendable, Equatable {
               header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else { return nil }
         self.header = header
         if let decoded = Data(base64Encoded: header),
-           let object = (try? JSONSerialization.jsonObject(with: decoded)) as? [String: Any],
-           let cluster = object["cluster"] as? String, let value = object["value"] as? String, let position = UInt64(value) {
-            self.cluster = cluster
+           let object = try? JSONDecoder().decode(IndexFields.self, from: decoded), let position = UInt64(object.value) {
+            self.cluster = object.cluster
             self.position = position
         } else {
             cluster = nil
@@ -42,8 +42,9 @@ struct VaultStorageIndex: Sendable, Equatable {
     /// a request carrying it to the active node; nil for a value without OpenBao's shape.
     var beyondAnyApplied: VaultStorageIndex? {
         guard let cluster else { return nil }
-        let object: [String: String] = ["cluster": cluster, "value": String(UInt64.max)]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(IndexFields(cluster: cluster, value: String(UInt64.max))) else { return nil }
         return VaultStorageIndex(header: data.base64EncodedString(), cluster: cluster, position: UInt64.max)
     }
 
@@ -56,4 +57,10 @@ struct VaultStorageIndex: Sendable, Equatable {
         }
         return position > earlierPosition
     }
+}
+
+/// The fields of OpenBao's index header that matter here (others are ignored).
+private struct IndexFields: Codable {
+    let cluster: String
+    let value: String
 }

@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import Glibc
 import KeychainCore
 
 /// How requests verify the server and identify this machine over TLS, with the `vault` CLI's
@@ -81,8 +82,8 @@ extension VaultTLSSettings {
     }
 
     private static func requireReadableFile(_ path: String, variable: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory,
               FileManager.default.isReadableFile(atPath: path) else {
             throw invalid("\(variable) names \(path), which is not a readable file.")
         }
@@ -97,8 +98,8 @@ extension VaultTLSSettings {
         var bundle = Data()
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = "\(folder)/\(name)"
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory else { continue }
             guard let contents = FileManager.default.contents(atPath: path),
                   String(decoding: contents, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
                 throw invalid("\(variable): the file \(path) holds no PEM certificate; a CA folder holds only certificates.")

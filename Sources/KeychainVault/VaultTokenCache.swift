@@ -1,5 +1,6 @@
 import CKeyutils
-import Foundation
+import FoundationEssentials
+import Glibc
 import KeychainCore
 import KeychainKernelKeyCalls
 import KeychainSystemCalls

@@ -1,5 +1,6 @@
 public import Foundation
 import KeychainCore
+import KeychainEntryPoints
 
 /// Apple's identity: a certificate and the private key of its public key. On Linux, as on
 /// Apple platforms, it is not stored as such: `kSecClassIdentity` finds each stored

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainEntryPoints
 
 /// `kSecClassIdentity` in the SecItem functions. An identity is not an item: a query for one
 /// is a query for certificates (it takes their attributes), each paired with the stored

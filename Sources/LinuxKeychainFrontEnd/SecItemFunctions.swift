@@ -1,5 +1,6 @@
 public import Foundation
 public import KeychainCore
+import KeychainEntryPoints
 
 // Apple's four SecItem functions and SecCopyErrorMessageString, with Apple's signatures.
 // Each parses its dictionaries once (SecItemParser), runs through KeychainOperations on the

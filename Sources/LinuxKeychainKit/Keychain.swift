@@ -1,5 +1,6 @@
 public import Foundation
 public import KeychainCore
+import KeychainEntryPoints
 import LinuxKeychain
 
 /// A typed keychain for one service (generic passwords) or one server (internet passwords),

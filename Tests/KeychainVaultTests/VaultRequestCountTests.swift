@@ -1,6 +1,7 @@
 import Foundation
 import KeychainConformance
 import KeychainCore
+import KeychainEntryPoints
 import KeychainTestSupport
 import KeychainVault
 import LinuxKeychain

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import KeychainEntryPoints
 import KeychainTestSupport
 import LinuxKeychain
 import Testing

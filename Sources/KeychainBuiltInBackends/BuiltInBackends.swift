@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 public import KeychainCore
 import KeychainEncryptedFile
 import KeychainKeyring
@@ -15,8 +16,8 @@ import KeychainVault
 /// Each is registered with `registerDefault`, so a backend the program registered under the
 /// same name, before or after this runs, is the one used. Each reads its settings from the
 /// environment over the configuration files (`BackendPlacement.effectiveEnvironment`).
-enum BuiltInBackends {
-    static let registered: Void = {
+package enum BuiltInBackends {
+    private static let registered: Void = {
         let registry = KeychainBackendRegistry.shared
         let settings: @Sendable () -> [String: String] = {
             registry.placement?.effectiveEnvironment ?? ProcessInfo.processInfo.environment
@@ -33,16 +34,7 @@ enum BuiltInBackends {
     }()
 
     /// Call before any use of the registry.
-    static func ensureRegistered() { _ = registered }
-}
-
-/// The front end's hook (CShims/CBuiltInBackendsHook): LinuxKeychainFrontEnd calls it through a
-/// weak reference before its first use of the registry, so linking this module is what
-/// registers the built-in backends. Internal, so `import LinuxKeychain` brings no name of it:
-/// the C symbol is still linked by name within the program.
-@_cdecl("linux_keychain_register_built_in_backends")
-func linuxKeychainRegisterBuiltInBackends() {
-    BuiltInBackends.ensureRegistered()
+    package static func ensureRegistered() { _ = registered }
 }
 
 extension KeychainBackendRegistry {

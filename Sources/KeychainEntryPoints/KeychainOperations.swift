@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 package import KeychainCore
 
 /// The four operations as every entry point performs them: the SecItem functions, the typed
