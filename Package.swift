@@ -203,3 +203,12 @@ if Context.environment["LINUX_KEYCHAIN_STRICT"] == "1" {
 for target in package.targets where !target.name.hasPrefix("C") && target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }
+
+// The `linux-keychain` the .deb ships and the benchmark times (scripts/package.sh, bench.sh) links
+// libstdc++ statically: LINUX_KEYCHAIN_STATIC_LIBSTDCXX names a folder holding only libstdc++.a,
+// searched before the toolchain's. The shared libstdc++'s 4,000 symbol relocations cost every
+// start about half a millisecond (docs/performance.md). Unset, as in any other build, nothing changes.
+if let folder = Context.environment["LINUX_KEYCHAIN_STATIC_LIBSTDCXX"], !folder.isEmpty,
+   let cli = package.targets.first(where: { $0.name == "KeychainCLI" }) {
+    cli.linkerSettings = (cli.linkerSettings ?? []) + [.unsafeFlags(["-L", folder])]
+}

@@ -9,8 +9,10 @@ cd "$(dirname "$0")/.."
 # The Python peers kept out of .build/python itself (see install-deps.sh).
 export KEYCHAIN_BENCH_PYTHONPATH="$PWD/.build/bench-python"
 bash scripts/install-deps.sh --for test
-# With the Swift runtime linked in and no RUNPATH, as scripts/package.sh builds the linux-keychain users install:
+# With the Swift runtime and libstdc++ linked in and no RUNPATH, as scripts/package.sh builds the linux-keychain users install:
 # loading the shared runtime and Foundation is most of a dynamic build's start-up.
+LINUX_KEYCHAIN_STATIC_LIBSTDCXX=$(bash scripts/static-libstdcxx.sh)
+export LINUX_KEYCHAIN_STATIC_LIBSTDCXX
 build=(swift build -c release --static-swift-stdlib --disable-local-rpath)
 "${build[@]}" --product keychain-bench
 "${build[@]}" --product linux-keychain

@@ -20,6 +20,9 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # No RUNPATH of $ORIGIN (SwiftPM's default): installed in /usr/bin, the binary would otherwise
 # look for each of its libraries, and libsecret at first use, in a dozen folders below /usr/bin first.
+# libstdc++ linked in, as the Swift runtime is: its shared library's relocations cost each start.
+LINUX_KEYCHAIN_STATIC_LIBSTDCXX=$(bash scripts/static-libstdcxx.sh)
+export LINUX_KEYCHAIN_STATIC_LIBSTDCXX
 if ! swift build -c release --product "$command" --static-swift-stdlib --disable-local-rpath >"$log" 2>&1; then
     cat "$log" >&2
     echo "package: the release build failed" >&2
@@ -58,8 +61,8 @@ if ldd "$stage/usr/bin/$command" | grep -Ei 'swift|not found'; then
     echo "package: the binary still needs the libraries above" >&2
     exit 1
 fi
-if readelf -d "$stage/usr/bin/$command" | grep -E '\((RUNPATH|RPATH)\)'; then
-    echo "package: the binary has a library search path of its own (above)" >&2
+if readelf -d "$stage/usr/bin/$command" | grep -E '\((RUNPATH|RPATH)\)|\[libstdc\+\+'; then
+    echo "package: the binary has a library search path of its own, or needs the shared libstdc++ (above)" >&2
     exit 1
 fi
 # Depends: the package of each library the binary names itself (NEEDED), as ldd resolves it.
