@@ -113,10 +113,12 @@ let package = Package(
                           path: "Examples/ExampleBackendHelper", packageAccess: false),
 
         .executableTarget(name: "KeychainCLI", dependencies: ["KeychainBuiltInBackends", "KeychainEntryPoints", "KeychainCore", "KeychainEncryptedFile", "KeychainSystemCalls", "CPrctl", "CSodium", "CBuildInfo"]),
-        .executableTarget(name: "KeychainBench", dependencies: ["KeychainEntryPoints", "LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl"],
+        .executableTarget(name: "KeychainBench", dependencies: ["KeychainEntryPoints", "LinuxKeychain", "KeychainCore", "KeychainEncryptedFile", "KeychainKeyring", "CKeyutils", "CSodium", "CSecretServiceBaseline", "CCurl", "CCPUAffinity"],
                           path: "Benchmarks/KeychainBench"),
         // A Foundation hello-world, the whole-process floor the benchmark compares `linux-keychain get` with.
         .executableTarget(name: "FoundationHello", path: "Benchmarks/FoundationHello"),
+        // The benchmark's CPU mask, widened for the whole-process rows.
+        .target(name: "CCPUAffinity", path: "Benchmarks/CCPUAffinity"),
         // libsecret's one-call functions, which only the benchmark's baseline calls.
         .target(name: "CSecretServiceBaseline", dependencies: ["CDynamicLibrary"], path: "Benchmarks/CSecretServiceBaseline"),
 

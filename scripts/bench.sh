@@ -29,8 +29,8 @@ mkdir -p docs
 # more than one CPU exist: on a shared virtual machine a process that moves between CPUs falls
 # into spells, each longer than a benchmark row, in which every call, the raw ones included,
 # is slower, and a row measured in such a spell reads as growth that is not there
-# (docs/performance.md, "What is measured, and how"). Its children (the whole-process rows)
-# inherit the pinning.
+# (docs/performance.md, "What is measured, and how"). The whole-process rows' children run on
+# every CPU, as users run them (keychain-bench widens its mask for them: CPUAffinity.swift).
 pin=()
 if command -v taskset >/dev/null && [ "$(nproc)" -gt 1 ]; then
     pin=(taskset -c "$(( $(nproc) - 1 ))")

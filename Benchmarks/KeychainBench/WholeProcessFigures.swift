@@ -7,7 +7,7 @@ import Foundation
 struct WholeProcessFigures {
     let quick: Bool
 
-    private var count: Int { quick ? 3 : 30 }
+    private var count: Int { quick ? 3 : 100 }
     private let service = "keychain-bench-cli-\(ProcessInfo.processInfo.processIdentifier)"
     private let secret = Data(repeating: 0x5A, count: 32)
 
@@ -49,8 +49,10 @@ struct WholeProcessFigures {
         if available.contains("vault") { addBaoKVGet(to: &commands, cleanUps: &cleanUps) }
 
         progress("measuring whole processes in turns: \(commands.keys.sorted().joined(separator: ", "))")
-        let samples = WholeProcessBenchmark.measureInTurns(commands, iterations: count) { name, error in
-            progress("skipping \(name): \(error)")
+        let samples = CPUAffinity.onEveryCPU {
+            WholeProcessBenchmark.measureInTurns(commands, iterations: count) { name, error in
+                progress("skipping \(name): \(error)")
+            }
         }
         var results: [BenchmarkResult] = []
         if let hello = samples[Command.hello] {
