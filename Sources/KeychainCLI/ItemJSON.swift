@@ -70,23 +70,8 @@ enum ItemJSON {
     /// The bytes of a JSON string's content: UTF-8 text with `"`, `\` and control characters
     /// escaped, or base64.
     private static func encode(_ bytes: UnsafeRawBufferPointer, asText: Bool, _ emit: (UInt8) -> Void) {
-        let hex = Array("0123456789abcdef".utf8)
         guard asText else { return base64(bytes, emit) }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                emit(UInt8(ascii: "\\"))
-                emit(byte)
-            case UInt8(ascii: "\n"): emit(UInt8(ascii: "\\")); emit(UInt8(ascii: "n"))
-            case UInt8(ascii: "\t"): emit(UInt8(ascii: "\\")); emit(UInt8(ascii: "t"))
-            case UInt8(ascii: "\r"): emit(UInt8(ascii: "\\")); emit(UInt8(ascii: "r"))
-            case 0..<0x20:
-                for character in "\\u00".utf8 { emit(character) }
-                emit(hex[Int(byte >> 4)])
-                emit(hex[Int(byte & 0xF)])
-            default: emit(byte)
-            }
-        }
+        JSONValue.escape(bytes, emit)
     }
 
     private static func base64(_ bytes: UnsafeRawBufferPointer, _ emit: (UInt8) -> Void) {

@@ -48,22 +48,36 @@ enum JSONValue {
     }
 
     private static func writeString(_ value: String, to text: inout String) {
-        let hex = Array("0123456789abcdef")
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{8}": text += "\\b"
-            case "\u{C}": text += "\\f"
-            case "\u{0}"..."\u{1F}":
-                text += "\\u00" + String(hex[Int(scalar.value >> 4)]) + String(hex[Int(scalar.value & 0xF)])
-            default: text.unicodeScalars.append(scalar)
+        var escaped: [UInt8] = []
+        escape(value.utf8) { escaped.append($0) }
+        text += "\"" + String(decoding: escaped, as: UTF8.self) + "\""
+    }
+
+    /// The content of a JSON string holding the UTF-8 text `bytes`, byte by byte into `emit`:
+    /// `"`, `\` and the control characters escaped (as JSONSerialization does), the rest as it is.
+    /// `ItemJSON` passes a secret through it without making a `String` of it.
+    static func escape<Bytes: Sequence<UInt8>>(_ bytes: Bytes, _ emit: (UInt8) -> Void) {
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in bytes {
+            let shorthand: UInt8? = switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): byte
+            case UInt8(ascii: "\n"): UInt8(ascii: "n")
+            case UInt8(ascii: "\r"): UInt8(ascii: "r")
+            case UInt8(ascii: "\t"): UInt8(ascii: "t")
+            case 0x08: UInt8(ascii: "b")
+            case 0x0C: UInt8(ascii: "f")
+            default: nil
+            }
+            if let shorthand {
+                emit(UInt8(ascii: "\\"))
+                emit(shorthand)
+            } else if byte < 0x20 {
+                for character in "\\u00".utf8 { emit(character) }
+                emit(hex[Int(byte >> 4)])
+                emit(hex[Int(byte & 0xF)])
+            } else {
+                emit(byte)
             }
         }
-        text += "\""
     }
 }
